@@ -1,0 +1,183 @@
+"""Parsing moves a person typed: canonical text, or the friendlier forms of
+notation.md (colour words, market slots ``2c``, hand slots ``h1``, ``deck 2``,
+``1x``, Marvel character names). Whatever the input, the result is the
+canonical :class:`Move`, and only a legal one.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .errors import InvalidNotation
+from .moves import Move, make_move, move_from_text, sort_letters
+from .rules import _diagnose, _legal_index, legal_moves
+from .state import State
+from .variants import Variant
+
+_ACTIONS = {
+    "take": "take", "get": "take", "pick": "take",
+    "reserve": "reserve", "hold": "reserve",
+    "buy": "buy", "purchase": "buy", "recruit": "buy",
+    "pass": "pass",
+}
+_SUFFIXES = ("return", "noble", "location")
+
+
+def parse_move(state: State, text: str) -> Move:
+    """The legal move that ``text`` means in ``state``.
+
+    Raises :class:`InvalidNotation` for text that is no move at all,
+    :class:`IllegalMove` (with the rule id) for a move the rules forbid here, and
+    :class:`AmbiguousMove` (with ``choices``) when a required choice is missing.
+    """
+    try:
+        move = move_from_text(text)
+    except InvalidNotation as canonical_error:
+        try:
+            move = _lenient(state, text)
+        except InvalidNotation as lenient_error:
+            if isinstance(text, str) and text.strip().split()[:1] and \
+                    text.strip().split()[0].lower() in ("take", "reserve", "buy", "pass"):
+                raise lenient_error from None
+            raise canonical_error from None
+    index = _legal_index(state)
+    if move.text in index:
+        return move
+    if move.tile is not None:
+        # A tile that qualified alone comes by itself; naming it is harmless.
+        bare = move.with_suffix(move.ret, None)
+        if bare.text in index and _sole_tile(state, bare) == move.tile:
+            return bare
+    _diagnose(state, move)
+    raise AssertionError("unreachable: _diagnose always raises")
+
+
+def _sole_tile(state: State, move: Move) -> str | None:
+    from .rules import _apply
+
+    after = _apply(state, move)
+    new = [t for t in after.players[state.seat].tiles if t not in state.players[state.seat].tiles]
+    return new[0] if new else None
+
+
+def _norm_name(s: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", s.lower())
+
+
+def _letters(v: Variant, words: list[str], what: str) -> str:
+    out = ""
+    count = 1
+    for w in words:
+        w = w.strip(",;.").lower()
+        if not w or w in ("and", "&", "+"):
+            continue
+        if w.isdigit():
+            count = int(w)
+            continue
+        m = re.match(r"^(\d)x$|^x(\d)$", w)
+        if m:
+            if out:
+                out += out[-1] * (int(m.group(1) or m.group(2)) - 1)
+            continue
+        word = w[:-1] if w.endswith("s") and w[:-1] in v.words else w
+        if word in v.words:
+            out += v.words[word] * count
+        elif all(v.letter_index(ch) >= 0 for ch in w):
+            out += w.upper() * count
+        else:
+            raise InvalidNotation(f"{w!r} is not a token colour of the {v.name} game "
+                                  f"(letters {v.all_letters}, or words like {next(iter(v.words))})")
+        count = 1
+    if not out:
+        raise InvalidNotation(f"{what} needs token colours, e.g. '{what} {v.letters[:3]}'")
+    return sort_letters(out)
+
+
+def _card_ref(state: State, arg: str, kind: str) -> tuple[str | None, int | None]:
+    v = state.variant
+    a = arg.strip().lower()
+    compact = a.replace(" ", "")
+    if re.fullmatch(r"[1-3]-\d\d", compact):
+        return compact, None
+    m = re.fullmatch(r"deck([1-3])|([1-3])x|level([1-3])deck", compact)
+    if m:
+        if kind != "reserve":
+            raise InvalidNotation("only a reservation can take the top card of a deck")
+        return None, int(next(g for g in m.groups() if g))
+    m = re.fullmatch(r"([1-3])([a-d])", compact)
+    if m:
+        level, slot = int(m.group(1)), "abcd".index(m.group(2))
+        cid = state.market[level - 1][slot]
+        if cid is None:
+            raise InvalidNotation(f"market slot {compact} is empty")
+        return cid, None
+    m = re.fullmatch(r"h([1-3])", compact)
+    if m:
+        hand = state.players[state.seat].reserved
+        k = int(m.group(1))
+        if kind != "buy":
+            raise InvalidNotation("hand slots h1-h3 name your reserved cards, which you can only buy")
+        if k > len(hand):
+            raise InvalidNotation(f"you have {len(hand)} reserved card(s); there is no h{k}")
+        return hand[k - 1][0], None
+    name = _norm_name(a)
+    if name:
+        for card in v.cards.values():
+            if card.name and _norm_name(card.name) == name:
+                return card.id, None
+    raise InvalidNotation(f"{arg!r} is not a card: use an id (2-13), a market slot (2c)"
+                          + (", a deck (deck 2)" if kind == "reserve" else ", a hand slot (h1)")
+                          + (" or a character's name" if v.name == "marvel" else ""))
+
+
+def _lenient(state: State, text: str) -> Move:
+    if not isinstance(text, str) or not text.strip():
+        raise InvalidNotation("the move is empty")
+    v = state.variant
+    words = text.replace(",", " ").split()
+    kind = _ACTIONS.get(words[0].lower())
+    if kind is None:
+        raise InvalidNotation(f"{text!r}: a move starts with take, reserve, buy or pass")
+    rest = words[1:]
+    segments: dict[str, list[str]] = {"args": [], "pay": [], "return": [], "tile": []}
+    current = "args"
+    for w in rest:
+        lw = w.lower()
+        if lw in _SUFFIXES:
+            current = "return" if lw == "return" else "tile"
+            continue
+        if lw.startswith("j:"):
+            segments["pay"].append(lw[2:])
+            continue
+        segments[current].append(w)
+    take = pay = ret = ""
+    card: str | None = None
+    deck: int | None = None
+    if kind == "take":
+        take = _letters(v, segments["args"], "take")
+    elif kind in ("reserve", "buy"):
+        if not segments["args"]:
+            raise InvalidNotation(f"{text!r}: '{kind}' needs a card")
+        card, deck = _card_ref(state, " ".join(segments["args"]), kind)
+        if segments["pay"]:
+            pay = _letters(v, segments["pay"], "J:")
+    elif segments["args"]:
+        raise InvalidNotation(f"{text!r}: 'pass' takes no argument")
+    if segments["return"]:
+        ret = _letters(v, segments["return"], "return")
+    tile = None
+    if segments["tile"]:
+        tile = "".join(segments["tile"]).upper()
+        if not re.fullmatch(r"N\d\d|L[1-4][AB]", tile):
+            found = [t.id for t in v.tiles.values() if t.name and _norm_name(t.name) == _norm_name(tile)]
+            if not found:
+                raise InvalidNotation(f"{tile!r} is not a {v.tile_word}")
+            tile = found[0]
+    if len(take) > 3:
+        raise InvalidNotation(f"{text!r}: a turn takes at most 3 tokens")
+    return make_move(kind, take=take, card=card, deck=deck, pay=pay, ret=ret, tile=tile)
+
+
+def is_legal(state: State, move: Move) -> bool:
+    """Whether ``move`` is one of ``legal_moves(state)``."""
+    return move.text in _legal_index(state) if legal_moves(state) else False

@@ -1,0 +1,664 @@
+"""The rules: legal moves, applying a move, the end of the game.
+
+``legal_moves`` is the one source of legality: ``apply`` accepts a move exactly
+when it is in ``legal_moves(state)``. When it is not, ``_diagnose`` only works
+out which rule the move breaks, so the error can name it.
+
+Hot paths cache what depends on a few small values (the supply pattern, a
+player's tokens, a payment), never on the state object itself.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from operator import attrgetter
+from typing import Any
+
+from .errors import AmbiguousMove, IllegalMove
+from .moves import Move, make_move
+from .state import Player, State, score
+from .variants import JOKER, TIME, Variant
+
+LIMIT = 10  # B-LIMIT-1
+MAX_RESERVED = 3  # B-RESERVE-2
+_text = attrgetter("text")
+
+_TAKE_OPTIONS: dict[tuple[str, tuple[int, ...]], list[tuple[tuple[int, ...], str]]] = {}
+_RETURNS: dict[tuple[str, tuple[int, ...], int], list[str]] = {}
+_PAYS: dict[tuple[str, tuple[int, ...], int], list[str]] = {}
+_TAKE_MOVES: dict[tuple[Any, ...], tuple[Move, ...]] = {}
+
+
+def _bounded(cache: dict[Any, Any]) -> None:
+    if len(cache) > 100_000:
+        cache.clear()
+
+
+# --- building blocks ---------------------------------------------------------
+
+def _take_options(v: Variant, supply: tuple[int, ...]) -> list[tuple[tuple[int, ...], str]]:
+    """Every take action for a supply: (counts over the five colours, letters)."""
+    sig = tuple(0 if n == 0 else (1 if n < 4 else 2) for n in supply[:5])
+    key = (v.letters, sig)
+    opts = _TAKE_OPTIONS.get(key)
+    if opts is None:
+        opts = []
+        left = [i for i in range(5) if sig[i]]
+        if len(left) >= 3:  # B-TAKE-3
+            groups = list(combinations(left, 3))
+        elif left:  # B-TAKE-3 decision: one of each colour left
+            groups = [tuple(left)]
+        else:
+            groups = []
+        for g in groups:
+            vec = tuple(1 if i in g else 0 for i in range(5))
+            opts.append((vec, "".join(v.letters[i] for i in g)))
+        for i in range(5):
+            if sig[i] == 2:  # B-TAKE-2: at least 4 in the pile
+                opts.append((tuple(2 if j == i else 0 for j in range(5)), v.letters[i] * 2))
+        _TAKE_OPTIONS[key] = opts
+    return opts
+
+
+def _return_options(v: Variant, tokens: tuple[int, ...], k: int) -> list[str]:
+    """Every multiset of ``k`` returnable tokens (never the Time Stone, M-TIME-3)."""
+    key = (v.letters, tokens[:6], k)
+    out = _RETURNS.get(key)
+    if out is None:
+        out = []
+        letters = v.letters
+
+        def rec(i: int, left: int, acc: str) -> None:
+            if left == 0:
+                out.append(acc)
+                return
+            if i == 6:
+                return
+            for c in range(min(left, tokens[i]), -1, -1):
+                rec(i + 1, left - c, acc + letters[i] * c)
+
+        rec(0, k, "")
+        out.sort()
+        _bounded(_RETURNS)
+        _RETURNS[key] = out
+    return out
+
+
+def _pay_options(v: Variant, paid: tuple[int, ...], spare: int) -> list[str]:
+    """Every ``J:`` part: jokers spent beyond the default, at most one per gem paid."""
+    key = (v.letters, paid, spare)
+    out = _PAYS.get(key)
+    if out is None:
+        out = []
+        letters = v.letters
+
+        def rec(i: int, left: int, acc: str) -> None:
+            if i == 5:
+                out.append(acc)
+                return
+            for c in range(0, min(left, paid[i]) + 1):
+                rec(i + 1, left - c, acc + letters[i] * c)
+
+        rec(0, spare, "")
+        _bounded(_PAYS)
+        _PAYS[key] = out
+    return out
+
+
+def qualifying_tiles(state: State, bonuses: tuple[int, ...]) -> list[str]:
+    """Nobles / locations on the table whose requirement these bonuses meet
+    (B-NOBLE-1, M-LOCATION-1)."""
+    tiles = state.variant.tiles
+    out = []
+    for t in state.tiles:
+        req = tiles[t].requires
+        if (bonuses[0] >= req[0] and bonuses[1] >= req[1] and bonuses[2] >= req[2]
+                and bonuses[3] >= req[3] and bonuses[4] >= req[4]):
+            out.append(t)
+    return out
+
+
+def _default_payment(card_cost: tuple[int, ...], bonuses: tuple[int, ...],
+                     tokens: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
+    """B-BUY-1: gems paid per colour by default, and jokers needed for the rest."""
+    paid = []
+    deficit = 0
+    for i in range(5):
+        need = card_cost[i] - bonuses[i]
+        if need <= 0:
+            paid.append(0)
+        elif tokens[i] >= need:
+            paid.append(need)
+        else:
+            paid.append(tokens[i])
+            deficit += need - tokens[i]
+    return tuple(paid), deficit
+
+
+def gains_time_stone(state: State, player: Player, card_id: str) -> bool:
+    """M-TIME-1 / M-TIME-2: the first level-3 Time Stone character brings one green."""
+    card = state.variant.cards[card_id]
+    return card.time_stone and card.level == 3 and player.tokens[TIME] == 0 and state.supply[TIME] > 0
+
+
+# --- legal moves ---------------------------------------------------------------
+
+def legal_moves(state: State) -> tuple[Move, ...]:
+    """Every legal move, sorted by canonical text; empty only when the game is over."""
+    legal = state._legal
+    if legal is None:
+        legal = () if state.over else _generate(state)
+        state._legal = legal
+    return legal  # type: ignore[no-any-return]
+
+
+def _legal_index(state: State) -> frozenset[str]:
+    index = state._index
+    if index is None:
+        index = frozenset(m.text for m in legal_moves(state))
+        state._index = index
+    return index  # type: ignore[no-any-return]
+
+
+def _with_tiles(moves: list[Move], tiles: list[str]) -> list[Move]:
+    return [m.with_suffix(m.ret, t) for m in moves for t in tiles]
+
+
+def _generate(state: State) -> tuple[Move, ...]:
+    v = state.variant
+    p = state.players[state.seat]
+    held = p.tokens
+    total = sum(held)
+    q0 = qualifying_tiles(state, p.bonuses)
+
+    buys = _buy_moves(state, p, total)
+    reserves = _reserve_moves(state, p, total)
+    takes = _take_moves(v, state.supply, held, total)
+    if not (buys or reserves or takes):
+        passes = [make_move("pass")]  # B-PASS-1
+        if len(q0) >= 2:
+            passes = _with_tiles(passes, q0)
+        return tuple(passes)
+    if len(q0) >= 2:  # B-NOBLE-2: the choice is part of every move
+        reserves = _with_tiles(reserves, q0)
+        takes = tuple(sorted(_with_tiles(list(takes), q0), key=_text))
+    buys.sort(key=_text)
+    reserves.sort(key=_text)
+    return (*buys, *reserves, *takes)
+
+
+def _take_moves(v: Variant, supply: tuple[int, ...], held: tuple[int, ...], total: int) -> tuple[Move, ...]:
+    key = (v.name, tuple(0 if n == 0 else (1 if n < 4 else 2) for n in supply[:5]),
+           held if total > LIMIT - 3 else None)
+    moves = _TAKE_MOVES.get(key)
+    if moves is None:
+        out = []
+        for vec, letters in _take_options(v, supply):
+            after = sum(vec) + total
+            if after <= LIMIT:
+                out.append(make_move("take", take=letters))
+            else:
+                new = tuple(held[i] + vec[i] for i in range(5)) + held[5:]
+                for ret in _return_options(v, new, after - LIMIT):
+                    out.append(make_move("take", take=letters, ret=ret))
+        out.sort(key=_text)
+        moves = tuple(out)
+        _bounded(_TAKE_MOVES)
+        _TAKE_MOVES[key] = moves
+    return moves
+
+
+def _reserve_moves(state: State, p: Player, total: int) -> list[Move]:
+    if len(p.reserved) >= MAX_RESERVED:  # B-RESERVE-2
+        return []
+    v = state.variant
+    targets: list[tuple[str | None, int | None]] = []
+    for row in state.market:
+        for cid in row:
+            if cid is not None:
+                targets.append((cid, None))
+    for level, deck in enumerate(state.decks, start=1):
+        if deck:
+            targets.append((None, level))
+    if not targets:
+        return []
+    gets_joker = state.supply[JOKER] > 0  # B-RESERVE-1 / M-RESERVE-1
+    rets = [""]
+    if gets_joker and total + 1 > LIMIT:
+        new = p.tokens[:JOKER] + (p.tokens[JOKER] + 1,) + p.tokens[JOKER + 1:]
+        rets = _return_options(v, new, total + 1 - LIMIT)
+    return [make_move("reserve", card=cid, deck=lvl, ret=r) for cid, lvl in targets for r in rets]
+
+
+def _buy_moves(state: State, p: Player, total: int) -> list[Move]:
+    v = state.variant
+    cards = v.cards
+    held = p.tokens
+    jokers = held[JOKER]
+    out: list[Move] = []
+    tiles_after: dict[int, list[str]] = {}
+    candidates = [cid for row in state.market for cid in row if cid is not None]
+    candidates.extend(cid for cid, _ in p.reserved)
+    for cid in candidates:
+        card = cards[cid]
+        paid, deficit = _default_payment(card.cost, p.bonuses, held)
+        if deficit > jokers:
+            continue
+        spent = sum(paid) + deficit
+        gain = 1 if gains_time_stone(state, p, cid) else 0
+        colour = card.color
+        q = tiles_after.get(colour)
+        if q is None:
+            b = list(p.bonuses)
+            b[colour] += 1
+            q = tiles_after[colour] = qualifying_tiles(state, tuple(b))
+        tile_choices: list[str | None] = list(q) if len(q) >= 2 else [None]
+        for pay in _pay_options(v, paid, jokers - deficit):
+            if total - spent + gain > LIMIT:  # only a Time Stone gain can overflow (M-TIME-3)
+                after = list(held)
+                for i in range(5):
+                    after[i] -= paid[i]
+                after[JOKER] -= deficit
+                for ch in pay:
+                    i = v.letters.index(ch)
+                    after[i] += 1
+                    after[JOKER] -= 1
+                after[TIME] += gain
+                rets = _return_options(v, tuple(after), total - spent + gain - LIMIT)
+            else:
+                rets = [""]
+            for r in rets:
+                for t in tile_choices:
+                    out.append(make_move("buy", card=cid, pay=pay, ret=r, tile=t))
+    return out
+
+
+# --- applying a move -----------------------------------------------------------
+
+def apply(state: State, move: Move | str) -> State:
+    """The state after ``move``; ``state`` is unchanged. Illegal moves raise
+    :class:`IllegalMove` (or :class:`AmbiguousMove`) naming the rule."""
+    if isinstance(move, str):
+        from .notation import parse_move
+
+        move = parse_move(state, move)
+    if not isinstance(move, Move):
+        raise TypeError(f"apply() needs a Move, not {type(move).__name__}")
+    if move.text not in _legal_index(state):
+        _diagnose(state, move)
+    return _apply(state, move)
+
+
+def _replace_in_market(state: State, cid: str) -> tuple[tuple[tuple[str | None, ...], ...], tuple[tuple[str, ...], ...]]:
+    """B-MARKET-1: a card leaving the market is replaced from its deck, in its slot."""
+    level = int(cid[0]) - 1
+    row = list(state.market[level])
+    deck = state.decks[level]
+    slot = row.index(cid)
+    decks = state.decks
+    if deck:
+        row[slot] = deck[0]
+        decks = decks[:level] + (deck[1:],) + decks[level + 1:]
+    else:
+        row[slot] = None
+    market = state.market[:level] + (tuple(row),) + state.market[level + 1:]
+    return market, decks
+
+
+def _apply(state: State, move: Move) -> State:
+    v = state.variant
+    seat = state.seat
+    p = state.players[seat]
+    tokens = list(p.tokens)
+    supply = list(state.supply)
+    market, decks = state.market, state.decks
+    reserved, cards, bonuses = p.reserved, p.cards, p.bonuses
+    points, icons, avengers = p.points, p.icons, state.avengers
+    letters = v.letters
+
+    kind = move.kind
+    if kind == "take":
+        for ch in move.take:
+            i = letters.index(ch)
+            tokens[i] += 1
+            supply[i] -= 1
+    elif kind == "reserve":
+        if move.card is not None:
+            market, decks = _replace_in_market(state, move.card)
+            reserved = reserved + ((move.card, False),)
+        else:
+            level = move.deck - 1  # type: ignore[operator]
+            deck = decks[level]
+            reserved = reserved + ((deck[0], True),)  # B-RESERVE-3: blind
+            decks = decks[:level] + (deck[1:],) + decks[level + 1:]
+        if supply[JOKER] > 0:
+            supply[JOKER] -= 1
+            tokens[JOKER] += 1
+    elif kind == "buy":
+        cid = move.card
+        assert cid is not None
+        card = v.cards[cid]
+        if any(r[0] == cid for r in reserved):
+            reserved = tuple(r for r in reserved if r[0] != cid)
+        else:
+            market, decks = _replace_in_market(state, cid)
+        paid, deficit = _default_payment(card.cost, bonuses, p.tokens)
+        gems = list(paid)
+        for ch in move.pay:
+            i = letters.index(ch)
+            gems[i] -= 1
+            deficit += 1
+        for i in range(5):
+            tokens[i] -= gems[i]
+            supply[i] += gems[i]
+        tokens[JOKER] -= deficit
+        supply[JOKER] += deficit
+        if gains_time_stone(state, p, cid):  # M-TIME-1
+            tokens[TIME] += 1
+            supply[TIME] -= 1
+        cards = cards + (cid,)
+        b = list(bonuses)
+        b[card.color] += 1
+        bonuses = tuple(b)
+        points += card.points
+        icons += card.avengers
+        if v.avengers and icons >= 3 and avengers != seat:  # M-AVENGERS-1, M-AVENGERS-2
+            if avengers is None or icons > state.players[avengers].icons:
+                avengers = seat
+    for ch in move.ret:  # B-LIMIT-1
+        i = letters.index(ch)
+        tokens[i] -= 1
+        supply[i] += 1
+
+    tiles = state.tiles
+    ptiles = p.tiles
+    tile = move.tile
+    if tile is None:
+        q = qualifying_tiles(state, bonuses)
+        if len(q) == 1:
+            tile = q[0]
+    if tile is not None:  # B-NOBLE-1 / M-LOCATION-1
+        tiles = tuple(t for t in tiles if t != tile)
+        ptiles = ptiles + (tile,)
+        points += v.tiles[tile].points
+
+    player = Player(tuple(tokens), bonuses, points, cards, reserved, ptiles, icons)
+    players = state.players[:seat] + (player,) + state.players[seat + 1:]
+    passes = state.passes + 1 if kind == "pass" else 0
+    nxt = State(v, state.n, state.ply + 1, tuple(supply), decks, market, tiles, players,
+                passes, state.end_triggered, False, None, avengers)
+    _end_of_turn(nxt, seat)
+    return nxt
+
+
+def meets_gauntlet(state: State, seat: int) -> bool:
+    """M-END-1: 16+ Infinity Points, a bonus of every colour and the Time Stone."""
+    p = state.players[seat]
+    return (score(state, seat) >= state.variant.target_points
+            and min(p.bonuses) >= 1 and p.tokens[TIME] >= 1)
+
+
+def _reached_end(state: State, seat: int) -> bool:
+    if state.variant.end == "points":
+        return score(state, seat) >= state.variant.target_points  # B-END-1
+    return meets_gauntlet(state, seat)  # M-END-2, M-END-5
+
+
+def _end_of_turn(state: State, seat: int) -> None:
+    """Trigger and finish the game on the fresh ``state`` (still private to _apply)."""
+    n = state.n
+    if not state.end_triggered and _reached_end(state, seat):
+        state.end_triggered = True
+    if state.passes >= n:  # B-PASS-2
+        state.over, state.reason = True, "all-passed"
+        return
+    if seat == n - 1:  # the round is complete
+        if state.end_triggered:
+            if state.variant.end == "points":
+                state.over, state.reason = True, "points"  # B-END-1
+                return
+            if any(meets_gauntlet(state, s) for s in range(n)):
+                state.over, state.reason = True, "gauntlet"  # M-END-2
+                return
+            state.end_triggered = False  # M-END-3: nobody qualifies any more; play on
+        if state.ply >= state.variant.round_limit * n:  # B-END-3
+            state.over, state.reason = True, "round-limit"
+
+
+# --- queries -------------------------------------------------------------------
+
+def to_move(state: State) -> int | None:
+    """The seat whose turn it is, or ``None`` once the game is over."""
+    return None if state.over else state.seat
+
+
+def is_over(state: State) -> bool:
+    """Whether the game has ended."""
+    return state.over
+
+
+def _rank_key(state: State, seat: int) -> tuple[int, ...]:
+    p = state.players[seat]
+    if state.variant.end == "points":
+        return (-score(state, seat), len(p.cards))  # B-END-2
+    # M-END-4; after a Gauntlet end only qualifying players can win (M-END-3)
+    q = 0 if state.reason != "gauntlet" or meets_gauntlet(state, seat) else 1
+    return (q, -score(state, seat), 0 if state.avengers == seat else 1, len(p.cards))
+
+
+def outcome(state: State) -> dict[str, Any] | None:
+    """``None`` before the end; then winners, scores, ranking (best first), the
+    place of each seat (equal players share a place) and the reason it ended."""
+    if not state.over:
+        return None
+    n = state.n
+    keys = [_rank_key(state, s) for s in range(n)]
+    ranking = sorted(range(n), key=lambda s: (keys[s], s))
+    places = [1 + sum(1 for o in range(n) if keys[o] < keys[s]) for s in range(n)]
+    return {
+        "winners": [s for s in ranking if places[s] == 1],
+        "scores": [score(state, s) for s in range(n)],
+        "ranking": ranking,
+        "places": places,
+        "reason": state.reason,
+    }
+
+
+def move_details(before: State, move: Move, after: State) -> dict[str, Any]:
+    """What a move did, for the move log. ``private_card`` names a blind-reserved
+    card and must be shown only to the seat that reserved it (B-RESERVE-3)."""
+    seat = before.seat
+    p0, p1 = before.players[seat], after.players[seat]
+    new_tiles = [t for t in p1.tiles if t not in p0.tiles]
+    return {
+        "seat": seat,
+        "move": move.text,
+        "private_card": p1.reserved[-1][0] if move.kind == "reserve" and move.deck else None,
+        "tile": new_tiles[0] if new_tiles else None,
+        "time_stone": p1.tokens[TIME] > p0.tokens[TIME],
+        "avengers": after.avengers if after.avengers != before.avengers else None,
+        "over": after.over,
+    }
+
+
+def check_invariants(state: State, cards_total: int | None = None) -> list[str]:
+    """Broken invariants, as sentences (empty when all hold)."""
+    problems = []
+    v = state.variant
+    full = v.supply(state.n)
+    for i in range(7):
+        held = sum(p.tokens[i] for p in state.players)
+        if state.supply[i] < 0 or held + state.supply[i] != full[i]:
+            problems.append(f"token slot {i}: supply {state.supply[i]} + held {held} != {full[i]}")
+    seen: list[str] = []
+    for deck in state.decks:
+        seen.extend(deck)
+    for row in state.market:
+        seen.extend(c for c in row if c is not None)
+    for s, p in enumerate(state.players):
+        if min(p.tokens) < 0:
+            problems.append(f"seat {s} holds a negative number of tokens")
+        if sum(p.tokens) > LIMIT:
+            problems.append(f"seat {s} holds {sum(p.tokens)} tokens (B-LIMIT-1)")
+        if len(p.reserved) > MAX_RESERVED:
+            problems.append(f"seat {s} has {len(p.reserved)} reserved cards (B-RESERVE-2)")
+        if p.tokens[TIME] > 1:
+            problems.append(f"seat {s} holds {p.tokens[TIME]} Time Stones (M-TIME-2)")
+        seen.extend(c for c, _ in p.reserved)
+        seen.extend(p.cards)
+    if len(seen) != len(set(seen)):
+        problems.append("a card is in two places")
+    if cards_total is not None and len(seen) != cards_total:
+        problems.append(f"{len(seen)} cards in play, expected {cards_total}")
+    tiles = list(state.tiles) + [t for p in state.players for t in p.tiles]
+    if len(tiles) != len(set(tiles)):
+        problems.append("a tile is in two places")
+    if not state.over and not legal_moves(state):
+        problems.append("no legal move before the end")
+    return problems
+
+
+# --- explaining an illegal move ------------------------------------------------
+
+def _diagnose(state: State, move: Move) -> None:
+    """Raise the error that explains why ``move`` is not legal here."""
+    v = state.variant
+    if state.over:
+        raise IllegalMove(v.rule("over"), "the game is over; no more moves can be played")
+    legal = legal_moves(state)
+    same_action = [m for m in legal if m.action_text == move.action_text]
+    if same_action:
+        _diagnose_suffix(state, move, same_action)
+    else:
+        _diagnose_action(state, move)
+    raise IllegalMove("B-TURN", f"{move.text!r} is not a legal move in this position")
+
+
+def _letters_ok(v: Variant, letters: str) -> bool:
+    return all(v.letter_index(ch) >= 0 for ch in letters)
+
+
+def _diagnose_suffix(state: State, move: Move, same: list[Move]) -> None:
+    v = state.variant
+    p = state.players[state.seat]
+    rets = sorted({m.ret for m in same})
+    if move.ret not in rets:
+        if rets == [""]:
+            raise IllegalMove(v.rule("limit"), "you may return tokens only when the move leaves you "
+                              "with more than 10; this one does not")
+        need = len(rets[0])
+        if not move.ret:
+            choices = [m.text for m in same if not move.tile or m.tile == move.tile] or [m.text for m in same]
+            raise AmbiguousMove(v.rule("limit"), f"this move leaves you with {LIMIT + need} tokens; "
+                                f"add 'return' and {need} token letter(s) to get down to 10", choices)
+        if v.time_letter and v.time_letter in move.ret:
+            raise IllegalMove(v.rule("limit_time"), "the Time Stone can never be returned; "
+                              "return other tokens")
+        if len(move.ret) != need:
+            raise IllegalMove(v.rule("limit"), f"return exactly {need} token(s) to get down to 10, "
+                              f"not {len(move.ret)}")
+        raise IllegalMove(v.rule("limit"), f"you cannot return {move.ret}: you would not hold those tokens")
+    tiles = sorted({m.tile for m in same if m.tile})
+    word = v.tile_word
+    if not tiles:
+        q = qualifying_tiles(state, _bonuses_after(state, p, move))
+        if move.tile in q:
+            raise IllegalMove(v.rule("tile_choice"), f"{move.tile} is the only {word} you qualify for; "
+                              f"it comes by itself, so leave out '{word} {move.tile}'")
+        raise IllegalMove(v.rule("tile"), f"you do not qualify for {word} {move.tile}: "
+                          f"its requirement is counted in cards (bonuses), not tokens")
+    if move.tile is None:
+        choices = [m.text for m in same if m.ret == move.ret]
+        raise AmbiguousMove(v.rule("tile_choice"), f"you qualify for several {word}s ({', '.join(tiles)}); "
+                            f"add '{word} <id>' to choose one", choices)
+    raise IllegalMove(v.rule("tile"), f"you do not qualify for {word} {move.tile}; "
+                      f"you may choose one of {', '.join(tiles)}")
+
+
+def _bonuses_after(state: State, p: Player, move: Move) -> tuple[int, ...]:
+    if move.kind != "buy" or move.card not in state.variant.cards:
+        return p.bonuses
+    b = list(p.bonuses)
+    b[state.variant.cards[move.card].color] += 1
+    return tuple(b)
+
+
+def _diagnose_action(state: State, move: Move) -> None:
+    v = state.variant
+    p = state.players[state.seat]
+    kind = move.kind
+    for letters in (move.take, move.pay, move.ret):
+        if not _letters_ok(v, letters):
+            bad = "".join(ch for ch in letters if v.letter_index(ch) < 0)
+            raise IllegalMove("B-TURN", f"{bad} is not a token of the {v.name} game "
+                              f"(letters: {v.all_letters})")
+    others = [m for m in legal_moves(state) if m.kind != "pass"]
+    if kind == "pass":
+        raise IllegalMove(v.rule("pass"), "you may pass only when no other move is possible; "
+                          f"you have {len(others)} legal moves")
+    if kind == "take":
+        _diagnose_take(state, move)
+    elif kind == "reserve":
+        if len(p.reserved) >= MAX_RESERVED:
+            raise IllegalMove(v.rule("reserve_limit"), "you already hold 3 reserved cards; "
+                              "buy one before reserving another")
+        if move.deck is not None:
+            raise IllegalMove(v.rule("reserve"), f"deck {move.deck} is empty")
+        if any(c == move.card for c, _ in p.reserved):
+            raise IllegalMove(v.rule("reserve"), f"you have already reserved {move.card}")
+        raise IllegalMove(v.rule("reserve"), f"{move.card} is not face up in the market")
+    elif kind == "buy":
+        _diagnose_buy(state, p, move)
+
+
+def _diagnose_take(state: State, move: Move) -> None:
+    v = state.variant
+    take = move.take
+    idx = [v.letter_index(ch) for ch in take]
+    if any(i >= 5 for i in idx):
+        what = "gold" if v.name == "base" else "grey or green"
+        raise IllegalMove(v.rule("take_joker"), f"{what} tokens can never be taken; "
+                          "take gems of the five colours")
+    names = [v.colours[i] for i in idx]
+    if len(take) == 2 and take[0] == take[1]:
+        n = state.supply[idx[0]]
+        raise IllegalMove(v.rule("take2"), f"{names[0]} has {n} token(s); taking two needs 4")
+    if len(set(take)) != len(take):
+        raise IllegalMove(v.rule("take3"), "take 3 tokens of different colours, or 2 of one colour")
+    empty = [names[k] for k, i in enumerate(idx) if state.supply[i] == 0]
+    if empty:
+        raise IllegalMove(v.rule("take3"), f"no {', '.join(empty)} tokens are left")
+    left = sum(1 for i in range(5) if state.supply[i] > 0)
+    raise IllegalMove(v.rule("take3"), f"take 3 different colours (fewer only when fewer are left; "
+                      f"{left} colours are left)")
+
+
+def _diagnose_buy(state: State, p: Player, move: Move) -> None:
+    v = state.variant
+    cid = move.card
+    assert cid is not None
+    in_market = any(cid in row for row in state.market)
+    in_hand = any(c == cid for c, _ in p.reserved)
+    if not (in_market or in_hand):
+        raise IllegalMove(v.rule("buy"), f"{cid} is neither face up in the market nor in your reserve")
+    card = v.cards[cid]
+    paid, deficit = _default_payment(card.cost, p.bonuses, p.tokens)
+    jokers = p.tokens[JOKER]
+    if deficit > jokers:
+        missing = []
+        for i in range(5):
+            need = max(0, card.cost[i] - p.bonuses[i])
+            if need > p.tokens[i]:
+                missing.append(f"{need - p.tokens[i]} {v.colours[i]}")
+        raise IllegalMove(v.rule("buy"), f"you cannot afford {cid}: after bonuses you are short of "
+                          f"{', '.join(missing)} and hold {jokers} {v.joker_name} joker(s) to cover "
+                          f"{deficit}")
+    for ch in set(move.pay):
+        i = v.letter_index(ch)
+        if i >= 5:
+            raise IllegalMove(v.rule("buy"), "'J:' lists gem colours where a joker replaces a gem")
+        if move.pay.count(ch) > paid[i]:
+            raise IllegalMove(v.rule("buy"), f"J:{move.pay} spends more jokers on {v.colours[i]} "
+                              f"than the default payment spends {v.colours[i]} gems ({paid[i]})")
+    raise IllegalMove(v.rule("buy"), f"J:{move.pay} needs {len(move.pay)} more joker(s) than the "
+                      f"{jokers - deficit} you have to spare")
