@@ -1,0 +1,1 @@
+"""Accounts: players (Django users with a display name) and their API tokens."""

@@ -1,0 +1,66 @@
+"""`Authorization: Bearer spl_...` authentication for the API."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db.models import Q
+from django.utils import timezone
+from rest_framework import exceptions
+from rest_framework.authentication import BaseAuthentication, get_authorization_header
+
+from accounts.models import ApiToken
+from accounts.selectors import token_get_by_plaintext
+
+# last_used_at is for people reading their token list; a minute is precise
+# enough and spares a database write on every request.
+LAST_USED_RESOLUTION = timedelta(minutes=1)
+
+
+class BearerTokenAuthentication(BaseAuthentication):
+    keyword = "Bearer"
+
+    def authenticate(self, request):  # type: ignore[no-untyped-def]
+        parts = get_authorization_header(request).split()
+        if not parts or parts[0].lower() != self.keyword.lower().encode():
+            return None  # not ours: the request is anonymous as far as we are concerned
+        if len(parts) != 2:
+            raise exceptions.AuthenticationFailed(
+                "Malformed Authorization header: send `Authorization: Bearer <token>`.",
+                code="invalid_token",
+            )
+        try:
+            plaintext = parts[1].decode("ascii")
+        except UnicodeDecodeError:
+            raise exceptions.AuthenticationFailed(
+                "The token contains characters a token never has.", code="invalid_token"
+            ) from None
+
+        token = token_get_by_plaintext(plaintext=plaintext)
+        if token is None:
+            raise exceptions.AuthenticationFailed(
+                "This token is not valid. Mint a new one at POST /api/v1/tokens/.", code="invalid_token"
+            )
+        if token.is_revoked:
+            raise exceptions.AuthenticationFailed(
+                "This token was revoked. Mint a new one at POST /api/v1/tokens/.", code="token_revoked"
+            )
+        if not token.user.is_active:
+            raise exceptions.AuthenticationFailed("This account is disabled.", code="account_disabled")
+
+        self._touch(token)
+        return (token.user, token)
+
+    def authenticate_header(self, request) -> str:  # type: ignore[no-untyped-def]
+        return f'{self.keyword} realm="api"'
+
+    @staticmethod
+    def _touch(token: ApiToken) -> None:
+        now = timezone.now()
+        if token.last_used_at is not None and now - token.last_used_at < LAST_USED_RESOLUTION:
+            return
+        # Conditional, so concurrent requests write at most once per minute.
+        ApiToken.objects.filter(
+            Q(last_used_at__isnull=True) | Q(last_used_at__lt=now - LAST_USED_RESOLUTION), pk=token.pk
+        ).update(last_used_at=now)
+        token.last_used_at = now

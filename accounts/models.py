@@ -1,0 +1,78 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Scope(models.TextChoices):
+    READ = "read", "Read: see games and the player's own data"
+    PLAY = "play", "Play: create, join and resign games, submit moves (implies read)"
+
+
+# What each scope grants; `play` implies `read`.
+SCOPE_GRANTS: dict[str, frozenset[str]] = {
+    Scope.READ: frozenset({Scope.READ}),
+    Scope.PLAY: frozenset({Scope.PLAY, Scope.READ}),
+}
+
+
+def scopes_normalise(scopes: list[str] | tuple[str, ...] | set[str]) -> list[str]:
+    """Sorted, de-duplicated, with implied scopes added. Unknown scopes raise ValueError."""
+    granted: set[str] = set()
+    for scope in scopes:
+        if scope not in SCOPE_GRANTS:
+            raise ValueError(f"unknown scope {scope!r}; known scopes: {', '.join(sorted(SCOPE_GRANTS))}")
+        granted |= SCOPE_GRANTS[scope]
+    return sorted(granted)
+
+
+class Player(models.Model):
+    """The game-facing side of a Django user. The email address lives on the user."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player")
+    display_name = models.CharField(max_length=64)
+    email_verified_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.display_name
+
+
+class ApiToken(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=64)
+    key_hash = models.CharField(max_length=64, unique=True, editable=False)  # SHA-256 hex
+    prefix = models.CharField(max_length=16, editable=False)
+    scopes = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.prefix}… ({self.name})"
+
+    @property
+    def is_revoked(self) -> bool:
+        return self.revoked_at is not None
+
+    def has_scope(self, scope: str) -> bool:
+        return scope in self.scopes
+
+
+class EmailVerification(models.Model):
+    """A sign-up code sent by email. Only a keyed hash of the code is kept."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="email_verifications"
+    )
+    code_hash = models.CharField(max_length=64)
+    expires_at = models.DateTimeField()
+    failed_attempts = models.PositiveSmallIntegerField(default=0)
+    used_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]

@@ -1,0 +1,25 @@
+"""Reads for the accounts app."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import QuerySet
+
+from accounts.models import ApiToken
+from accounts.tokens import TOKEN_PREFIX, token_hash
+
+
+def token_get_by_plaintext(*, plaintext: str) -> ApiToken | None:
+    """The token (revoked or not) whose secret is `plaintext`, with its user."""
+    if not plaintext.startswith(TOKEN_PREFIX):
+        return None
+    return ApiToken.objects.select_related("user").filter(key_hash=token_hash(plaintext)).first()
+
+
+def token_list(*, user: AbstractBaseUser) -> QuerySet[ApiToken]:
+    return ApiToken.objects.filter(user=user)
+
+
+def token_get_for_user(*, user: AbstractBaseUser, token_id: int) -> ApiToken | None:
+    """The user's own token with this id; None for unknown ids and other people's tokens."""
+    return ApiToken.objects.filter(user=user, pk=token_id).first()

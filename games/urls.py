@@ -1,0 +1,15 @@
+from django.urls import path
+
+from games import views
+
+app_name = "games"
+
+urlpatterns = [
+    path("games/", views.GameListCreateView.as_view(), name="game-list"),
+    path("games/<str:game_id>/", views.GameDetailView.as_view(), name="game-detail"),
+    path("games/<str:game_id>/join/", views.GameJoinView.as_view(), name="game-join"),
+    path("games/<str:game_id>/legal-moves/", views.GameLegalMovesView.as_view(), name="game-legal-moves"),
+    path("games/<str:game_id>/moves/", views.GameMovesView.as_view(), name="game-moves"),
+    path("games/<str:game_id>/resign/", views.GameResignView.as_view(), name="game-resign"),
+    path("games/<str:game_id>/export/", views.GameExportView.as_view(), name="game-export"),
+]

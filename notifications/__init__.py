@@ -1,0 +1,1 @@
+"""Notifications: outbound email and reminders; inbound/ will parse email replies."""

@@ -1,0 +1,1 @@
+# Models arrive with the notification work (the outbox, reminders).

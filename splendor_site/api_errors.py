@@ -1,0 +1,233 @@
+"""Every API error is an RFC 9457 problem-details body.
+
+Shape (Content-Type: application/problem+json)::
+
+    {"type": "https://splendor.example/problems/illegal_move",
+     "title": "Illegal move", "status": 409,
+     "detail": "red has 3 tokens; taking two needs 4",
+     "code": "illegal_move", ...extra members}
+
+`code` is stable snake_case that clients may branch on; `detail` is a sentence a
+person can act on. Validation errors add `errors`: {field: [messages]}.
+
+Apps raise `ProblemError` subclasses for their own failures. This module imports
+nothing from the apps, so importing it from them creates no cycle.
+"""
+
+from __future__ import annotations
+
+import logging
+from http import HTTPStatus
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404, HttpRequest, JsonResponse
+from rest_framework import exceptions, serializers, status
+from rest_framework.response import Response
+from rest_framework.views import set_rollback
+
+logger = logging.getLogger(__name__)
+
+PROBLEM_CONTENT_TYPE = "application/problem+json"
+
+
+class ProblemError(exceptions.APIException):
+    """Base for errors an app raises on purpose.
+
+    Subclass it with class attributes, e.g.::
+
+        class IllegalMoveError(ProblemError):
+            status_code = 409
+            code = "illegal_move"
+            title = "Illegal move"
+
+        raise IllegalMoveError("red has 3 tokens; taking two needs 4",
+                               rule="B-TAKE-2", choices=[...])
+
+    Keyword arguments (and the class attribute `extra`) become extra members of
+    the problem body. They must be JSON-serialisable.
+    """
+
+    status_code: int = status.HTTP_400_BAD_REQUEST
+    code: str = "bad_request"
+    title: str = "Bad request"
+    default_detail = "The request cannot be carried out."
+    extra: dict[str, Any] = {}
+
+    def __init__(
+        self,
+        detail: str | None = None,
+        *,
+        code: str | None = None,
+        title: str | None = None,
+        status_code: int | None = None,
+        **extra: Any,
+    ) -> None:
+        if code is not None:
+            self.code = code
+        if title is not None:
+            self.title = title
+        if status_code is not None:
+            self.status_code = status_code
+        super().__init__(detail, self.code)
+        self.extra = {**type(self).extra, **extra}
+
+
+def problem_body(
+    *, status_code: int, code: str, detail: str, title: str | None = None, **extra: Any
+) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "type": f"{settings.PROBLEM_TYPE_BASE}{code}",
+        "title": title or _status_title(status_code),
+        "status": status_code,
+        "detail": detail,
+        "code": code,
+    }
+    for key, value in extra.items():
+        body.setdefault(key, value)  # the standard members win over extras
+    return body
+
+
+def problem_response(*, status_code: int, code: str, detail: str, **extra: Any) -> JsonResponse:
+    """A plain Django response, for code that runs outside DRF views."""
+    return JsonResponse(
+        problem_body(status_code=status_code, code=code, detail=detail, **extra),
+        status=status_code,
+        content_type=PROBLEM_CONTENT_TYPE,
+    )
+
+
+def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
+    """DRF's EXCEPTION_HANDLER. Never returns None: nothing falls through to an HTML 500."""
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+
+    if not isinstance(exc, exceptions.APIException):
+        logger.exception("Unexpected error in API view %s", _view_name(context), exc_info=exc)
+        set_rollback()
+        body = problem_body(
+            status_code=500,
+            code="server_error",
+            detail="Something went wrong on our side. It has been logged; please try again later.",
+        )
+        return Response(body, status=500, content_type=PROBLEM_CONTENT_TYPE)
+
+    headers: dict[str, str] = {}
+    if getattr(exc, "auth_header", None):
+        headers["WWW-Authenticate"] = exc.auth_header  # type: ignore[attr-defined]
+    wait = getattr(exc, "wait", None)
+    if wait:
+        headers["Retry-After"] = "%d" % wait
+
+    body = _body_for(exc)
+    if wait:
+        body.setdefault("retry_after", int(wait))
+    set_rollback()
+    return Response(body, status=exc.status_code, headers=headers, content_type=PROBLEM_CONTENT_TYPE)
+
+
+def _body_for(exc: exceptions.APIException) -> dict[str, Any]:
+    if isinstance(exc, ProblemError):
+        return problem_body(
+            status_code=exc.status_code,
+            code=exc.code,
+            title=exc.title,
+            detail=str(exc.detail),
+            **exc.extra,
+        )
+    if isinstance(exc, exceptions.ValidationError):
+        errors = _field_errors(exc.detail)
+        return problem_body(
+            status_code=exc.status_code,
+            code="validation_error",
+            title="Invalid input",
+            detail=_validation_sentence(errors),
+            errors=errors,
+        )
+    codes = exc.get_codes()
+    code = codes if isinstance(codes, str) else exc.default_code
+    return problem_body(status_code=exc.status_code, code=code, detail=str(exc.detail))
+
+
+def _field_errors(detail: Any) -> dict[str, Any]:
+    """DRF's error detail as {field: [messages]}; nested serializers keep their nesting."""
+    if isinstance(detail, dict):
+        return {str(key): _messages(value) for key, value in detail.items()}
+    return {"non_field_errors": _messages(detail)}
+
+
+def _messages(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _messages(v) for k, v in value.items()}
+    if isinstance(value, list):
+        if any(isinstance(item, (dict, list)) for item in value):
+            return [_messages(item) for item in value]
+        return [str(item) for item in value]
+    return [str(value)]
+
+
+def _validation_sentence(errors: dict[str, Any]) -> str:
+    fields = [name for name in errors if name != "non_field_errors"]
+    general = errors.get("non_field_errors")
+    if not fields and isinstance(general, list) and general:
+        return str(general[0])
+    if len(fields) == 1:
+        first = errors[fields[0]]
+        if isinstance(first, list) and first and isinstance(first[0], str):
+            return f"{fields[0]}: {first[0]}"
+    return "Some fields are invalid: " + ", ".join(fields) + ". See `errors` for each one."
+
+
+def _status_title(status_code: int) -> str:
+    try:
+        return HTTPStatus(status_code).phrase
+    except ValueError:
+        return "Error"
+
+
+def _view_name(context: dict[str, Any]) -> str:
+    view = context.get("view")
+    return type(view).__name__ if view is not None else "?"
+
+
+def is_api_path(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+# Django's own handlers: API paths get problem details, the rest Django's pages.
+
+
+def handler404(request: HttpRequest, exception: Exception | None = None):  # type: ignore[no-untyped-def]
+    if is_api_path(request):
+        return problem_response(
+            status_code=404, code="not_found", detail="There is nothing at this address."
+        )
+    from django.views.defaults import page_not_found
+
+    return page_not_found(request, exception)  # type: ignore[arg-type]
+
+
+def handler500(request: HttpRequest):  # type: ignore[no-untyped-def]
+    if is_api_path(request):
+        return problem_response(
+            status_code=500,
+            code="server_error",
+            detail="Something went wrong on our side. It has been logged; please try again later.",
+        )
+    from django.views.defaults import server_error
+
+    return server_error(request)
+
+
+class ProblemSerializer(serializers.Serializer):
+    """The error body, for the OpenAPI schema only."""
+
+    type = serializers.CharField()
+    title = serializers.CharField()
+    status = serializers.IntegerField()
+    detail = serializers.CharField()
+    code = serializers.CharField()
+    errors = serializers.DictField(required=False, help_text="Validation errors by field.")

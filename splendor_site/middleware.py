@@ -1,0 +1,108 @@
+"""Small request/response adapters that must wrap every view, DRF or not."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+
+from splendor_site.api_errors import is_api_path, problem_response
+
+logger = logging.getLogger(__name__)
+
+GetResponse = Callable[[HttpRequest], HttpResponse]
+
+
+class BodySizeLimitMiddleware:
+    """Answer 413 before a view reads a body larger than DATA_UPLOAD_MAX_MEMORY_SIZE.
+
+    Django only enforces that limit when the body is read, and then as a 400; a
+    client deserves to hear plainly that its body was too large.
+    """
+
+    def __init__(self, get_response: GetResponse) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0  # as Django itself does with a malformed header
+        if limit is not None and length > limit:
+            return problem_response(
+                status_code=413,
+                code="payload_too_large",
+                detail=f"The request body is {length} bytes; the limit is {limit} bytes.",
+                limit=limit,
+            )
+        return self.get_response(request)
+
+
+class ApiProblemMiddleware:
+    """No HTML error page reaches an API client, even with DEBUG on.
+
+    DRF views already answer with problem details (see api_errors). This catches
+    what happens outside them: an unknown /api/ URL (Django's debug 404 page) or
+    an exception in a plain Django view under /api/.
+    """
+
+    def __init__(self, get_response: GetResponse) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if (
+            is_api_path(request)
+            and response.status_code >= 400
+            and response.get("Content-Type", "").startswith("text/html")
+        ):
+            return _problem_for_status(response.status_code)
+        return response
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not is_api_path(request):
+            return None
+        if isinstance(exception, Http404):
+            return _problem_for_status(404)
+        if isinstance(exception, PermissionDenied):
+            return _problem_for_status(403)
+        logger.exception("Unexpected error at %s", request.path, exc_info=exception)
+        return _problem_for_status(500)
+
+
+_GENERIC = {
+    400: ("bad_request", "The request could not be understood."),
+    403: ("permission_denied", "You do not have permission to do this."),
+    404: ("not_found", "There is nothing at this address."),
+    405: ("method_not_allowed", "This address does not accept that method."),
+    500: ("server_error", "Something went wrong on our side. It has been logged; please try again later."),
+}
+
+
+def _problem_for_status(status_code: int) -> HttpResponse:
+    code, detail = _GENERIC.get(status_code, ("error", "The request failed."))
+    return problem_response(status_code=status_code, code=code, detail=detail)
+
+
+class RateLimitHeadersMiddleware:
+    """Announce the tightest throttle on every API response.
+
+    The throttles in splendor_site.throttling record what they saw on the request;
+    this copies it into RateLimit-Limit / RateLimit-Remaining / RateLimit-Reset.
+    """
+
+    def __init__(self, get_response: GetResponse) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        state = getattr(request, "rate_limit", None)
+        if state is not None:
+            response["RateLimit-Limit"] = str(state.limit)
+            response["RateLimit-Remaining"] = str(state.remaining)
+            response["RateLimit-Reset"] = str(state.reset)
+        return response

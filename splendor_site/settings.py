@@ -1,0 +1,320 @@
+"""The one settings file. Every knob comes from the environment.
+
+Defaults are safe for one machine (SQLite, an in-process Celery broker, email
+printed to the console). A bad value stops start-up with a message that names
+the variable and the value, instead of surfacing later as a strange failure.
+Every variable is listed in README.md.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+def _raw(name: str) -> str | None:
+    """The variable's value, or None when it is unset or blank."""
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return None
+    return value.strip()
+
+
+def env_str(name: str, default: str | None = None) -> str | None:
+    value = _raw(name)
+    return default if value is None else value
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = _raw(name)
+    if value is None:
+        return default
+    if value.lower() in _TRUE:
+        return True
+    if value.lower() in _FALSE:
+        return False
+    raise ImproperlyConfigured(
+        f"{name}={value!r} is not a boolean: use one of true/false, 1/0, yes/no, on/off."
+    )
+
+
+def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
+    value = _raw(name)
+    if value is None:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r} is not a whole number.") from None
+    if minimum is not None and number < minimum:
+        raise ImproperlyConfigured(f"{name}={value!r} must be at least {minimum}.")
+    return number
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    """A comma-separated list; blank items are dropped."""
+    value = _raw(name)
+    if value is None:
+        return list(default)
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+_RATE = re.compile(r"^\d+/(s|sec|second|m|min|minute|h|hour|d|day)$")
+
+
+def env_rate(name: str, default: str) -> str:
+    """A DRF throttle rate such as "120/min"."""
+    value = env_str(name, default)
+    assert value is not None
+    if not _RATE.match(value):
+        raise ImproperlyConfigured(
+            f"{name}={value!r} is not a rate: write it as N/second, N/minute, N/hour or N/day."
+        )
+    return value
+
+
+def _redact(url: str) -> str:
+    """The URL without its password, for error messages."""
+    try:
+        parts = urlsplit(url)
+        if parts.password:
+            return url.replace(f":{parts.password}@", ":***@", 1)
+    except ValueError:
+        pass
+    return url
+
+
+# --- core -------------------------------------------------------------------
+
+DEBUG = env_bool("DEBUG", True)
+
+_DEV_SECRET_KEY = "django-insecure-dev-only-do-not-use-in-production-0123456789abcdef"
+SECRET_KEY = env_str("SECRET_KEY", _DEV_SECRET_KEY if DEBUG else None)
+if SECRET_KEY is None:
+    raise ImproperlyConfigured(
+        "SECRET_KEY is not set. It is required when DEBUG is off; generate one with "
+        "python -c 'import secrets; print(secrets.token_urlsafe(50))'."
+    )
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "accounts",
+    "games",
+    "notifications",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "splendor_site.middleware.ApiProblemMiddleware",
+    "splendor_site.middleware.BodySizeLimitMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "splendor_site.middleware.RateLimitHeadersMiddleware",
+]
+
+ROOT_URLCONF = "splendor_site.urls"
+WSGI_APPLICATION = "splendor_site.wsgi.application"
+ASGI_APPLICATION = "splendor_site.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- database ---------------------------------------------------------------
+
+DATABASE_URL = env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
+assert DATABASE_URL is not None
+try:
+    _database = dj_database_url.parse(
+        DATABASE_URL,
+        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60, minimum=0),
+        conn_health_checks=True,
+    )
+except Exception as exc:  # dj-database-url raises several kinds; all mean the same here
+    raise ImproperlyConfigured(
+        f"DATABASE_URL={_redact(DATABASE_URL)!r} is not a database URL this site can use "
+        f"({exc}). Examples: sqlite:///db.sqlite3, postgres://user:password@host:5432/name."
+    ) from None
+if not _database.get("ENGINE"):
+    raise ImproperlyConfigured(f"DATABASE_URL={_redact(DATABASE_URL)!r} names no database engine.")
+
+if _database["ENGINE"] == "django.db.backends.sqlite3":
+    # Concurrent writers (web workers, Celery) would otherwise see "database is
+    # locked": IMMEDIATE takes the write lock at BEGIN, so a writer waits up to
+    # `timeout` seconds instead of failing on upgrade; WAL lets readers go on.
+    _database["CONN_MAX_AGE"] = 0
+    _database["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
+
+DATABASES = {"default": _database}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- cache (throttling counters live here) -----------------------------------
+
+CACHE_URL = env_str("CACHE_URL", "locmem://")
+assert CACHE_URL is not None
+if CACHE_URL.startswith(("redis://", "rediss://")):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}}
+elif CACHE_URL == "locmem://":
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+else:
+    raise ImproperlyConfigured(
+        f"CACHE_URL={_redact(CACHE_URL)!r} is not supported: use locmem:// or redis://host:6379/1."
+    )
+
+# --- passwords, language, time ------------------------------------------------
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles"))
+
+# --- request limits -----------------------------------------------------------
+
+# Bodies larger than this are answered 413 before any view reads them.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 64 * 1024, minimum=1024)
+
+# --- email --------------------------------------------------------------------
+
+EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10, minimum=1)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Splendor by post <splendor@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+# --- Celery -------------------------------------------------------------------
+
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "memory://")
+assert CELERY_BROKER_URL is not None
+# The in-process broker has no worker behind it, so tasks run inline by default.
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", CELERY_BROKER_URL.startswith("memory://"))
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", None)
+CELERY_TASK_IGNORE_RESULT = CELERY_RESULT_BACKEND is None
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TIMEZONE = TIME_ZONE
+
+# --- Redis (optional; used by tests marked `redis` and by operators) -----------
+
+REDIS_URL = env_str("REDIS_URL", None)
+
+# --- REST API -------------------------------------------------------------------
+
+API_THROTTLE_ANON_RATE = env_rate("API_THROTTLE_ANON_RATE", "30/minute")
+API_THROTTLE_USER_RATE = env_rate("API_THROTTLE_USER_RATE", "120/minute")
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": ["accounts.authentication.BearerTokenAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "splendor_site.api_errors.problem_exception_handler",
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "PAGE_SIZE": 20,
+    "DEFAULT_THROTTLE_CLASSES": [
+        "splendor_site.throttling.UserRateThrottle",
+        "splendor_site.throttling.AnonRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {"anon": API_THROTTLE_ANON_RATE, "user": API_THROTTLE_USER_RATE},
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
+}
+
+# Base of the `type` URI in problem-details error bodies.
+PROBLEM_TYPE_BASE = "https://splendor.example/problems/"
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Splendor by post API",
+    "DESCRIPTION": (
+        "Slow, asynchronous games of Splendor and Splendor: Marvel. Authenticate with "
+        "`Authorization: Bearer spl_...` (mint a token at POST /api/v1/tokens/). Every error "
+        "is an RFC 9457 problem-details body (application/problem+json) with a stable `code`."
+    ),
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+}
+
+# --- production hardening (on by default whenever DEBUG is off) -----------------
+
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
+# Only behind a proxy that always sets X-Forwarded-Proto; otherwise clients could spoof https.
+SECURE_PROXY_SSL_HEADER = (
+    ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("SECURE_PROXY_SSL_HEADER", False) else None
+)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+# --- logging ----------------------------------------------------------------------
+
+LOG_LEVEL = (env_str("LOG_LEVEL", "INFO") or "INFO").upper()
+if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+    raise ImproperlyConfigured(f"LOG_LEVEL={LOG_LEVEL!r} is not one of DEBUG, INFO, WARNING, ERROR, CRITICAL.")
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {"django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False}},
+}

@@ -1,0 +1,113 @@
+"""Suite-wide test setup.
+
+Service groups. Tests marked `postgres`, `redis` or `browser` need something
+outside Python. When it is not there they are deselected (not skipped-as-passed)
+and the run ends with one line per group saying what was left out and how to
+include it. The whole suite runs on whatever DATABASE_URL names (SQLite by
+default); `postgres` tests are included only when that is a reachable
+PostgreSQL. `.ci/run` runs the suite on SQLite, then on PostgreSQL with Redis.
+
+Hypothesis: the "ci" profile (bounded, derandomised) when CI is set, else "dev".
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+from urllib.parse import urlsplit
+
+import pytest
+from hypothesis import HealthCheck, settings as hypothesis_settings
+
+hypothesis_settings.register_profile(
+    "ci",
+    max_examples=50,
+    deadline=None,
+    derandomize=True,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+hypothesis_settings.register_profile("dev", max_examples=100, deadline=None)
+hypothesis_settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+def _reachable(url: str, default_port: int) -> bool:
+    parts = urlsplit(url)
+    try:
+        with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or default_port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+def _postgres_missing() -> str | None:
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://", "pgsql://")):
+        return "set DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres to run them"
+    if not _reachable(url, 5432):
+        return "DATABASE_URL names a PostgreSQL that does not answer"
+    return None
+
+
+def _redis_missing() -> str | None:
+    url = os.environ.get("REDIS_URL", "")
+    if not url.startswith(("redis://", "rediss://")):
+        return "set REDIS_URL=redis://127.0.0.1:6379/0 to run them"
+    if not _reachable(url, 6379):
+        return "REDIS_URL names a Redis that does not answer"
+    return None
+
+
+CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "chrome")
+
+
+def chromium_path() -> str | None:
+    return next((path for name in CHROMIUM_NAMES if (path := shutil.which(name))), None)
+
+
+def _browser_missing() -> str | None:
+    if chromium_path() is None:
+        return "install Chromium (apt-get install chromium) to run them"
+    return None
+
+
+SERVICE_MARKERS = {"postgres": _postgres_missing, "redis": _redis_missing, "browser": _browser_missing}
+
+_left_out: dict[str, tuple[int, str]] = {}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    reasons = {marker: check() for marker, check in SERVICE_MARKERS.items()}
+    keep: list[pytest.Item] = []
+    dropped: list[pytest.Item] = []
+    counts: dict[str, int] = {}
+    for item in items:
+        missing = [m for m, reason in reasons.items() if reason and item.get_closest_marker(m)]
+        if missing:
+            dropped.append(item)
+            for marker in missing:
+                counts[marker] = counts.get(marker, 0) + 1
+        else:
+            keep.append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = keep
+    for marker, count in counts.items():
+        _left_out[marker] = (count, reasons[marker] or "")
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:  # type: ignore[no-untyped-def]
+    for marker, (count, reason) in sorted(_left_out.items()):
+        noun = "test" if count == 1 else "tests"
+        terminalreporter.write_line(f"left out: {count} {noun} marked {marker} — {reason}")
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Throttle counters live in the cache; each test starts with none."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()

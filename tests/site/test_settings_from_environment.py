@@ -1,0 +1,114 @@
+"""Settings come from the environment and fail loudly on bad values."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from splendor_site.settings import env_bool, env_int, env_list, env_rate, env_str
+
+PROJECT_DIR = Path(__file__).resolve().parents[2]
+STRONG_KEY = "x7Qp2LrT9vWz4mKc8NbJ5hYdF3gSaE6uRtXo1iVnBlCkMwZqPj0sDfGhUyTeRwQa"
+
+
+def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "SECURE_", "DEBUG", "SECRET_KEY"))}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=PROJECT_DIR,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_env_bool_reads_the_usual_spellings(monkeypatch):
+    for text, expected in [("true", True), ("1", True), ("ON", True), ("no", False), ("0", False)]:
+        monkeypatch.setenv("SOME_FLAG", text)
+        assert env_bool("SOME_FLAG", not expected) is expected
+
+
+def test_env_bool_rejects_maybe_naming_the_variable_and_the_value(monkeypatch):
+    monkeypatch.setenv("SOME_FLAG", "maybe")
+    with pytest.raises(ImproperlyConfigured, match=r"SOME_FLAG='maybe' is not a boolean"):
+        env_bool("SOME_FLAG", False)
+
+
+def test_env_int_rejects_words_and_numbers_below_the_minimum(monkeypatch):
+    monkeypatch.setenv("SOME_NUMBER", "ten")
+    with pytest.raises(ImproperlyConfigured, match="SOME_NUMBER='ten' is not a whole number"):
+        env_int("SOME_NUMBER", 1)
+    monkeypatch.setenv("SOME_NUMBER", "-1")
+    with pytest.raises(ImproperlyConfigured, match="at least 0"):
+        env_int("SOME_NUMBER", 1, minimum=0)
+
+
+def test_unset_or_blank_variables_take_the_default(monkeypatch):
+    monkeypatch.delenv("SOME_TEXT", raising=False)
+    assert env_str("SOME_TEXT", "fallback") == "fallback"
+    monkeypatch.setenv("SOME_TEXT", "  ")
+    assert env_str("SOME_TEXT", "fallback") == "fallback"
+    assert env_list("SOME_TEXT", ["a"]) == ["a"]
+
+
+def test_env_list_splits_on_commas_and_drops_blanks(monkeypatch):
+    monkeypatch.setenv("SOME_LIST", "a.example, b.example,,")
+    assert env_list("SOME_LIST", []) == ["a.example", "b.example"]
+
+
+def test_env_rate_accepts_drf_rates_and_rejects_others(monkeypatch):
+    monkeypatch.setenv("SOME_RATE", "5/minute")
+    assert env_rate("SOME_RATE", "1/day") == "5/minute"
+    monkeypatch.setenv("SOME_RATE", "lots")
+    with pytest.raises(ImproperlyConfigured, match="SOME_RATE='lots' is not a rate"):
+        env_rate("SOME_RATE", "1/day")
+
+
+def test_start_up_stops_with_a_clear_message_when_debug_is_maybe():
+    result = run_manage("check", DEBUG="maybe")
+    assert result.returncode != 0
+    assert "DEBUG='maybe' is not a boolean" in result.stderr
+
+
+def test_start_up_stops_when_debug_is_off_and_there_is_no_secret_key():
+    result = run_manage("check", DEBUG="false")
+    assert result.returncode != 0
+    assert "SECRET_KEY is not set" in result.stderr
+
+
+def test_start_up_stops_on_a_database_url_it_cannot_use_without_echoing_the_password():
+    result = run_manage("check", DATABASE_URL="nosuchdb://user:hunter2@host/db")
+    assert result.returncode != 0
+    assert "DATABASE_URL=" in result.stderr
+    assert "hunter2" not in result.stderr
+
+
+def test_deploy_check_is_clean_with_production_settings():
+    result = run_manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        DEBUG="false",
+        SECRET_KEY=STRONG_KEY,
+        ALLOWED_HOSTS="splendor.example",
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_sqlite_connections_wait_for_the_write_lock_instead_of_failing(tmp_path):
+    result = run_manage(
+        "shell",
+        "-c",
+        "from django.conf import settings; print(settings.DATABASES['default']['OPTIONS'])",
+        DATABASE_URL=f"sqlite:///{tmp_path / 'site.sqlite3'}",
+    )
+    assert result.returncode == 0, result.stderr
+    assert "'transaction_mode': 'IMMEDIATE'" in result.stdout
+    assert "'timeout': 20" in result.stdout
+    assert "journal_mode=WAL" in result.stdout
