@@ -19,12 +19,14 @@ def sort_letters(letters: str) -> str:
     return "".join(sorted(letters.upper(), key=lambda c: (_LETTER_ORDER.get(c, 9), c)))
 
 
-class Move:
-    """One complete turn: an action plus its ``J:`` payment, returns and tile choice."""
+class Move(str):
+    """One complete turn: an action plus its ``J:`` payment, returns and tile choice.
 
-    __slots__ = ("text", "kind", "take", "card", "deck", "pay", "ret", "tile")
+    A move *is* its canonical text (a ``str``), so equality, hashing and sorting
+    are those of the text, and ``str(move)`` is the notation. The parsed fields
+    ride along as attributes.
+    """
 
-    text: str
     kind: str  # "take" | "reserve" | "buy" | "pass"
     take: str  # letters taken (take)
     card: str | None  # card id (reserve / buy)
@@ -33,23 +35,19 @@ class Move:
     ret: str  # letters returned to get down to 10 tokens
     tile: str | None  # chosen noble / location
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Move) and other.text == self.text
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    def __lt__(self, other: Move) -> bool:
-        return self.text < other.text
-
-    def __hash__(self) -> int:
-        return hash(self.text)
+    @property
+    def text(self) -> str:
+        """The canonical text as a plain ``str``."""
+        return str.__str__(self)
 
     def __repr__(self) -> str:
-        return f"Move({self.text!r})"
+        return f"Move({str.__repr__(self)})"
 
     def __str__(self) -> str:
-        return self.text
+        return str.__str__(self)
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (move_from_text, (self.text,))
 
     @property
     def action_text(self) -> str:
@@ -96,8 +94,7 @@ def make_move(
         text += (" noble " if tile[0] == "N" else " location ") + tile
     move = _INTERN.get(text)
     if move is None:
-        move = object.__new__(Move)
-        move.text = text
+        move = str.__new__(Move, text)
         move.kind = kind
         move.take = take
         move.card = card
@@ -112,7 +109,7 @@ def make_move(
 
 def format_move(move: Move) -> str:
     """The canonical text of a move."""
-    return move.text
+    return str.__str__(move)
 
 
 _CARD = re.compile(r"^[1-3]-\d\d$")

@@ -11,7 +11,6 @@ player's tokens, a payment), never on the state object itself.
 from __future__ import annotations
 
 from itertools import combinations
-from operator import attrgetter
 from typing import Any
 
 from .errors import AmbiguousMove, IllegalMove
@@ -21,12 +20,17 @@ from .variants import JOKER, TIME, Variant
 
 LIMIT = 10  # B-LIMIT-1
 MAX_RESERVED = 3  # B-RESERVE-2
-_text = attrgetter("text")
 
 _TAKE_OPTIONS: dict[tuple[str, tuple[int, ...]], list[tuple[tuple[int, ...], str]]] = {}
 _RETURNS: dict[tuple[str, tuple[int, ...], int], list[str]] = {}
 _PAYS: dict[tuple[str, tuple[int, ...], int], list[str]] = {}
+_RESERVES: dict[tuple[Any, ...], Move] = {}  # bounded: cards x decks x return letters
+_NEAR: dict[tuple[Any, ...], tuple[str, ...]] = {}
+_BUYS: dict[tuple[Any, ...], list[Move]] = {}
 _TAKE_MOVES: dict[tuple[Any, ...], tuple[Move, ...]] = {}
+
+
+_SIG = (0, 1, 1, 1) + (2,) * 40  # a pile: empty, 1-3 (no take-2), 4+ (B-TAKE-2)
 
 
 def _bounded(cache: dict[Any, Any]) -> None:
@@ -105,6 +109,10 @@ def _pay_options(v: Variant, paid: tuple[int, ...], spare: int) -> list[str]:
     return out
 
 
+def _shortfall(req: tuple[int, ...], bonuses: tuple[int, ...]) -> int:
+    return sum(r - b for r, b in zip(req, bonuses) if r > b)
+
+
 def qualifying_tiles(state: State, bonuses: tuple[int, ...]) -> list[str]:
     """Nobles / locations on the table whose requirement these bonuses meet
     (B-NOBLE-1, M-LOCATION-1)."""
@@ -155,7 +163,7 @@ def legal_moves(state: State) -> tuple[Move, ...]:
 def _legal_index(state: State) -> frozenset[str]:
     index = state._index
     if index is None:
-        index = frozenset(m.text for m in legal_moves(state))
+        index = frozenset(legal_moves(state))
         state._index = index
     return index  # type: ignore[no-any-return]
 
@@ -181,14 +189,15 @@ def _generate(state: State) -> tuple[Move, ...]:
         return tuple(passes)
     if len(q0) >= 2:  # B-NOBLE-2: the choice is part of every move
         reserves = _with_tiles(reserves, q0)
-        takes = tuple(sorted(_with_tiles(list(takes), q0), key=_text))
-    buys.sort(key=_text)
-    reserves.sort(key=_text)
+        takes = tuple(sorted(_with_tiles(list(takes), q0)))
+    buys.sort()
+    reserves.sort()
     return (*buys, *reserves, *takes)
 
 
 def _take_moves(v: Variant, supply: tuple[int, ...], held: tuple[int, ...], total: int) -> tuple[Move, ...]:
-    key = (v.name, tuple(0 if n == 0 else (1 if n < 4 else 2) for n in supply[:5]),
+    s = supply
+    key = (v.name, _SIG[s[0]], _SIG[s[1]], _SIG[s[2]], _SIG[s[3]], _SIG[s[4]],
            held if total > LIMIT - 3 else None)
     moves = _TAKE_MOVES.get(key)
     if moves is None:
@@ -201,7 +210,7 @@ def _take_moves(v: Variant, supply: tuple[int, ...], held: tuple[int, ...], tota
                 new = tuple(held[i] + vec[i] for i in range(5)) + held[5:]
                 for ret in _return_options(v, new, after - LIMIT):
                     out.append(make_move("take", take=letters, ret=ret))
-        out.sort(key=_text)
+        out.sort()
         moves = tuple(out)
         _bounded(_TAKE_MOVES)
         _TAKE_MOVES[key] = moves
@@ -227,49 +236,99 @@ def _reserve_moves(state: State, p: Player, total: int) -> list[Move]:
     if gets_joker and total + 1 > LIMIT:
         new = p.tokens[:JOKER] + (p.tokens[JOKER] + 1,) + p.tokens[JOKER + 1:]
         rets = _return_options(v, new, total + 1 - LIMIT)
-    return [make_move("reserve", card=cid, deck=lvl, ret=r) for cid, lvl in targets for r in rets]
+    out = []
+    for target in targets:
+        for r in rets:
+            key = (target, r)
+            m = _RESERVES.get(key)
+            if m is None:
+                m = _RESERVES[key] = make_move("reserve", card=target[0], deck=target[1], ret=r)
+            out.append(m)
+    return out
 
 
 def _buy_moves(state: State, p: Player, total: int) -> list[Move]:
     v = state.variant
-    cards = v.cards
+    costs = v.costs
     held = p.tokens
+    bonuses = p.bonuses
     jokers = held[JOKER]
+    b0, b1, b2, b3, b4 = bonuses
+    # purchasing power per colour: bonuses + gems in hand
+    w0, w1, w2, w3, w4 = b0 + held[0], b1 + held[1], b2 + held[2], b3 + held[3], b4 + held[4]
     out: list[Move] = []
-    tiles_after: dict[int, list[str]] = {}
     candidates = [cid for row in state.market for cid in row if cid is not None]
     candidates.extend(cid for cid, _ in p.reserved)
+    near = _near_tiles(state, bonuses) if state.tiles else ()
+    time_left = state.supply[TIME] > 0
     for cid in candidates:
-        card = cards[cid]
-        paid, deficit = _default_payment(card.cost, p.bonuses, held)
-        if deficit > jokers:
+        c0, c1, c2, c3, c4 = costs[cid]
+        short = 0  # B-BUY-1: what bonuses and gems cannot cover, for jokers
+        if c0 > w0:
+            short += c0 - w0
+        if c1 > w1:
+            short += c1 - w1
+        if c2 > w2:
+            short += c2 - w2
+        if c3 > w3:
+            short += c3 - w3
+        if c4 > w4:
+            short += c4 - w4
+        if short > jokers:
             continue
-        spent = sum(paid) + deficit
-        gain = 1 if gains_time_stone(state, p, cid) else 0
-        colour = card.color
-        q = tiles_after.get(colour)
-        if q is None:
-            b = list(p.bonuses)
-            b[colour] += 1
-            q = tiles_after[colour] = qualifying_tiles(state, tuple(b))
-        tile_choices: list[str | None] = list(q) if len(q) >= 2 else [None]
-        for pay in _pay_options(v, paid, jokers - deficit):
-            if total - spent + gain > LIMIT:  # only a Time Stone gain can overflow (M-TIME-3)
-                after = list(held)
-                for i in range(5):
-                    after[i] -= paid[i]
-                after[JOKER] -= deficit
-                for ch in pay:
-                    i = v.letters.index(ch)
-                    after[i] += 1
-                    after[JOKER] -= 1
-                after[TIME] += gain
-                rets = _return_options(v, tuple(after), total - spent + gain - LIMIT)
-            else:
-                rets = [""]
-            for r in rets:
-                for t in tile_choices:
-                    out.append(make_move("buy", card=cid, pay=pay, ret=r, tile=t))
+        key = (v.name, cid, bonuses, held, time_left)
+        moves = _BUYS.get(key)
+        if moves is None:
+            moves = _buy_options(state, p, cid, total)
+            _bounded(_BUYS)
+            _BUYS[key] = moves
+        if near:
+            b = list(bonuses)
+            b[v.cards[cid].color] += 1
+            q = qualifying_tiles(state, tuple(b))
+            if len(q) >= 2:  # B-NOBLE-2: the choice is part of the move
+                out.extend(m.with_suffix(m.ret, t) for m in moves for t in q)
+                continue
+        out.extend(moves)
+    return out
+
+
+def _near_tiles(state: State, bonuses: tuple[int, ...]) -> tuple[str, ...]:
+    """Tiles one card or less short: only those can be reached by buying this turn."""
+    key = (state.variant.name, state.tiles, bonuses)
+    near = _NEAR.get(key)
+    if near is None:
+        tiles = state.variant.tiles
+        near = tuple(t for t in state.tiles if _shortfall(tiles[t].requires, bonuses) <= 1)
+        _bounded(_NEAR)
+        _NEAR[key] = near
+    return near
+
+
+def _buy_options(state: State, p: Player, cid: str, total: int) -> list[Move]:
+    """Every payment (and, when a Time Stone overflows the hand, every return)
+    for buying an affordable card; tile choices are added by the caller."""
+    v = state.variant
+    held = p.tokens
+    paid, deficit = _default_payment(v.cards[cid].cost, p.bonuses, held)
+    spent = sum(paid) + deficit
+    gain = 1 if gains_time_stone(state, p, cid) else 0
+    out = []
+    for pay in _pay_options(v, paid, held[JOKER] - deficit):
+        rets = [""]
+        if total - spent + gain > LIMIT:  # only a Time Stone gain can overflow (M-TIME-3)
+            after = list(held)
+            for i in range(5):
+                after[i] -= paid[i]
+            after[JOKER] -= deficit
+            for ch in pay:
+                i = v.letters.index(ch)
+                after[i] += 1
+                after[JOKER] -= 1
+            after[TIME] += gain
+            rets = _return_options(v, tuple(after), total - spent + gain - LIMIT)
+        for r in rets:
+            out.append(make_move("buy", card=cid, pay=pay, ret=r))
     return out
 
 
@@ -278,13 +337,13 @@ def _buy_moves(state: State, p: Player, total: int) -> list[Move]:
 def apply(state: State, move: Move | str) -> State:
     """The state after ``move``; ``state`` is unchanged. Illegal moves raise
     :class:`IllegalMove` (or :class:`AmbiguousMove`) naming the rule."""
-    if isinstance(move, str):
+    if not isinstance(move, Move):
+        if not isinstance(move, str):
+            raise TypeError(f"apply() needs a Move, not {type(move).__name__}")
         from .notation import parse_move
 
         move = parse_move(state, move)
-    if not isinstance(move, Move):
-        raise TypeError(f"apply() needs a Move, not {type(move).__name__}")
-    if move.text not in _legal_index(state):
+    if move not in legal_moves(state):
         _diagnose(state, move)
     return _apply(state, move)
 

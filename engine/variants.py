@@ -44,6 +44,14 @@ class Variant:
     rules: dict[str, str] = field(default_factory=dict)
     decks: dict[int, tuple[str, ...]] = field(default_factory=dict)
 
+    @property
+    def costs(self) -> dict[str, tuple[int, ...]]:
+        """Card id -> cost over the five colours (a hot-path shortcut)."""
+        return self._costs
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_costs", {cid: c.cost for cid, c in self.cards.items()})
+
     def rule(self, key: str) -> str:
         """The rule id this variant cites for a kind of error (see ``RULE_KEYS``)."""
         return self.rules.get(key, BASE_RULES[key])
