@@ -1,0 +1,16 @@
+"""A bot that plays a uniformly random legal move."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from .base import Bot
+
+
+class RandomBot(Bot):
+    """Uniformly random among the legal moves."""
+
+    name = "random"
+
+    def choose(self, view: dict[str, Any], legal: Sequence[str]) -> str:
+        return self.rng.choice(list(legal))
