@@ -1,0 +1,1 @@
+"""Games: seats, the move log, and the services and API that play them."""

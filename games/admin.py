@@ -1,0 +1,103 @@
+"""Read-mostly admin. Changes to a game go through games.services, never here:
+the move log and the seed are the truth, so they are never edited by hand, and
+the seed of an unfinished game is never shown."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from games.models import Game, GameEvent, Move, Seat
+
+
+class ReadOnlyMixin:
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class SeatInline(ReadOnlyMixin, admin.TabularInline):
+    model = Seat
+    fields = ["index", "user", "join_position", "invited", "joined_at", "resigned", "resigned_at"]
+    readonly_fields = fields
+    extra = 0
+
+
+class MoveInline(ReadOnlyMixin, admin.TabularInline):
+    model = Move
+    # No private_card: the admin list is not the owner's view.
+    fields = ["ply", "seat", "text", "automatic", "created_at"]
+    readonly_fields = fields
+    extra = 0
+    ordering = ["ply"]
+
+
+@admin.register(Game)
+class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["id", "variant", "status", "seat_count", "version", "to_move", "deadline_at", "created_at"]
+    list_filter = ["status", "variant", "seat_count"]
+    search_fields = ["id", "seats__user__username", "created_by__username"]
+    date_hierarchy = "created_at"
+    inlines = [SeatInline, MoveInline]
+    # The state snapshot holds hidden information and the seed only matters after the end.
+    fields = [
+        "id",
+        "variant",
+        "seat_count",
+        "status",
+        "created_by",
+        "version",
+        "to_move",
+        "move_timeout_hours",
+        "deadline_at",
+        "seed_commitment",
+        "revealed_seed",
+        "result",
+        "created_at",
+        "started_at",
+        "finished_at",
+    ]
+    readonly_fields = fields
+
+    def get_queryset(self, request: HttpRequest) -> Any:
+        return super().get_queryset(request).select_related("created_by").distinct()
+
+    @admin.display(description="seed")
+    def revealed_seed(self, game: Game) -> str:
+        if game.is_over and game.seed:
+            return game.seed
+        return "(hidden until the game is over)"
+
+
+@admin.register(Seat)
+class SeatAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["game", "user", "index", "invited", "joined_at", "resigned"]
+    list_filter = ["game__status", "game__variant", "invited", "resigned"]
+    search_fields = ["game__id", "user__username"]
+    list_select_related = ["game", "user"]
+
+
+@admin.register(Move)
+class MoveAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["game", "ply", "seat", "text", "automatic", "created_at"]
+    list_filter = ["game__status", "game__variant", "automatic"]
+    search_fields = ["game__id", "text"]
+    fields = ["game", "ply", "seat", "text", "automatic", "created_at"]
+    readonly_fields = fields
+    list_select_related = ["game"]
+
+
+@admin.register(GameEvent)
+class GameEventAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["id", "game", "kind", "created_at", "processed_at"]
+    list_filter = ["kind", "processed_at"]
+    search_fields = ["game__id"]
+    readonly_fields = ["game", "kind", "payload", "created_at", "processed_at"]
+    list_select_related = ["game"]

@@ -1,0 +1,169 @@
+"""Games, seats, the move log, the outbox and idempotency records.
+
+The seed and the move log are the truth about a game; ``Game.state`` is a cache
+of the engine state that ``games.services.game_rebuild_state`` can recompute.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+# No 0/1/i/l/o: ids are read aloud and typed from emails.
+PUBLIC_ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
+PUBLIC_ID_LENGTH = 10
+
+
+def new_public_id() -> str:
+    return "".join(secrets.choice(PUBLIC_ID_ALPHABET) for _ in range(PUBLIC_ID_LENGTH))
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Open (waiting for players)"
+        ACTIVE = "active", "Active"
+        FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Aborted"
+
+    class Variant(models.TextChoices):
+        BASE = "base", "Splendor"
+        MARVEL = "marvel", "Splendor: Marvel"
+
+    id = models.CharField(primary_key=True, max_length=16, default=new_public_id, editable=False)
+    variant = models.CharField(max_length=16, choices=Variant.choices, default=Variant.BASE)
+    seat_count = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_created"
+    )
+    move_timeout_hours = models.PositiveIntegerField(default=72)
+    # Swept periodically by a timeout job; never a long-ETA task (STYLE guideline 12).
+    deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # Decimal text of a 256-bit integer. Secret until the game is over.
+    seed = models.CharField(max_length=80, blank=True, default="")
+    seed_commitment = models.CharField(max_length=64, blank=True, default="")
+    # engine.to_dict() of the current state, hidden information included: server-side only.
+    state = models.JSONField(null=True, blank=True)
+    # Seat index to play, denormalised from the state so "my turn" is one query.
+    to_move = models.PositiveSmallIntegerField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    result = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "-created_at"], name="game_status_created_idx")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(seat_count__gte=2) & Q(seat_count__lte=4), name="game_seat_count_2_to_4"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.id} ({self.get_variant_display()}, {self.status})"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.ABORTED)
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats")
+    # Position in play order; assigned by the seeded shuffle at start.
+    index = models.PositiveSmallIntegerField(null=True, blank=True)
+    # 0-based order in which players joined: the input of engine.seat_permutation.
+    join_position = models.PositiveSmallIntegerField(null=True, blank=True)
+    # An invited seat is reserved for its user and empty (joined_at NULL) until they join.
+    invited = models.BooleanField(default=False)
+    joined_at = models.DateTimeField(null=True, blank=True)
+    resigned = models.BooleanField(default=False)
+    resigned_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["index", "join_position", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="seat_unique_user_per_game"),
+            models.UniqueConstraint(
+                fields=["game", "index"], condition=Q(index__isnull=False), name="seat_unique_index_per_game"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        where = f"seat {self.index}" if self.index is not None else "unseated"
+        return f"{self.user} in {self.game_id} ({where})"
+
+    @property
+    def has_joined(self) -> bool:
+        return self.joined_at is not None
+
+
+class Move(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    ply = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    text = models.CharField(max_length=120)
+    # The card drawn by a blind reserve: only the seat's own player may see it.
+    private_card = models.CharField(max_length=16, blank=True, default="")
+    # Played by the server for a seat that resigned (see docs/api.md, "Resigning").
+    automatic = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "ply"]
+        constraints = [models.UniqueConstraint(fields=["game", "ply"], name="move_unique_ply_per_game")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} #{self.ply} seat {self.seat}: {self.text}"
+
+
+class GameEvent(models.Model):
+    """Outbox row, written in the same transaction as the change it reports.
+
+    Consumers claim rows with ``UPDATE ... SET processed_at = now WHERE id = %s AND
+    processed_at IS NULL``. The payload never carries hidden information.
+    """
+
+    class Kind(models.TextChoices):
+        GAME_CREATED = "game_created"
+        SEAT_JOINED = "seat_joined"
+        GAME_STARTED = "game_started"
+        MOVE_PLAYED = "move_played"
+        SEAT_RESIGNED = "seat_resigned"
+        GAME_FINISHED = "game_finished"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    kind = models.CharField(max_length=32, choices=Kind.choices)
+    payload = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+    processed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [
+            models.Index(fields=["id"], condition=Q(processed_at__isnull=True), name="gameevent_unprocessed_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.game_id} {self.payload.get('version', '')}"
+
+
+class IdempotencyRecord(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=255)
+    # SHA-256 hex of method, path and body: the same key with another request is refused.
+    fingerprint = models.CharField(max_length=64)
+    response_status = models.PositiveSmallIntegerField()
+    response_body = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="idempotency_unique_user_key")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}:{self.key}"

@@ -1,0 +1,204 @@
+"""Reads: what a caller may see of games, their history and their export.
+
+Hidden information leaves the engine only through ``engine.observe``; the stored
+state and the seed of an unfinished game never appear in anything returned here
+except ``game_rebuild_state``, which is for server-side checks.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import engine
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Exists, OuterRef, QuerySet
+from django.utils import timezone
+
+from games import errors
+from games.models import Game, Move, Seat
+
+
+def game_get(*, game_id: str) -> Game:
+    try:
+        return Game.objects.get(pk=game_id)
+    except Game.DoesNotExist:
+        raise errors.GameNotFound(f"There is no game with id {game_id!r}. Check the id and try again.") from None
+
+
+def game_list(
+    *,
+    user: AbstractBaseUser,
+    mine: bool = False,
+    my_turn: bool = False,
+    status: str | None = None,
+) -> QuerySet[Game]:
+    """Games newest first. ``mine``: games where the user holds or is invited to a
+    seat; ``my_turn``: active games where it is the user's seat to play."""
+    games = Game.objects.all()
+    if mine:
+        games = games.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), user=user)))
+    if my_turn:
+        games = games.filter(
+            Exists(Seat.objects.filter(game=OuterRef("pk"), user=user, index=OuterRef("to_move"))),
+            status=Game.Status.ACTIVE,
+        )
+    if status:
+        games = games.filter(status=status)
+    return games.order_by("-created_at", "pk").prefetch_related("seats__user__player")
+
+
+def _seat_of(game: Game, user: AbstractBaseUser | None) -> Seat | None:
+    if user is None or not user.is_authenticated:
+        return None
+    for seat in game.seats.all():
+        if seat.user_id == user.pk:
+            return seat
+    return None
+
+
+def _display_name(user: AbstractBaseUser) -> str:
+    player = getattr(user, "player", None)
+    name = getattr(player, "display_name", "") if player is not None else ""
+    return name or user.get_username()
+
+
+def _seats_summary(game: Game) -> list[dict[str, Any]]:
+    seats = sorted(
+        game.seats.all(),
+        key=lambda s: (s.index if s.index is not None else 99, s.join_position if s.join_position is not None else 99, s.pk),
+    )
+    return [
+        {
+            "seat": s.index,
+            "username": s.user.get_username(),
+            "display_name": _display_name(s.user),
+            "joined": s.has_joined,
+            "invited": s.invited,
+            "resigned": s.resigned,
+        }
+        for s in seats
+    ]
+
+
+def game_summary(*, game: Game, user: AbstractBaseUser | None) -> dict[str, Any]:
+    """The public facts of a game, without the board (for lists)."""
+    seat = _seat_of(game, user)
+    reserved = len(game.seats.all())
+    return {
+        "id": game.pk,
+        "variant": game.variant,
+        "status": game.status,
+        "version": game.version,
+        "seat_count": game.seat_count,
+        "open_seats": max(game.seat_count - reserved, 0) if game.status == Game.Status.OPEN else 0,
+        "seats": _seats_summary(game),
+        "to_move": game.to_move,
+        "your_seat": seat.index if seat is not None and seat.has_joined else None,
+        "move_timeout_hours": game.move_timeout_hours,
+        "deadline_at": game.deadline_at,
+        "seed_commitment": game.seed_commitment or None,
+        "created_by": game.created_by.get_username(),
+        "created_at": game.created_at,
+        "started_at": game.started_at,
+        "finished_at": game.finished_at,
+        "result": game.result,
+    }
+
+
+def game_get_view(*, game: Game, user: AbstractBaseUser | None) -> dict[str, Any]:
+    """The game as ``user`` may see it: their seat's view if they play in it,
+    the spectator view otherwise. ``board`` is None before the start."""
+    summary = game_summary(game=game, user=user)
+    board = None
+    if game.state is not None:
+        state = engine.from_dict(game.state)
+        board = engine.observe(state, summary["your_seat"])
+    return {
+        **summary,
+        "board": board,
+        "seed": game.seed if game.is_over and game.seed else None,
+    }
+
+
+def game_legal_moves(*, game: Game, user: AbstractBaseUser) -> list[str]:
+    """The caller's legal moves in canonical text; empty unless it is their turn."""
+    seat = _seat_of(game, user)
+    if game.status != Game.Status.ACTIVE or seat is None or seat.index is None or seat.index != game.to_move:
+        return []
+    state = engine.from_dict(game.state)
+    return [engine.format_move(move) for move in engine.legal_moves(state)]
+
+
+def game_moves(*, game: Game, user: AbstractBaseUser | None) -> list[dict[str, Any]]:
+    """The move history; a blind-reserved card is shown only to its owner."""
+    seat = _seat_of(game, user)
+    own_index = seat.index if seat is not None else None
+    history = []
+    for move in Move.objects.filter(game=game).order_by("ply"):
+        entry: dict[str, Any] = {
+            "ply": move.ply,
+            "seat": move.seat,
+            "move": move.text,
+            "automatic": move.automatic,
+            "created_at": move.created_at,
+        }
+        if own_index is not None and move.seat == own_index and move.private_card:
+            entry["private_card"] = move.private_card
+        history.append(entry)
+    return history
+
+
+def game_export(*, game: Game) -> dict[str, Any]:
+    """Everything needed to replay the game with ``engine.replay``; the seed only
+    once the game is over, so that anyone can check it against the commitment
+    and check the seat order with ``engine.seat_permutation``."""
+    seats = sorted(
+        (s for s in game.seats.all() if s.has_joined),
+        key=lambda s: (s.index if s.index is not None else 99, s.join_position),
+    )
+    revealed = game.is_over and game.started_at is not None
+    return {
+        "id": game.pk,
+        "variant": game.variant,
+        "players": game.seat_count,
+        "status": game.status,
+        "seed_commitment": game.seed_commitment or None,
+        "seed": game.seed if revealed else None,
+        "seats": [
+            {"seat": s.index, "join_position": s.join_position, "username": s.user.get_username()} for s in seats
+        ],
+        "moves": list(Move.objects.filter(game=game).order_by("ply").values_list("text", flat=True)),
+        "result": game.result,
+    }
+
+
+def game_rebuild_state(*, game: Game) -> dict[str, Any] | None:
+    """Recompute the state snapshot from the seed and the move log (server-side only)."""
+    if not game.seed:
+        return None
+    moves = list(Move.objects.filter(game=game).order_by("ply").values_list("text", flat=True))
+    return engine.to_dict(engine.replay(game.variant, game.seat_count, int(game.seed), moves))
+
+
+def game_overdue_ids(*, now: datetime | None = None) -> list[str]:
+    """Active games whose player to move has run out of time, oldest deadline first."""
+    now = now or timezone.now()
+    return list(
+        Game.objects.filter(status=Game.Status.ACTIVE, deadline_at__lte=now)
+        .order_by("deadline_at")
+        .values_list("pk", flat=True)
+    )
+
+
+__all__ = [
+    "game_get",
+    "game_list",
+    "game_summary",
+    "game_get_view",
+    "game_legal_moves",
+    "game_moves",
+    "game_export",
+    "game_rebuild_state",
+    "game_overdue_ids",
+]

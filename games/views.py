@@ -1,0 +1,341 @@
+"""The games REST API: thin views that validate, call one service or selector,
+and serialise. The acting seat always comes from the token, never the body."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.exceptions import ValidationError
+from rest_framework.generics import GenericAPIView
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.permissions import CanPlay, CanRead, CanReadOrPlay
+from games import selectors, services
+from games.errors import (
+    AmbiguousMove,
+    GameNotActive,
+    GameNotFound,
+    IdempotencyKeyReused,
+    IllegalMove,
+    InvalidGameSetup,
+    InvalidNotation,
+    NotAPlayer,
+    NotYourTurn,
+    PreconditionFailed,
+    PreconditionRequired,
+    SeatUnavailable,
+    StaleVersion,
+)
+from games.models import Game, Move
+from games.serializers import (
+    GameCreateInputSerializer,
+    GameExportSerializer,
+    GameListQuerySerializer,
+    GameSummarySerializer,
+    GameViewSerializer,
+    JoinInputSerializer,
+    LegalMovesSerializer,
+    MoveCreatedSerializer,
+    MoveHistoryEntrySerializer,
+    MoveInputSerializer,
+)
+from splendor_site.api_errors import PROBLEM_CONTENT_TYPE, ProblemSerializer
+
+MAX_IDEMPOTENCY_KEY_LENGTH = 255
+
+# --- OpenAPI helpers -------------------------------------------------------------
+
+_AUTH_PROBLEMS = {
+    401: "not_authenticated, invalid_token, token_revoked: send `Authorization: Bearer <token>`.",
+    403: "insufficient_scope: the token lacks the scope this endpoint needs.",
+    429: "throttled: too many requests; see Retry-After.",
+}
+
+
+def _problems(*problems: type, extra: dict[int, str] | None = None) -> dict[Any, OpenApiResponse]:
+    """Document error responses: every status with the stable codes it can carry."""
+    by_status: dict[int, list[str]] = {}
+    for problem in problems:
+        by_status.setdefault(problem.status_code, []).append(problem.code)
+    descriptions = {code: ", ".join(codes) for code, codes in by_status.items()}
+    for code, text in {**_AUTH_PROBLEMS, **(extra or {})}.items():
+        descriptions[code] = f"{descriptions[code]}; {text}" if code in descriptions else text
+    return {
+        (code, PROBLEM_CONTENT_TYPE): OpenApiResponse(ProblemSerializer, description=f"Problem details: {text}")
+        for code, text in sorted(descriptions.items())
+    }
+
+
+_ETAG_HEADER = OpenApiParameter(
+    "ETag", OpenApiTypes.STR, OpenApiParameter.HEADER, response=[200, 201, 304], description='"<version>"'
+)
+_GAME_ID = OpenApiParameter("game_id", OpenApiTypes.STR, OpenApiParameter.PATH, description="The game's public id.")
+
+# --- helpers -------------------------------------------------------------------------
+
+
+def _game_view_response(game: Game, request: Request, status_code: int = status.HTTP_200_OK) -> Response:
+    view = selectors.game_get_view(game=game, user=request.user)
+    response = Response(GameViewSerializer(view).data, status=status_code)
+    response["ETag"] = services.etag_for(game.version)
+    return response
+
+
+def _with_vary(response: Response) -> Response:
+    # Seats and spectators see different bodies at the same version.
+    response["Vary"] = "Authorization"
+    return response
+
+
+# --- views ------------------------------------------------------------------------------
+
+
+class GameListCreateView(GenericAPIView):
+    permission_classes = [CanReadOrPlay]
+    serializer_class = GameSummarySerializer
+
+    @extend_schema(
+        operation_id="games_list",
+        summary="List games",
+        parameters=[GameListQuerySerializer],
+        responses={200: GameSummarySerializer(many=True), **_problems(extra={400: "validation_error"})},
+    )
+    def get(self, request: Request) -> Response:
+        query = GameListQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        games = selectors.game_list(
+            user=request.user,
+            mine=query.validated_data["mine"],
+            my_turn=query.validated_data["my_turn"],
+            status=query.validated_data.get("status") or None,
+        )
+        page = self.paginate_queryset(games)
+        data = [selectors.game_summary(game=game, user=request.user) for game in page]
+        return self.get_paginated_response(GameSummarySerializer(data, many=True).data)
+
+    @extend_schema(
+        operation_id="games_create",
+        summary="Create a game",
+        description="You take the first seat. Invited players take theirs with join; the other seats are open "
+        "to anyone. The game starts when every seat is taken.",
+        request=GameCreateInputSerializer,
+        responses={201: GameViewSerializer, **_problems(InvalidGameSetup, extra={400: "validation_error"})},
+    )
+    def post(self, request: Request) -> Response:
+        data = GameCreateInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = services.game_create(
+            creator=request.user,
+            variant=data.validated_data["variant"],
+            seats=data.validated_data["seats"],
+            invited=data.validated_data["invited"],
+            open_seats=data.validated_data.get("open_seats"),
+            move_timeout_hours=data.validated_data["move_timeout_hours"],
+        )
+        return _game_view_response(game, request, status.HTTP_201_CREATED)
+
+
+class GameDetailView(APIView):
+    permission_classes = [CanRead]
+
+    @extend_schema(
+        operation_id="games_retrieve",
+        summary="The game as you may see it",
+        description="Your seat's view if you play in the game, the spectator view otherwise. "
+        'Send If-None-Match: "<version>" to get 304 when nothing changed.',
+        parameters=[
+            _GAME_ID,
+            OpenApiParameter("If-None-Match", OpenApiTypes.STR, OpenApiParameter.HEADER),
+            _ETAG_HEADER,
+        ],
+        responses={
+            200: GameViewSerializer,
+            304: OpenApiResponse(description="Not modified: the game is still at the version you sent."),
+            **_problems(GameNotFound),
+        },
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        game = selectors.game_get(game_id=game_id)
+        if_none_match = request.headers.get("If-None-Match")
+        if if_none_match and services.etag_matches(if_none_match, game.version):
+            response = Response(status=status.HTTP_304_NOT_MODIFIED)
+            response["ETag"] = services.etag_for(game.version)
+            return _with_vary(response)
+        return _with_vary(_game_view_response(game, request))
+
+
+class GameJoinView(APIView):
+    permission_classes = [CanPlay]
+
+    @extend_schema(
+        operation_id="games_join",
+        summary="Take a seat",
+        description="Takes your invited seat or an open one. The join that fills the last seat starts the game.",
+        parameters=[_GAME_ID, _ETAG_HEADER],
+        request=JoinInputSerializer,
+        responses={200: GameViewSerializer, **_problems(GameNotFound, SeatUnavailable, StaleVersion)},
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        data = JoinInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = selectors.game_get(game_id=game_id)
+        services.seat_join(game=game, user=request.user, expected_version=data.validated_data.get("expected_version"))
+        return _game_view_response(game, request)
+
+
+class GameLegalMovesView(APIView):
+    permission_classes = [CanRead]
+
+    @extend_schema(
+        operation_id="games_legal_moves",
+        summary="Your legal moves",
+        description="In canonical notation, sorted. Empty when it is not your turn or you do not play.",
+        parameters=[_GAME_ID],
+        responses={200: LegalMovesSerializer, **_problems(GameNotFound)},
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        game = selectors.game_get(game_id=game_id)
+        summary = selectors.game_summary(game=game, user=request.user)
+        moves = selectors.game_legal_moves(game=game, user=request.user)
+        data = {"version": game.version, "to_move": game.to_move, "your_seat": summary["your_seat"], "moves": moves}
+        response = Response(LegalMovesSerializer(data).data)
+        response["ETag"] = services.etag_for(game.version)
+        return response
+
+
+class GameMovesView(APIView):
+    permission_classes = [CanReadOrPlay]
+
+    @extend_schema(
+        operation_id="games_moves_list",
+        summary="Move history",
+        description="Every move in canonical notation. The card drawn by a blind reserve is shown only to its owner.",
+        parameters=[_GAME_ID],
+        responses={200: MoveHistoryEntrySerializer(many=True), **_problems(GameNotFound)},
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        game = selectors.game_get(game_id=game_id)
+        history = selectors.game_moves(game=game, user=request.user)
+        return Response(MoveHistoryEntrySerializer(history, many=True).data)
+
+    @extend_schema(
+        operation_id="games_moves_create",
+        summary="Play your turn",
+        description=(
+            "One request is one complete turn. Say which version you played on with `expected_version` "
+            'and/or `If-Match: "<version>"`; with neither the answer is 428. Send an `Idempotency-Key` '
+            "to retry safely: the same key with the same request returns the first response again."
+        ),
+        parameters=[
+            _GAME_ID,
+            OpenApiParameter("If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, description='"<version>"'),
+            OpenApiParameter(
+                "Idempotency-Key",
+                OpenApiTypes.STR,
+                OpenApiParameter.HEADER,
+                description="Any unique string up to 255 characters, e.g. a UUID.",
+            ),
+            _ETAG_HEADER,
+        ],
+        request=MoveInputSerializer,
+        responses={
+            201: MoveCreatedSerializer,
+            **_problems(
+                GameNotFound,
+                NotAPlayer,
+                NotYourTurn,
+                StaleVersion,
+                GameNotActive,
+                PreconditionFailed,
+                PreconditionRequired,
+                InvalidNotation,
+                IllegalMove,
+                AmbiguousMove,
+                IdempotencyKeyReused,
+                extra={400: "validation_error"},
+            ),
+        },
+        examples=[
+            OpenApiExample("Take three gems", value={"move": "take WUG", "expected_version": 7}, request_only=True),
+        ],
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        data = MoveInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        key = request.headers.get("Idempotency-Key")
+        fingerprint = None
+        if key is not None:
+            key = key.strip()
+            if not key or len(key) > MAX_IDEMPOTENCY_KEY_LENGTH:
+                raise ValidationError(
+                    {"Idempotency-Key": [f"An Idempotency-Key is 1 to {MAX_IDEMPOTENCY_KEY_LENGTH} characters long."]}
+                )
+            fingerprint = services.request_fingerprint(
+                method=request.method or "POST",
+                path=request.path,
+                body=json.dumps(request.data, sort_keys=True, separators=(",", ":")).encode("utf-8"),
+            )
+        user = request.user
+
+        def respond(game: Game, move: Move) -> tuple[int, dict[str, Any]]:
+            view = selectors.game_get_view(game=game, user=user)
+            body = MoveCreatedSerializer({"move": move.text, "ply": move.ply, "game": view}).data
+            return status.HTTP_201_CREATED, json.loads(json.dumps(body, default=str))
+
+        submission = services.move_submit(
+            game_id=game_id,
+            user=user,
+            text=data.validated_data["move"],
+            expected_version=data.validated_data.get("expected_version"),
+            if_match=request.headers.get("If-Match"),
+            idempotency_key=key,
+            fingerprint=fingerprint,
+            respond=respond,
+        )
+        assert submission.body is not None and submission.status_code is not None
+        response = Response(submission.body, status=submission.status_code)
+        response["ETag"] = services.etag_for(submission.body["game"]["version"])
+        if submission.replayed:
+            response["Idempotent-Replayed"] = "true"
+        return response
+
+
+class GameResignView(APIView):
+    permission_classes = [CanPlay]
+
+    @extend_schema(
+        operation_id="games_resign",
+        summary="Resign",
+        description="With two seats the other player wins at once. With more, the game goes on: the server plays "
+        "your seat's turns with a quiet move and you rank last.",
+        parameters=[_GAME_ID, _ETAG_HEADER],
+        request=None,
+        responses={200: GameViewSerializer, **_problems(GameNotFound, NotAPlayer, GameNotActive)},
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        game = selectors.game_get(game_id=game_id)
+        services.game_resign(game=game, user=request.user)
+        return _game_view_response(game, request)
+
+
+class GameExportView(APIView):
+    permission_classes = [CanRead]
+
+    @extend_schema(
+        operation_id="games_export",
+        summary="Export the game for replay",
+        description="Variant, players, seed commitment and moves; once the game is over also the seed, so that "
+        "anyone can check sha256(seed) against the commitment and replay the game.",
+        parameters=[_GAME_ID],
+        responses={200: GameExportSerializer, **_problems(GameNotFound)},
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        game = selectors.game_get(game_id=game_id)
+        return Response(GameExportSerializer(selectors.game_export(game=game)).data)
+

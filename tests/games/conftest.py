@@ -1,0 +1,50 @@
+"""Personas for the games tests.
+
+- alice creates games and plays in them: the seat that is usually to move.
+- bob is her opponent: the other seat.
+- charlie never plays in alice's games: the spectator / non-player.
+- dave fills a further seat when a test needs more than two players.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from tests.games.game_helpers import make_player, start_two_player_game
+
+from games.models import Game
+
+
+@pytest.fixture(autouse=True)
+def _no_throttling(settings: Any) -> None:
+    """Bots play whole games in one test; the site-wide rate limit is tested elsewhere."""
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"anon": "100000/minute", "user": "100000/minute"},
+    }
+
+
+@pytest.fixture
+def alice(db: None) -> Any:
+    return make_player("alice")
+
+
+@pytest.fixture
+def bob(db: None) -> Any:
+    return make_player("bob")
+
+
+@pytest.fixture
+def charlie(db: None) -> Any:
+    return make_player("charlie")
+
+
+@pytest.fixture
+def dave(db: None) -> Any:
+    return make_player("dave")
+
+
+@pytest.fixture
+def active_game(alice: Any, bob: Any) -> Game:
+    return start_two_player_game(alice, bob)
