@@ -1,0 +1,39 @@
+"""Admin for players and tokens. Tokens are read-only here: the secret is never
+stored, and the hash is of no use to a person, so neither is shown."""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+
+from accounts.models import ApiToken, Player
+from accounts.services import token_revoke
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["display_name", "user", "email_verified_at", "created_at"]
+    search_fields = ["display_name", "user__username", "user__email"]
+    readonly_fields = ["user", "email_verified_at", "created_at"]
+    list_select_related = ["user"]
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    list_display = ["prefix", "name", "user", "scopes", "created_at", "last_used_at", "revoked_at"]
+    list_filter = [("revoked_at", admin.EmptyFieldListFilter)]
+    search_fields = ["prefix", "name", "user__username"]
+    fields = ["user", "name", "prefix", "scopes", "created_at", "last_used_at", "revoked_at"]
+    readonly_fields = fields
+    list_select_related = ["user"]
+    actions = ["revoke_tokens"]
+
+    def has_add_permission(self, request) -> bool:  # type: ignore[no-untyped-def]
+        return False  # tokens are minted through the API or `manage.py player_create`
+
+    @admin.action(description="Revoke the selected tokens")
+    def revoke_tokens(self, request, queryset) -> None:  # type: ignore[no-untyped-def]
+        count = 0
+        for token in queryset.filter(revoked_at__isnull=True):
+            token_revoke(token=token, by_user=request.user)
+            count += 1
+        self.message_user(request, f"Revoked {count} token(s).", messages.SUCCESS)

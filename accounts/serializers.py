@@ -1,0 +1,90 @@
+"""Input and output shapes of the accounts API."""
+
+from __future__ import annotations
+
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from rest_framework import serializers
+
+from accounts.models import ApiToken, Player, Scope
+
+SCOPE_CHOICES = [scope.value for scope in Scope]
+
+
+class SignupSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150, validators=[UnicodeUsernameValidator()])
+    email = serializers.EmailField()
+    password = serializers.CharField(write_only=True, style={"input_type": "password"})
+    display_name = serializers.CharField(max_length=64, required=False, allow_blank=False)
+
+
+class SignupAcceptedSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    email = serializers.EmailField()
+    detail = serializers.CharField()
+
+
+class VerifySerializer(serializers.Serializer):
+    username = serializers.CharField(required=False)
+    email = serializers.EmailField(required=False)
+    code = serializers.CharField(max_length=64)
+
+    def validate(self, attrs: dict) -> dict:
+        if not attrs.get("username") and not attrs.get("email"):
+            raise serializers.ValidationError(
+                {"username": ["Give the username or the email address you signed up with."]}
+            )
+        return attrs
+
+
+class TokenCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=64)
+    scopes = serializers.ListField(
+        child=serializers.ChoiceField(choices=SCOPE_CHOICES), default=lambda: ["read", "play"], allow_empty=False
+    )
+    username = serializers.CharField(
+        required=False, help_text="With `password`: mint your first token without a Bearer token."
+    )
+    password = serializers.CharField(required=False, write_only=True, style={"input_type": "password"})
+
+    def validate(self, attrs: dict) -> dict:
+        if bool(attrs.get("username")) != bool(attrs.get("password")):
+            raise serializers.ValidationError(
+                {"password": ["Give both username and password, or neither (and a Bearer token)."]}
+            )
+        return attrs
+
+
+class TokenSerializer(serializers.ModelSerializer):
+    revoked = serializers.BooleanField(source="is_revoked", read_only=True)
+
+    class Meta:
+        model = ApiToken
+        fields = ["id", "name", "prefix", "scopes", "created_at", "last_used_at", "revoked_at", "revoked"]
+        read_only_fields = fields
+
+
+class TokenCreatedSerializer(TokenSerializer):
+    token = serializers.SerializerMethodField(help_text="The secret. Shown once; store it now.")
+
+    class Meta(TokenSerializer.Meta):
+        fields = [*TokenSerializer.Meta.fields, "token"]
+        read_only_fields = fields
+
+    def get_token(self, obj: ApiToken) -> str:
+        return self.context["plaintext"]
+
+
+class MeSerializer(serializers.ModelSerializer):
+    username = serializers.CharField(source="user.username")
+    email = serializers.EmailField(source="user.email")
+    scopes = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Player
+        fields = ["username", "email", "display_name", "email_verified_at", "created_at", "scopes"]
+        read_only_fields = fields
+
+    def get_scopes(self, obj: Player) -> list[str]:
+        """The scopes of the token that made this request."""
+        token = self.context.get("token")
+        return list(token.scopes) if isinstance(token, ApiToken) else []

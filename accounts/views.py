@@ -1,0 +1,141 @@
+"""Thin views: validate input, call one service or selector, serialise the result."""
+
+from __future__ import annotations
+
+from django.contrib.auth import authenticate
+from django.http import Http404
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import generics, status
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts import selectors, services
+from accounts.errors import InvalidCredentialsError
+from accounts.permissions import CanPlay, CanRead
+from accounts.serializers import (
+    MeSerializer,
+    SignupAcceptedSerializer,
+    SignupSerializer,
+    TokenCreatedSerializer,
+    TokenCreateSerializer,
+    TokenSerializer,
+    VerifySerializer,
+)
+from splendor_site.api_errors import ProblemSerializer
+
+PROBLEM = OpenApiResponse(ProblemSerializer, description="Problem details (application/problem+json)")
+
+
+class PlayerSignupView(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+
+    @extend_schema(
+        operation_id="players_signup",
+        summary="Sign up",
+        request=SignupSerializer,
+        responses={202: SignupAcceptedSerializer, 400: PROBLEM},
+        auth=[],
+    )
+    def post(self, request: Request) -> Response:
+        serializer = SignupSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = services.signup_start(**serializer.validated_data)
+        body = {
+            "username": user.username,
+            "email": user.email,
+            "detail": "Check your email for a verification code, then POST it to /api/v1/players/verify/.",
+        }
+        return Response(body, status=status.HTTP_202_ACCEPTED)
+
+
+class PlayerVerifyView(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+
+    @extend_schema(
+        operation_id="players_verify",
+        summary="Verify the email address with the emailed code",
+        request=VerifySerializer,
+        responses={200: MeSerializer, 400: PROBLEM, 429: PROBLEM},
+        auth=[],
+    )
+    def post(self, request: Request) -> Response:
+        serializer = VerifySerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = services.signup_verify(**serializer.validated_data)
+        return Response(MeSerializer(user.player).data)
+
+
+@extend_schema_view(
+    get=extend_schema(
+        operation_id="tokens_list",
+        summary="Your API tokens (never their secrets)",
+        responses={200: TokenSerializer(many=True), 401: PROBLEM, 403: PROBLEM},
+    )
+)
+class TokenListCreateView(generics.ListAPIView):
+    serializer_class = TokenSerializer
+
+    def get_permissions(self):  # type: ignore[no-untyped-def]
+        # Minting accepts a password instead of a token; post() checks either.
+        return [AllowAny()] if self.request.method == "POST" else [CanRead()]
+
+    def get_queryset(self):  # type: ignore[no-untyped-def]
+        return selectors.token_list(user=self.request.user)
+
+    @extend_schema(
+        operation_id="tokens_create",
+        summary="Mint a token",
+        description="Authenticate with a `play` token, or give `username` and `password` in the body "
+        "(for the first token). The secret is in the response once and never again.",
+        request=TokenCreateSerializer,
+        responses={201: TokenCreatedSerializer, 400: PROBLEM, 401: PROBLEM, 403: PROBLEM},
+    )
+    def post(self, request: Request) -> Response:
+        serializer = TokenCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        if data.get("username"):
+            user = authenticate(request._request, username=data["username"], password=data["password"])
+            if user is None:
+                raise InvalidCredentialsError()
+        else:
+            if not CanPlay().has_permission(request, self):
+                self.permission_denied(request)  # anonymous: 401 with the Bearer challenge
+            user = request.user
+        token, plaintext = services.token_create(user=user, name=data["name"], scopes=data["scopes"])
+        body = TokenCreatedSerializer(token, context={"plaintext": plaintext}).data
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class TokenDetailView(APIView):
+    permission_classes = [CanPlay]
+
+    @extend_schema(
+        operation_id="tokens_revoke",
+        summary="Revoke one of your tokens",
+        request=None,
+        responses={204: None, 401: PROBLEM, 403: PROBLEM, 404: PROBLEM},
+    )
+    def delete(self, request: Request, token_id: int) -> Response:
+        token = selectors.token_get_for_user(user=request.user, token_id=token_id)
+        if token is None:
+            raise Http404
+        services.token_revoke(token=token, by_user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MeView(APIView):
+    permission_classes = [CanRead]
+
+    @extend_schema(
+        operation_id="me",
+        summary="The player this token belongs to",
+        responses={200: MeSerializer, 401: PROBLEM, 403: PROBLEM},
+    )
+    def get(self, request: Request) -> Response:
+        player = services.player_for_user(user=request.user)
+        return Response(MeSerializer(player, context={"token": request.auth}).data)
