@@ -435,8 +435,8 @@ def move_submit(
             raise errors.IllegalMove(exc.message, rule=exc.rule) from None
         except engine.InvalidNotation as exc:
             raise errors.InvalidNotation(
-                f"{exc} Moves look like \"take WUG\", \"take RR\", \"reserve 2-13\", \"reserve deck3\", "
-                "\"buy 1-07\" or \"pass\"; GET legal-moves lists yours."
+                f"Could not read the move ({exc}). Moves look like \"take WUG\", \"take RR\", "
+                "\"reserve 2-13\", \"reserve deck3\", \"buy 1-07\" or \"pass\"; GET legal-moves lists yours."
             ) from None
         after = engine.apply(state, move)
         row = _record_move(game, before=state, move=move, after=after, automatic=False, now=now)

@@ -103,7 +103,11 @@ class GameListCreateView(GenericAPIView):
     @extend_schema(
         operation_id="games_list",
         summary="List games",
-        parameters=[GameListQuerySerializer],
+        parameters=[
+            GameListQuerySerializer,
+            OpenApiParameter("limit", OpenApiTypes.INT, description="Games per page (default 20)."),
+            OpenApiParameter("offset", OpenApiTypes.INT, description="How many games to skip."),
+        ],
         responses={200: GameSummarySerializer(many=True), **_problems(extra={400: "validation_error"})},
     )
     def get(self, request: Request) -> Response:
@@ -179,7 +183,10 @@ class GameJoinView(APIView):
         description="Takes your invited seat or an open one. The join that fills the last seat starts the game.",
         parameters=[_GAME_ID, _ETAG_HEADER],
         request=JoinInputSerializer,
-        responses={200: GameViewSerializer, **_problems(GameNotFound, SeatUnavailable, StaleVersion)},
+        responses={
+            200: GameViewSerializer,
+            **_problems(GameNotFound, SeatUnavailable, StaleVersion, extra={400: "validation_error"}),
+        },
     )
     def post(self, request: Request, game_id: str) -> Response:
         data = JoinInputSerializer(data=request.data)
