@@ -27,14 +27,15 @@ _PAYS: dict[tuple[str, tuple[int, ...], int], list[str]] = {}
 _RESERVES: dict[tuple[Any, ...], Move] = {}  # bounded: cards x decks x return letters
 _NEAR: dict[tuple[Any, ...], tuple[str, ...]] = {}
 _BUYS: dict[tuple[Any, ...], list[Move]] = {}
+_TAKE_RETURNS: dict[tuple[str, str, tuple[int, ...]], list[Move]] = {}
 _TAKE_MOVES: dict[tuple[Any, ...], tuple[Move, ...]] = {}
 
 
 _SIG = (0, 1, 1, 1) + (2,) * 40  # a pile: empty, 1-3 (no take-2), 4+ (B-TAKE-2)
 
 
-def _bounded(cache: dict[Any, Any]) -> None:
-    if len(cache) > 100_000:
+def _bounded(cache: dict[Any, Any], size: int = 50_000) -> None:
+    if len(cache) > size:
         cache.clear()
 
 
@@ -207,12 +208,19 @@ def _take_moves(v: Variant, supply: tuple[int, ...], held: tuple[int, ...], tota
             if after <= LIMIT:
                 out.append(make_move("take", take=letters))
             else:
-                new = tuple(held[i] + vec[i] for i in range(5)) + held[5:]
-                for ret in _return_options(v, new, after - LIMIT):
-                    out.append(make_move("take", take=letters, ret=ret))
+                new = (held[0] + vec[0], held[1] + vec[1], held[2] + vec[2], held[3] + vec[3],
+                       held[4] + vec[4], held[5], held[6])
+                rkey = (v.name, letters, new)
+                with_returns = _TAKE_RETURNS.get(rkey)
+                if with_returns is None:
+                    with_returns = [make_move("take", take=letters, ret=ret)
+                                    for ret in _return_options(v, new, after - LIMIT)]
+                    _bounded(_TAKE_RETURNS)
+                    _TAKE_RETURNS[rkey] = with_returns
+                out.extend(with_returns)
         out.sort()
         moves = tuple(out)
-        _bounded(_TAKE_MOVES)
+        _bounded(_TAKE_MOVES, 20_000)
         _TAKE_MOVES[key] = moves
     return moves
 
@@ -239,7 +247,7 @@ def _reserve_moves(state: State, p: Player, total: int) -> list[Move]:
     out = []
     for target in targets:
         for r in rets:
-            key = (target, r)
+            key = (v.name, target, r)
             m = _RESERVES.get(key)
             if m is None:
                 m = _RESERVES[key] = make_move("reserve", card=target[0], deck=target[1], ret=r)
@@ -253,33 +261,61 @@ def _buy_moves(state: State, p: Player, total: int) -> list[Move]:
     held = p.tokens
     bonuses = p.bonuses
     jokers = held[JOKER]
+    t0, t1, t2, t3, t4 = held[:5]
     b0, b1, b2, b3, b4 = bonuses
-    # purchasing power per colour: bonuses + gems in hand
-    w0, w1, w2, w3, w4 = b0 + held[0], b1 + held[1], b2 + held[2], b3 + held[3], b4 + held[4]
     out: list[Move] = []
     candidates = [cid for row in state.market for cid in row if cid is not None]
     candidates.extend(cid for cid, _ in p.reserved)
     near = _near_tiles(state, bonuses) if state.tiles else ()
-    time_left = state.supply[TIME] > 0
+    may_gain = v.time_letter and held[TIME] == 0 and state.supply[TIME] > 0
+    vname = v.name
+    w0, w1, w2, w3, w4 = b0 + t0, b1 + t1, b2 + t2, b3 + t3, b4 + t4
     for cid in candidates:
         c0, c1, c2, c3, c4 = costs[cid]
-        short = 0  # B-BUY-1: what bonuses and gems cannot cover, for jokers
-        if c0 > w0:
-            short += c0 - w0
-        if c1 > w1:
-            short += c1 - w1
-        if c2 > w2:
-            short += c2 - w2
-        if c3 > w3:
-            short += c3 - w3
-        if c4 > w4:
-            short += c4 - w4
+        # most cards are out of reach: reject them before working out a payment
+        if ((c0 - w0 if c0 > w0 else 0) + (c1 - w1 if c1 > w1 else 0) + (c2 - w2 if c2 > w2 else 0)
+                + (c3 - w3 if c3 > w3 else 0) + (c4 - w4 if c4 > w4 else 0)) > jokers:
+            continue
+        # B-BUY-1: bonuses first, then gems in hand, then jokers for the rest
+        short = 0
+        n0 = c0 - b0
+        if n0 <= 0:
+            n0 = 0
+        elif n0 > t0:
+            short += n0 - t0
+            n0 = t0
+        n1 = c1 - b1
+        if n1 <= 0:
+            n1 = 0
+        elif n1 > t1:
+            short += n1 - t1
+            n1 = t1
+        n2 = c2 - b2
+        if n2 <= 0:
+            n2 = 0
+        elif n2 > t2:
+            short += n2 - t2
+            n2 = t2
+        n3 = c3 - b3
+        if n3 <= 0:
+            n3 = 0
+        elif n3 > t3:
+            short += n3 - t3
+            n3 = t3
+        n4 = c4 - b4
+        if n4 <= 0:
+            n4 = 0
+        elif n4 > t4:
+            short += n4 - t4
+            n4 = t4
         if short > jokers:
             continue
-        key = (v.name, cid, bonuses, held, time_left)
+        gain = 1 if may_gain and gains_time_stone(state, p, cid) else 0
+        overflow = total - (n0 + n1 + n2 + n3 + n4 + short) + gain - LIMIT
+        key = (vname, cid, n0, n1, n2, n3, n4, jokers - short, held if overflow > 0 else None)
         moves = _BUYS.get(key)
         if moves is None:
-            moves = _buy_options(state, p, cid, total)
+            moves = _buy_options(v, cid, (n0, n1, n2, n3, n4), short, held, gain, overflow)
             _bounded(_BUYS)
             _BUYS[key] = moves
         if near:
@@ -305,18 +341,14 @@ def _near_tiles(state: State, bonuses: tuple[int, ...]) -> tuple[str, ...]:
     return near
 
 
-def _buy_options(state: State, p: Player, cid: str, total: int) -> list[Move]:
+def _buy_options(v: Variant, cid: str, paid: tuple[int, ...], deficit: int,
+                 held: tuple[int, ...], gain: int, overflow: int) -> list[Move]:
     """Every payment (and, when a Time Stone overflows the hand, every return)
     for buying an affordable card; tile choices are added by the caller."""
-    v = state.variant
-    held = p.tokens
-    paid, deficit = _default_payment(v.cards[cid].cost, p.bonuses, held)
-    spent = sum(paid) + deficit
-    gain = 1 if gains_time_stone(state, p, cid) else 0
     out = []
     for pay in _pay_options(v, paid, held[JOKER] - deficit):
         rets = [""]
-        if total - spent + gain > LIMIT:  # only a Time Stone gain can overflow (M-TIME-3)
+        if overflow > 0:  # only a Time Stone gain can overflow the hand (M-TIME-3)
             after = list(held)
             for i in range(5):
                 after[i] -= paid[i]
@@ -326,7 +358,7 @@ def _buy_options(state: State, p: Player, cid: str, total: int) -> list[Move]:
                 after[i] += 1
                 after[JOKER] -= 1
             after[TIME] += gain
-            rets = _return_options(v, tuple(after), total - spent + gain - LIMIT)
+            rets = _return_options(v, tuple(after), overflow)
         for r in rets:
             out.append(make_move("buy", card=cid, pay=pay, ret=r))
     return out
