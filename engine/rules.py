@@ -49,6 +49,7 @@ def _take_options(v: Variant, supply: tuple[int, ...]) -> list[tuple[tuple[int, 
     if opts is None:
         opts = []
         left = [i for i in range(5) if sig[i]]
+        groups: list[tuple[int, ...]]
         if len(left) >= 3:  # B-TAKE-3
             groups = list(combinations(left, 3))
         elif left:  # B-TAKE-3 decision: one of each colour left

@@ -43,6 +43,7 @@ class Variant:
     round_limit: int = 100  # B-END-3
     rules: dict[str, str] = field(default_factory=dict)
     decks: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    _costs: dict[str, tuple[int, ...]] = field(init=False, repr=False, compare=False, default_factory=dict)
 
     @property
     def costs(self) -> dict[str, tuple[int, ...]]:
