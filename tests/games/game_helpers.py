@@ -82,3 +82,57 @@ def play_to_end(game: Game, policy: Policy = greedy, limit: int = 1000) -> None:
             return
         play_moves(game, 1, policy)
     raise AssertionError("the game did not end")
+
+
+def race_same_turn(game: Game, threads: int, *, idempotency_key: str | None = None) -> list[tuple[int, Any]]:
+    """Submit the same turn from ``threads`` clients at once; returns (status, body) for each.
+
+    Half the clients send expected_version, half only If-Match, so losers see 409 or 412.
+    With ``idempotency_key`` every client sends the same request with that key.
+    """
+    import threading
+
+    from django.db import connection
+    from django.utils import timezone
+
+    from accounts.models import ApiToken
+
+    game.refresh_from_db()
+    mover = user_to_move(game)
+    state = engine.from_dict(game.state)
+    take = next(t for t in map(engine.format_move, engine.legal_moves(state)) if t.startswith("take "))
+    clients = [client_for(mover) for _ in range(threads)]
+    # Tokens record their last use at most once a minute; touch them now so the race is only about the move.
+    ApiToken.objects.filter(user=mover).update(last_used_at=timezone.now())
+    barrier = threading.Barrier(threads)
+    results: list[tuple[int, Any]] = [(0, None)] * threads
+
+    def submit(index: int) -> None:
+        try:
+            headers: dict[str, str] = {}
+            body: dict[str, Any] = {"move": take}
+            if idempotency_key is not None:
+                body["expected_version"] = game.version
+                headers["HTTP_IDEMPOTENCY_KEY"] = idempotency_key
+            elif index % 2:
+                headers["HTTP_IF_MATCH"] = f'"{game.version}"'
+            else:
+                body["expected_version"] = game.version
+            barrier.wait(timeout=30)
+            response = clients[index].post(f"/api/v1/games/{game.pk}/moves/", body, format="json", **headers)
+            try:
+                payload = response.json()
+            except ValueError:
+                payload = response.content.decode(errors="replace")
+            results[index] = (response.status_code, payload)
+        except Exception as exc:  # reported to the test, which fails on it
+            results[index] = (-1, repr(exc))
+        finally:
+            connection.close()
+
+    workers = [threading.Thread(target=submit, args=(i,)) for i in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=120)
+    return results

@@ -1,0 +1,71 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from games import services
+from games.models import Game, Move
+from tests.games.game_helpers import client_for, user_to_move
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def staff_client(db: None) -> Client:
+    admin_user = get_user_model().objects.create_superuser("root", "root@example.com", "a long admin password")
+    client = Client()
+    client.force_login(admin_user)
+    return client
+
+
+def test_the_game_list_filters_by_status_and_variant_and_searches_by_username(
+    staff_client: Client, active_game: Game
+) -> None:
+    response = staff_client.get("/admin/games/game/", {"status__exact": "active", "variant__exact": "base", "q": "bob"})
+    assert response.status_code == 200
+    assert active_game.pk in response.content.decode()
+
+    nothing = staff_client.get("/admin/games/game/", {"q": "nobody-at-all"})
+    assert active_game.pk not in nothing.content.decode()
+
+
+def test_the_admin_never_shows_the_seed_or_a_blind_card_of_an_unfinished_game(
+    staff_client: Client, active_game: Game
+) -> None:
+    client_for(user_to_move(active_game)).post(
+        f"/api/v1/games/{active_game.pk}/moves/",
+        {"move": "reserve deck1", "expected_version": active_game.version},
+        format="json",
+    )
+    private_card = Move.objects.get(game=active_game).private_card
+
+    page = staff_client.get(f"/admin/games/game/{active_game.pk}/change/").content.decode()
+
+    assert active_game.seed not in page
+    assert "hidden until the game is over" in page
+    assert "reserve deck1" in page
+    assert private_card not in page
+    for url in ("/admin/games/move/", "/admin/games/gameevent/", "/admin/games/seat/"):
+        listing = staff_client.get(url)
+        assert listing.status_code == 200 and active_game.seed not in listing.content.decode()
+
+
+def test_the_admin_shows_the_seed_once_the_game_is_over(staff_client: Client, active_game: Game, alice: Any) -> None:
+    services.game_resign(game=active_game, user=alice)
+    active_game.refresh_from_db()
+
+    page = staff_client.get(f"/admin/games/game/{active_game.pk}/change/").content.decode()
+
+    assert active_game.seed in page
+
+
+def test_games_cannot_be_edited_or_deleted_in_the_admin(staff_client: Client, active_game: Game) -> None:
+    before = Game.objects.get(pk=active_game.pk).version
+    response = staff_client.post(f"/admin/games/game/{active_game.pk}/change/", {"status": "aborted"})
+    assert response.status_code == 403
+    assert staff_client.get(f"/admin/games/game/{active_game.pk}/delete/").status_code == 403
+    assert staff_client.get("/admin/games/game/add/").status_code == 403
+    assert Game.objects.get(pk=active_game.pk).version == before
