@@ -388,3 +388,19 @@ def test_players_are_made_with_the_accounts_service() -> None:
     # Guards the fixtures: a player has a display name the API shows.
     user = make_player("erin")
     assert user.player.display_name == "Erin"
+
+
+def test_the_deadline_sweep_command_resigns_only_overdue_players(active_game: Game, alice: Any, bob: Any) -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    fresh = start_two_player_game(make_player("erin"), make_player("frank"))
+    Game.objects.filter(pk=active_game.pk).update(deadline_at=timezone.now() - timedelta(minutes=1))
+    out = StringIO()
+
+    call_command("games_sweep_deadlines", stdout=out)
+
+    assert "1 game(s)" in out.getvalue()
+    assert Game.objects.get(pk=active_game.pk).status == Game.Status.FINISHED
+    assert Game.objects.get(pk=fresh.pk).status == Game.Status.ACTIVE
