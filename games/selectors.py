@@ -16,12 +16,12 @@ from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
 from games import errors
-from games.models import Game, Move, Seat
+from games.models import Game, GameEvent, Move, Seat
 
 
 def game_get(*, game_id: str) -> Game:
     try:
-        return Game.objects.get(pk=game_id)
+        return Game.objects.select_related("created_by").prefetch_related("seats__user__player").get(pk=game_id)
     except Game.DoesNotExist:
         raise errors.GameNotFound(f"There is no game with id {game_id!r}. Check the id and try again.") from None
 
@@ -45,7 +45,7 @@ def game_list(
         )
     if status:
         games = games.filter(status=status)
-    return games.order_by("-created_at", "pk").prefetch_related("seats__user__player")
+    return games.order_by("-created_at", "pk").select_related("created_by").prefetch_related("seats__user__player")
 
 
 def _seat_of(game: Game, user: AbstractBaseUser | None) -> Seat | None:
@@ -181,6 +181,11 @@ def game_rebuild_state(*, game: Game) -> dict[str, Any] | None:
     return engine.to_dict(engine.replay(game.variant, game.seat_count, int(game.seed), moves))
 
 
+def game_events_unprocessed(*, limit: int = 100) -> list[GameEvent]:
+    """Outbox events not yet handled, oldest first (served by a partial index)."""
+    return list(GameEvent.objects.filter(processed_at__isnull=True).order_by("id")[:limit])
+
+
 def game_overdue_ids(*, now: datetime | None = None) -> list[str]:
     """Active games whose player to move has run out of time, oldest deadline first."""
     now = now or timezone.now()
@@ -200,5 +205,6 @@ __all__ = [
     "game_moves",
     "game_export",
     "game_rebuild_state",
+    "game_events_unprocessed",
     "game_overdue_ids",
 ]

@@ -178,7 +178,7 @@ def _finish(game: Game, *, result: dict[str, Any], now: datetime) -> None:
     _change(game, GameEvent.Kind.GAME_FINISHED, {"result": result})
 
 
-def _record_move(game: Game, *, before: Any, move: Any, after: Any, automatic: bool, now: datetime) -> Move:
+def _record_move(game: Game, *, before: Any, move: Any, after: Any, automatic: bool) -> Move:
     details = engine.move_details(before, move, after)
     ply = game.moves.count()
     row = Move.objects.create(
@@ -208,11 +208,11 @@ def _quiet_move(state: Any) -> Any:
     return legal[0]
 
 
-def _play_resigned_seats(game: Game, state: Any, resigned: set[int], now: datetime) -> Any:
+def _play_resigned_seats(game: Game, state: Any, resigned: set[int]) -> Any:
     while not engine.is_over(state) and engine.to_move(state) in resigned:
         move = _quiet_move(state)
         after = engine.apply(state, move)
-        _record_move(game, before=state, move=move, after=after, automatic=True, now=now)
+        _record_move(game, before=state, move=move, after=after, automatic=True)
         state = after
     return state
 
@@ -222,7 +222,9 @@ def _settle(game: Game, state: Any, now: datetime) -> None:
     _store_state(game, state, now)
     if engine.is_over(state):
         resigned = list(game.seats.filter(resigned=True).values_list("index", flat=True))
-        _finish(game, result=_result_with_resignations(engine.outcome(state), resigned), now=now)
+        outcome = engine.outcome(state)
+        assert outcome is not None  # the engine scores every game that is over
+        _finish(game, result=_result_with_resignations(outcome, resigned), now=now)
 
 
 def _start(game: Game, now: datetime) -> None:
@@ -439,9 +441,9 @@ def move_submit(
                 "\"reserve 2-13\", \"reserve deck3\", \"buy 1-07\" or \"pass\"; GET legal-moves lists yours."
             ) from None
         after = engine.apply(state, move)
-        row = _record_move(game, before=state, move=move, after=after, automatic=False, now=now)
+        row = _record_move(game, before=state, move=move, after=after, automatic=False)
         resigned = set(game.seats.filter(resigned=True).values_list("index", flat=True))
-        after = _play_resigned_seats(game, after, resigned, now)
+        after = _play_resigned_seats(game, after, resigned)
         _settle(game, after, now)
         game.save()
         status_code: int | None = None
@@ -479,7 +481,7 @@ def _resign_locked(game: Game, seat: Seat, *, reason: str, now: datetime) -> Non
         _finish(game, result=result, now=now)
         return
     resigned = set(game.seats.filter(resigned=True).values_list("index", flat=True))
-    state = _play_resigned_seats(game, state, resigned, now)
+    state = _play_resigned_seats(game, state, resigned)
     _settle(game, state, now)
 
 
@@ -529,3 +531,12 @@ def _refresh(target: Game, source: Game) -> None:
     """Copy the locked, saved row's fields onto the caller's instance."""
     for field in Game._meta.concrete_fields:
         setattr(target, field.attname, getattr(source, field.attname))
+    # Seats prefetched before the change are stale now.
+    getattr(target, "_prefetched_objects_cache", {}).clear()
+
+
+def game_event_claim(*, event_id: int) -> bool:
+    """Mark an outbox event processed. True for exactly one caller, however many
+    workers try at once: the UPDATE only matches a row that is still unprocessed."""
+    claimed = GameEvent.objects.filter(pk=event_id, processed_at__isnull=True).update(processed_at=timezone.now())
+    return claimed == 1

@@ -45,7 +45,7 @@ from games.serializers import (
     MoveHistoryEntrySerializer,
     MoveInputSerializer,
 )
-from splendor_site.api_errors import PROBLEM_CONTENT_TYPE, ProblemSerializer
+from splendor_site.api_errors import PROBLEM_CONTENT_TYPE, ProblemError, ProblemSerializer
 
 MAX_IDEMPOTENCY_KEY_LENGTH = 255
 
@@ -58,7 +58,7 @@ _AUTH_PROBLEMS = {
 }
 
 
-def _problems(*problems: type, extra: dict[int, str] | None = None) -> dict[Any, OpenApiResponse]:
+def _problems(*problems: type[ProblemError], extra: dict[int, str] | None = None) -> dict[Any, OpenApiResponse]:
     """Document error responses: every status with the stable codes it can carry."""
     by_status: dict[int, list[str]] = {}
     for problem in problems:

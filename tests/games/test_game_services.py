@@ -404,3 +404,12 @@ def test_the_deadline_sweep_command_resigns_only_overdue_players(active_game: Ga
     assert "1 game(s)" in out.getvalue()
     assert Game.objects.get(pk=active_game.pk).status == Game.Status.FINISHED
     assert Game.objects.get(pk=fresh.pk).status == Game.Status.ACTIVE
+
+
+def test_an_outbox_event_is_claimed_by_exactly_one_worker(active_game: Game) -> None:
+    pending = selectors.game_events_unprocessed()
+    assert [e.kind for e in pending] == ["game_created", "seat_joined", "game_started"]
+
+    assert services.game_event_claim(event_id=pending[0].pk) is True
+    assert services.game_event_claim(event_id=pending[0].pk) is False
+    assert [e.kind for e in selectors.game_events_unprocessed()] == ["seat_joined", "game_started"]

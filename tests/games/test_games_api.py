@@ -423,3 +423,30 @@ def test_the_export_reveals_the_seed_only_after_the_end(active_game: Game, clien
     clients["alice"].post(url(active_game, "resign/"))
     after = clients["charlie"].get(url(active_game, "export/")).json()
     assert after["seed"] == Game.objects.get(pk=active_game.pk).seed
+
+
+def test_the_join_response_shows_the_seats_as_they_are_after_the_start(
+    alice: Any, bob: Any, charlie: Any, clients: dict[str, APIClient]
+) -> None:
+    game = services.game_create(creator=alice, seats=3, invited=[bob])
+    clients["bob"].post(url(game, "join/"), {})
+
+    body = clients["charlie"].post(url(game, "join/"), {}).json()
+
+    assert body["status"] == "active"
+    assert sorted(s["seat"] for s in body["seats"]) == [0, 1, 2]
+    assert all(s["joined"] for s in body["seats"])
+    assert body["your_seat"] is not None
+
+
+def test_the_list_costs_the_same_few_queries_however_many_games_it_shows(
+    alice: Any, bob: Any, clients: dict[str, APIClient], django_assert_max_num_queries: Any
+) -> None:
+    for _ in range(6):
+        services.game_create(creator=alice, seats=2, invited=[bob])
+    clients["alice"].get("/api/v1/games/")  # the token's last-used time is written once
+
+    with django_assert_max_num_queries(8):
+        response = clients["alice"].get("/api/v1/games/?mine=1")
+
+    assert response.json()["count"] == 6
