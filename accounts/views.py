@@ -23,9 +23,15 @@ from accounts.serializers import (
     TokenSerializer,
     VerifySerializer,
 )
-from splendor_site.api_errors import ProblemSerializer
+from splendor_site.api_errors import PROBLEM_CONTENT_TYPE, ProblemSerializer
 
 PROBLEM = OpenApiResponse(ProblemSerializer, description="Problem details (application/problem+json)")
+
+
+def _problems(*status_codes: int) -> dict:
+    """Error responses under the media type they are sent with, not application/json.
+    Every API view is rate limited (REST_FRAMEWORK throttles), so 429 is always one."""
+    return {(code, PROBLEM_CONTENT_TYPE): PROBLEM for code in sorted({*status_codes, 429})}
 
 
 class PlayerSignupView(APIView):
@@ -36,7 +42,7 @@ class PlayerSignupView(APIView):
         operation_id="players_signup",
         summary="Sign up",
         request=SignupSerializer,
-        responses={202: SignupAcceptedSerializer, 400: PROBLEM},
+        responses={202: SignupAcceptedSerializer, **_problems(400)},
         auth=[],
     )
     def post(self, request: Request) -> Response:
@@ -59,7 +65,7 @@ class PlayerVerifyView(APIView):
         operation_id="players_verify",
         summary="Verify the email address with the emailed code",
         request=VerifySerializer,
-        responses={200: MeSerializer, 400: PROBLEM, 429: PROBLEM},
+        responses={200: MeSerializer, **_problems(400)},
         auth=[],
     )
     def post(self, request: Request) -> Response:
@@ -73,7 +79,7 @@ class PlayerVerifyView(APIView):
     get=extend_schema(
         operation_id="tokens_list",
         summary="Your API tokens (never their secrets)",
-        responses={200: TokenSerializer(many=True), 401: PROBLEM, 403: PROBLEM},
+        responses={200: TokenSerializer(many=True), **_problems(401, 403)},
     )
 )
 class TokenListCreateView(generics.ListAPIView):
@@ -92,7 +98,7 @@ class TokenListCreateView(generics.ListAPIView):
         description="Authenticate with a `play` token, or give `username` and `password` in the body "
         "(for the first token). The secret is in the response once and never again.",
         request=TokenCreateSerializer,
-        responses={201: TokenCreatedSerializer, 400: PROBLEM, 401: PROBLEM, 403: PROBLEM},
+        responses={201: TokenCreatedSerializer, **_problems(400, 401, 403)},
     )
     def post(self, request: Request) -> Response:
         serializer = TokenCreateSerializer(data=request.data)
@@ -118,7 +124,7 @@ class TokenDetailView(APIView):
         operation_id="tokens_revoke",
         summary="Revoke one of your tokens",
         request=None,
-        responses={204: None, 401: PROBLEM, 403: PROBLEM, 404: PROBLEM},
+        responses={204: None, **_problems(401, 403, 404)},
     )
     def delete(self, request: Request, token_id: int) -> Response:
         token = selectors.token_get_for_user(user=request.user, token_id=token_id)
@@ -134,7 +140,7 @@ class MeView(APIView):
     @extend_schema(
         operation_id="me",
         summary="The player this token belongs to",
-        responses={200: MeSerializer, 401: PROBLEM, 403: PROBLEM},
+        responses={200: MeSerializer, **_problems(401, 403)},
     )
     def get(self, request: Request) -> Response:
         player = services.player_for_user(user=request.user)

@@ -1,0 +1,127 @@
+"""Personas, seeded games and the schema under test.
+
+- alice holds the token the property-based run sends; she has games in every state.
+- bob is her opponent, so her games can start and move; the played-through game
+  sends his turns with his own token.
+- charlie plays bob while alice only watches (the spectator view), and leaves
+  an open seat in a game of his own that alice may take.
+
+The games are made through the services, so their ids are real public ids that
+the property-based run can put into paths. The data is committed
+(transactional_db): the WSGI app reads it the way it reads any client's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+import schemathesis
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+import engine
+from accounts.services import player_create, token_create
+from games import services
+from games.models import Game, Seat
+from splendor_site.wsgi import application
+
+# No 5xx; the status code, content type, headers and body are the documented ones.
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+]
+
+
+def load_schema() -> Any:
+    """The OpenAPI schema as the site serves it, bound to the in-process WSGI app."""
+    return schemathesis.openapi.from_wsgi("/api/schema/", application)
+
+
+@dataclass
+class Seeded:
+    token: str
+    opponent_token: str
+    game_ids: list[str] = field(default_factory=list)
+    token_ids: list[int] = field(default_factory=list)
+
+
+def _player(username: str) -> Any:
+    return player_create(username=username, email=f"{username}@example.com", display_name=username.title())
+
+
+def _two_player_game(creator: Any, opponent: Any, *, variant: str = "base") -> Game:
+    game = services.game_create(creator=creator, variant=variant, seats=2, invited=[opponent])
+    services.seat_join(game=game, user=opponent)
+    game.refresh_from_db()
+    return game
+
+
+def quick_move(texts: list[str]) -> str:
+    """Buy when possible (the dearest first), else take gems: games end in well under 200 plies."""
+    buys = [t for t in texts if t.startswith("buy ")]
+    if buys:
+        return buys[-1]
+    takes = [t for t in texts if t.startswith("take ") and " return " not in t]
+    return takes[len(takes) // 2] if takes else texts[0]
+
+
+def _play(game: Game, *, plies: int) -> None:
+    for _ in range(plies):
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            return
+        texts = [engine.format_move(m) for m in engine.legal_moves(engine.from_dict(game.state))]
+        player = Seat.objects.get(game=game, index=game.to_move).user
+        services.move_submit(game_id=game.pk, user=player, text=quick_move(texts), expected_version=game.version)
+
+
+@pytest.fixture
+def _no_throttling(settings: Any) -> None:
+    """Hundreds of requests per test from one player; rate limits are tested in tests/site."""
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"anon": "1000000/minute", "user": "1000000/minute"},
+    }
+
+
+@pytest.fixture
+def seeded(transactional_db: None, _no_throttling: None) -> Seeded:
+    alice, bob, charlie = _player("alice"), _player("bob"), _player("charlie")
+    _, alice_token = token_create(user=alice, name="schema tests", scopes=["read", "play"])
+    _, bob_token = token_create(user=bob, name="schema tests", scopes=["read", "play"])
+    read_only, _ = token_create(user=alice, name="dashboard", scopes=["read"])
+    bobs_laptop, _ = token_create(user=bob, name="laptop", scopes=["play"])
+
+    open_by_alice = services.game_create(creator=alice, seats=3, invited=[bob])
+    open_by_charlie = services.game_create(creator=charlie, seats=2)
+    active = _two_player_game(alice, bob)
+    _play(active, plies=6)
+    active_marvel = _two_player_game(bob, alice, variant="marvel")
+    _play(active_marvel, plies=3)
+    watched = _two_player_game(bob, charlie)
+    _play(watched, plies=2)
+    finished = _two_player_game(alice, bob)
+    _play(finished, plies=400)
+    resigned = _two_player_game(alice, charlie)
+    services.game_resign(game=resigned, user=alice)
+
+    finished.refresh_from_db()
+    assert finished.status == Game.Status.FINISHED, "quick_move should end a game within 400 plies"
+    games = (open_by_alice, open_by_charlie, active, active_marvel, watched, finished, resigned)
+    return Seeded(
+        token=alice_token,
+        opponent_token=bob_token,
+        game_ids=[game.pk for game in games],
+        # Not the token the requests carry: revoking it would turn the rest of the run into 401s.
+        token_ids=[read_only.pk, bobs_laptop.pk],
+    )
