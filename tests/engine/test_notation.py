@@ -7,6 +7,8 @@ import pickle
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import engine
 from engine import AmbiguousMove, IllegalMove, InvalidNotation
@@ -232,6 +234,34 @@ def test_the_board_free_parser_accepts_only_canonical_syntax(text):
         M(text)
 
 
+@pytest.mark.parametrize("text", [",", " , "])
+def test_text_of_nothing_but_separators_is_invalid_notation(text):
+    """notation.md: text that is no move raises InvalidNotation, never a crash."""
+    with pytest.raises(InvalidNotation):
+        engine.parse_move(position("base"), text)
+    with pytest.raises(InvalidNotation):
+        engine.apply(position("marvel"), text)
+
+
+WORDS = ["take", "buy", "reserve", "pass", "recruit", "return", "noble", "location", "J:R", "j:",
+         "deck", "deck 2", "1x", "h1", "h4", "2c", "4e", "1-01", "3-20", "9-99", "N01", "L1A", "n99",
+         "x2", "2x", "3", "red", "gold", "green", "time", "and", ",", "&", "Gamora", "WUG", "RR", "T", "-"]
+
+
+@pytest.mark.parametrize("variant", ["base", "marvel"])
+@settings(deadline=None)
+@given(text=st.one_of(st.text(max_size=30),
+                      st.lists(st.sampled_from(WORDS), max_size=6).map(" ".join)))
+def test_any_text_parses_to_a_legal_move_or_raises_an_engine_error(variant, text):
+    """notation.md: InvalidNotation, IllegalMove or AmbiguousMove, nothing else."""
+    state = position(variant, seat_tokens={0: "RRJ"}, reserved={0: ["1-02"]})
+    try:
+        move = engine.parse_move(state, text)
+    except engine.EngineError:
+        return
+    assert move in engine.legal_moves(state)
+
+
 def test_a_move_must_be_text():
     with pytest.raises(InvalidNotation):
         M(None)  # type: ignore[arg-type]
@@ -255,6 +285,25 @@ def two_nobles_met() -> engine.State:
     white, 3 red, 3 black): every move must return and choose."""
     return position("base", tiles=["N04", "N08", "N01"], bonuses={0: "WWWGGGGRRRRKKK"},
                     seat_tokens={0: "WUGGRRKKJJ"})
+
+
+def test_a_noble_named_where_none_may_be_is_illegal_whichever_way_the_move_arrives():
+    """notation.md "Suffix rules": a suffix where none is allowed is illegal, and
+    B-NOBLE-2: the choice is part of the move only when several nobles qualify.
+    Here N01 (4 white, 4 blue) alone comes with the fourth blue card (1-09), so
+    `buy 1-09 noble N01` is not a legal move: parse_move, apply(text) and
+    apply(Move) must all refuse it alike."""
+    s = position("base", tiles=["N01", "N05", "N10"], bonuses={0: "WWWWUUU"},
+                 seat_tokens={0: "KKK"}, market={1: ["1-09"]})
+    assert "buy 1-09" in legal_texts(s) and "buy 1-09 noble N01" not in legal_texts(s)
+    with pytest.raises(IllegalMove) as by_move:
+        engine.apply(s, M("buy 1-09 noble N01"))
+    assert by_move.value.rule == "B-NOBLE-2"
+    with pytest.raises(IllegalMove) as by_parse:
+        engine.parse_move(s, "buy 1-09 noble N01")
+    assert by_parse.value.rule == "B-NOBLE-2"
+    with pytest.raises(IllegalMove):
+        engine.apply(s, "buy 1-09 noble N01")
 
 
 def test_a_missing_required_suffix_is_ambiguous_and_lists_every_complete_choice():
