@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.engine.playthroughs import write_all  # noqa: E402
+from tests.engine.playthroughs import write_all
 
 
 def main() -> int:

@@ -20,14 +20,15 @@ Example::
 
 Parameters that name seats take ``{seat: value}``. A level's market is a list of up
 to four slots (card ids, or ``None`` for an empty slot); slots not listed are
-dealt from the deck. ``decks={1: [...]}`` sets a deck exactly (top first); level-1
-cards then placed nowhere are out of the game (``check_invariants`` with no
+dealt from the deck. ``decks={1: [...]}`` sets a deck exactly (top first); that
+level's cards then placed nowhere are out of the game (``check_invariants`` with no
 ``cards_total`` still checks that no card is in two places).
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import engine
 from engine.variants import get_variant
@@ -45,8 +46,9 @@ def letters_to_tokens(variant: str, letters: str | Sequence[int]) -> list[int]:
     order = COLOUR_LETTERS[variant]
     vec = [0] * 7
     for ch in letters.replace(" ", "").upper():
-        index = order.index(ch)  # ValueError for a letter the variant lacks
-        vec[index] += 1
+        if ch not in order:
+            raise ValueError(f"{ch!r} is not a token letter of the {variant} game ({order})")
+        vec[order.index(ch)] += 1
     return vec
 
 
@@ -55,11 +57,6 @@ def tokens_text(variant: str, tokens: Sequence[int]) -> str:
     :func:`letters_to_tokens`."""
     order = COLOUR_LETTERS[variant]
     return "".join(order[i] * tokens[i] for i in range(len(order)))
-
-
-def card(variant: str, card_id: str) -> Any:
-    """The card record (cost, colour, points, icons) of ``card_id``."""
-    return get_variant(variant).cards[card_id]
 
 
 def cards_where(variant: str, **want: Any) -> list[str]:
@@ -211,14 +208,4 @@ def play(state: engine.State, *moves: str) -> engine.State:
     """The state after the given moves (lenient or canonical text), in order."""
     for text in moves:
         state = engine.apply(state, engine.parse_move(state, text))
-    return state
-
-
-def pass_round(state: engine.State) -> engine.State:
-    """Every other seat plays its first legal move until it is the original seat's
-    turn again: for tests that need the round to go on without caring how."""
-    seat = engine.to_move(state)
-    state = engine.apply(state, engine.legal_moves(state)[0])
-    while not engine.is_over(state) and engine.to_move(state) != seat:
-        state = engine.apply(state, engine.legal_moves(state)[0])
     return state

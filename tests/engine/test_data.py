@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
+import engine
 from engine.variants import BASE, MARVEL
+from tests.engine.builders import position
 
 # The rules folder sits beside the repository (README: `../shared/rules/`).
 RULES_DATA = Path(__file__).resolve().parents[3] / "shared" / "rules" / "data"
@@ -110,9 +112,6 @@ def test_marvel_has_eight_locations_on_four_double_sided_tiles():
 
 def test_avengers_assemble_is_worth_three_points():
     """M-COMP-5: the tile's 3 points count in the holder's score."""
-    import engine
-    from tests.engine.builders import position
-
     s = position("marvel", avengers=1)
     assert engine.score(s, 1) == 3
     assert engine.score(s, 0) == 0

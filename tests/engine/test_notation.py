@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import engine
 from engine import AmbiguousMove, IllegalMove, InvalidNotation
-from tests.engine.builders import cards_where, play, position
+from tests.engine.builders import play, position
 
 M = engine.move_from_text
 

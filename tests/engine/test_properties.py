@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 from hypothesis import HealthCheck, given, note, settings

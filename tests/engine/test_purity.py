@@ -20,7 +20,7 @@ FORBIDDEN = ("django", "rest_framework", "celery")
 
 
 def run_python(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, *args], cwd=REPO, capture_output=True, text=True, timeout=120)
+    return subprocess.run([sys.executable, *args], cwd=REPO, capture_output=True, text=True, timeout=120, check=False)
 
 
 def engine_modules() -> list[Path]:

@@ -8,7 +8,7 @@ import pytest
 
 import engine
 from engine import AmbiguousMove, EngineError, IllegalMove, InvalidNotation
-from tests.engine.builders import card, cards_where, play, position, tokens_text
+from tests.engine.builders import cards_where, play, position, tokens_text
 
 M = engine.move_from_text
 
@@ -470,12 +470,12 @@ def passing_position(**overrides):
     each and none can afford anything (every level-3 card asks 5+ of one colour;
     the lower market is empty)."""
     level3 = cards_where("base", level=3)
-    args = dict(
-        seat_tokens={0: "WWWWUUUUGG", 1: "GGRRRRKKKK"},
-        reserved={0: level3[9:12], 1: level3[12:15]},
-        market={1: [None] * 4, 2: [None] * 4, 3: level3[:4]},
-        decks={1: [], 2: [], 3: level3[4:9] + level3[15:]},
-    )
+    args = {
+        "seat_tokens": {0: "WWWWUUUUGG", 1: "GGRRRRKKKK"},
+        "reserved": {0: level3[9:12], 1: level3[12:15]},
+        "market": {1: [None] * 4, 2: [None] * 4, 3: level3[:4]},
+        "decks": {1: [], 2: [], 3: level3[4:9] + level3[15:]},
+    }
     args.update(overrides)
     return position("base", players=2, **args)
 

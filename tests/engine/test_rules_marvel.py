@@ -10,7 +10,7 @@ import pytest
 
 import engine
 from engine import AmbiguousMove, IllegalMove
-from tests.engine.builders import card, play, position, tokens_text
+from tests.engine.builders import play, position, tokens_text
 
 M = engine.move_from_text
 
@@ -369,8 +369,8 @@ NEAR_GAUNTLET = ["3-04", "3-08", "3-12", "1-25"]
 
 
 def near_gauntlet(players: int = 2, seat: int = 0, **overrides) -> engine.State:
-    args: dict = dict(cards={seat: NEAR_GAUNTLET}, seat_tokens={seat: "UUUT"}, market={1: ["1-40"]},
-                      ply=seat)
+    args: dict = {"cards": {seat: NEAR_GAUNTLET}, "seat_tokens": {seat: "UUUT"}, "market": {1: ["1-40"]},
+                  "ply": seat}
     for key, value in overrides.items():
         if key in args and isinstance(value, dict):
             args[key] = {**args[key], **value}
