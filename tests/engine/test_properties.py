@@ -23,7 +23,7 @@ LETTERS = {"base": "WUGRKJ", "marvel": "YUORPJT"}
 FOREIGN = {"base": "YT", "marvel": "GK"}  # letters of the other game
 TILE_WORD = {"base": "noble", "marvel": "location"}
 
-PLAYOUT = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+PLAYOUT = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def cards_total(state: engine.State) -> int:

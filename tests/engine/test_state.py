@@ -117,3 +117,30 @@ def test_move_details_say_what_a_move_did():
     details = engine.move_details(s, move, after)
     assert details == {"seat": 0, "move": "buy 1-06", "private_card": None, "tile": None,
                        "time_stone": False, "avengers": 0, "over": False}
+
+
+def test_a_game_is_its_deal_and_its_move_log():
+    """Style rule 7: replay from an explicit deal reaches the same state as playing."""
+    deal = {"decks": {1: [f"1-{k:02}" for k in range(1, 41)], 2: [f"2-{k:02}" for k in range(1, 31)],
+                      3: [f"3-{k:02}" for k in range(1, 21)]},
+            "nobles": ["N01", "N02", "N03"]}
+    state = engine.new_game("base", 2, deal=deal)
+    log = []
+    for _ in range(12):
+        move = engine.legal_moves(state)[-1]
+        log.append(move.text)
+        state = engine.apply(state, move)
+    assert engine.replay("base", 2, deal, log) == state
+
+
+def test_apply_reads_text_as_the_lenient_parser_does():
+    s = engine.new_game("base", 2, seed=1)
+    assert engine.apply(s, "take white blue green") == engine.apply(s, engine.move_from_text("take WUG"))
+    with pytest.raises(TypeError):
+        engine.apply(s, 42)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seat", [-1, 2, "0", 1.0])
+def test_observe_refuses_a_seat_that_is_not_in_the_game(seat):
+    with pytest.raises(ValueError):
+        engine.observe(engine.new_game("base", 2, seed=1), seat)  # type: ignore[arg-type]
