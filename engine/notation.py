@@ -36,28 +36,14 @@ def parse_move(state: State, text: str) -> Move:
         try:
             move = _lenient(state, text)
         except InvalidNotation as lenient_error:
-            if isinstance(text, str) and text.strip().split()[:1] and \
-                    text.strip().split()[0].lower() in ("take", "reserve", "buy", "pass"):
+            first = text.split()[:1] if isinstance(text, str) else []
+            if first and first[0].lower() in _ACTIONS:
                 raise lenient_error from None
             raise canonical_error from None
-    index = _legal_index(state)
-    if move.text in index:
+    if move in _legal_index(state):
         return move
-    if move.tile is not None:
-        # A tile that qualified alone comes by itself; naming it is harmless.
-        bare = move.with_suffix(move.ret, None)
-        if bare.text in index and _sole_tile(state, bare) == move.tile:
-            return bare
     _diagnose(state, move)
     raise AssertionError("unreachable: _diagnose always raises")
-
-
-def _sole_tile(state: State, move: Move) -> str | None:
-    from .rules import _apply
-
-    after = _apply(state, move)
-    new = [t for t in after.players[state.seat].tiles if t not in state.players[state.seat].tiles]
-    return new[0] if new else None
 
 
 def _norm_name(s: str) -> str:
@@ -135,6 +121,8 @@ def _lenient(state: State, text: str) -> Move:
         raise InvalidNotation("the move is empty")
     v = state.variant
     words = text.replace(",", " ").split()
+    if not words:
+        raise InvalidNotation("the move is empty")
     kind = _ACTIONS.get(words[0].lower())
     if kind is None:
         raise InvalidNotation(f"{text!r}: a move starts with take, reserve, buy or pass")

@@ -296,8 +296,38 @@ def from_dict(d: Mapping[str, Any]) -> State:
             reason=d["reason"],
             avengers=d["avengers"],
         )
-    except (KeyError, TypeError, IndexError) as exc:
-        raise ValueError(f"not a state dictionary: {exc!r}") from None
-    if len(state.players) != state.n or len(state.supply) != SLOTS:
-        raise ValueError("not a state dictionary: seat or supply count is wrong")
+    except (KeyError, TypeError, IndexError, ValueError) as exc:
+        raise ValueError(f"not a state dictionary: {exc}") from None
+    _check_state(state)
     return state
+
+
+def _check_state(state: State) -> None:
+    """Refuse data that names unknown cards or tiles or has the wrong shape."""
+    v = state.variant
+
+    def bad(why: str) -> ValueError:
+        return ValueError(f"not a state dictionary: {why}")
+
+    if not 2 <= state.n <= 4 or len(state.players) != state.n:
+        raise bad("the number of seats does not match 'players'")
+    if len(state.supply) != SLOTS or any(len(p.tokens) != SLOTS for p in state.players):
+        raise bad(f"token vectors must have {SLOTS} slots")
+    if len(state.decks) != 3 or len(state.market) != 3 or any(len(r) != 4 for r in state.market):
+        raise bad("there must be three decks and three market rows of four slots")
+    for level, (deck, row) in enumerate(zip(state.decks, state.market), start=1):
+        for cid in list(deck) + [c for c in row if c is not None]:
+            if cid not in v.cards or v.cards[cid].level != level:
+                raise bad(f"{cid!r} is not a level-{level} card of the {v.name} game")
+    for p in state.players:
+        for cid in list(p.cards) + [c for c, _ in p.reserved]:
+            if cid not in v.cards:
+                raise bad(f"{cid!r} is not a card of the {v.name} game")
+        for tid in p.tiles:
+            if tid not in v.tiles:
+                raise bad(f"{tid!r} is not a tile of the {v.name} game")
+    for tid in state.tiles:
+        if tid not in v.tiles:
+            raise bad(f"{tid!r} is not a tile of the {v.name} game")
+    if state.avengers is not None and state.avengers not in range(state.n):
+        raise bad("'avengers' must be a seat or null")
