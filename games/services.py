@@ -367,6 +367,15 @@ def game_start(*, game: Game) -> Game:
     return game
 
 
+def _sentence(message: str) -> str:
+    """The engine's words as a sentence for a person: capital first, full stop last."""
+    message = message.strip()
+    if not message:
+        return message
+    message = message[0].upper() + message[1:]
+    return message if message[-1] in ".!?" else message + "."
+
+
 @retry_when_database_locked
 def move_submit(
     *,
@@ -432,9 +441,9 @@ def move_submit(
         try:
             move = engine.parse_move(state, text)
         except engine.AmbiguousMove as exc:
-            raise errors.AmbiguousMove(exc.message, rule=exc.rule, choices=list(exc.choices)) from None
+            raise errors.AmbiguousMove(_sentence(exc.message), rule=exc.rule, choices=list(exc.choices)) from None
         except engine.IllegalMove as exc:
-            raise errors.IllegalMove(exc.message, rule=exc.rule) from None
+            raise errors.IllegalMove(_sentence(exc.message), rule=exc.rule) from None
         except engine.InvalidNotation as exc:
             raise errors.InvalidNotation(
                 f"Could not read the move ({exc}). Moves look like \"take WUG\", \"take RR\", "

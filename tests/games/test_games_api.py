@@ -13,9 +13,9 @@ from tests.games.game_helpers import client_for, play_moves, user_to_move
 pytestmark = pytest.mark.django_db
 
 PROBLEM = "application/problem+json"
-# These carry the engine's message verbatim (the email reply shows the same words)
-# or the site's "field: message" validation sentence.
-ENGINE_WORDS = {"illegal_move", "ambiguous_move", "validation_error"}
+# Validation errors carry the site's "field: message" text; everything else,
+# including the engine's words for an illegal move, reads as a sentence.
+ENGINE_WORDS = {"validation_error"}
 
 
 def assert_problem(response: Any, status: int, code: str) -> dict[str, Any]:
@@ -281,7 +281,9 @@ def test_an_illegal_move_is_answered_422_with_the_rule(active_game: Game, client
 
     body = assert_problem(mover.post(url(active_game, "moves/"), {"move": "buy 3-01", "expected_version": 3}), 422, "illegal_move")
     assert body["rule"] == expected.value.rule
-    assert body["detail"] == expected.value.message
+    # the engine's words, as a sentence (the email reply shows the same words)
+    message = expected.value.message
+    assert body["detail"] == message[0].upper() + message[1:] + "."
 
 
 def test_a_move_missing_a_required_choice_is_answered_422_ambiguous_with_the_choices(
