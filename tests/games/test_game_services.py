@@ -219,7 +219,9 @@ def test_an_illegal_move_carries_the_engines_rule_and_message(active_game: Game)
     with pytest.raises(errors.IllegalMove) as caught:
         services.move_submit(game_id=active_game.pk, user=user_to_move(active_game), text="buy 3-01", expected_version=3)
     assert caught.value.extra["rule"] == engine_error.value.rule
-    assert str(caught.value.detail) == engine_error.value.message
+    # the engine's words, written as a sentence for a person
+    message = engine_error.value.message
+    assert str(caught.value.detail) == message[0].upper() + message[1:] + "."
     assert not Move.objects.filter(game=active_game).exists()
 
 
