@@ -21,6 +21,8 @@ _ACTIONS = {
     "pass": "pass",
 }
 _SUFFIXES = ("return", "noble", "location")
+_MAX_LETTERS = 10  # no part of a turn moves more tokens than this
+MAX_MOVE_TEXT = 200  # longer input is refused before any parsing
 
 
 def parse_move(state: State, text: str) -> Move:
@@ -30,6 +32,8 @@ def parse_move(state: State, text: str) -> Move:
     :class:`IllegalMove` (with the rule id) for a move the rules forbid here, and
     :class:`AmbiguousMove` (with ``choices``) when a required choice is missing.
     """
+    if isinstance(text, str) and len(text) > MAX_MOVE_TEXT:
+        raise InvalidNotation(f"a move is at most {MAX_MOVE_TEXT} characters")
     try:
         move = move_from_text(text)
     except InvalidNotation as canonical_error:
@@ -58,9 +62,11 @@ def _letters(v: Variant, words: list[str], what: str) -> str:
         if not w or w in ("and", "&", "+"):
             continue
         if w.isdigit():
+            if len(w) > 1 or not 1 <= int(w) <= 3:
+                raise InvalidNotation(f"{w!r}: a turn takes at most 3 tokens")
             count = int(w)
             continue
-        m = re.match(r"^(\d)x$|^x(\d)$", w)
+        m = re.match(r"^([1-3])x$|^x([1-3])$", w)
         if m:
             if out:
                 out += out[-1] * (int(m.group(1) or m.group(2)) - 1)
@@ -74,6 +80,8 @@ def _letters(v: Variant, words: list[str], what: str) -> str:
             raise InvalidNotation(f"{w!r} is not a token colour of the {v.name} game "
                                   f"(letters {v.all_letters}, or words like {next(iter(v.words))})")
         count = 1
+        if len(out) > _MAX_LETTERS:
+            raise InvalidNotation(f"{what} lists more tokens than a turn can ever move")
     if not out:
         raise InvalidNotation(f"{what} needs token colours, e.g. '{what} {v.letters[:3]}'")
     return sort_letters(out)
@@ -113,7 +121,7 @@ def _card_ref(state: State, arg: str, kind: str) -> tuple[str | None, int | None
                 return card.id, None
     raise InvalidNotation(f"{arg!r} is not a card: use an id (2-13), a market slot (2c)"
                           + (", a deck (deck 2)" if kind == "reserve" else ", a hand slot (h1)")
-                          + (" or a character's name" if v.name == "marvel" else ""))
+                          + (" or a character's name" if v.has_card_names else ""))
 
 
 def _lenient(state: State, text: str) -> Move:

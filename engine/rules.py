@@ -708,8 +708,7 @@ def _diagnose_take(state: State, move: Move) -> None:
     take = move.take
     idx = [v.letter_index(ch) for ch in take]
     if any(i >= 5 for i in idx):
-        what = "gold" if v.name == "base" else "grey or green"
-        raise IllegalMove(v.rule("take_joker"), f"{what} tokens can never be taken; "
+        raise IllegalMove(v.rule("take_joker"), f"{v.untakeable} tokens can never be taken; "
                           "take gems of the five colours")
     names = [v.colours[i] for i in idx]
     if len(take) == 2 and take[0] == take[1]:

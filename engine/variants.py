@@ -27,6 +27,7 @@ class Variant:
     colours: tuple[str, str, str, str, str]
     letters: str  # six letters: the five colours, then the joker (notation.md)
     joker_name: str
+    untakeable: str  # the tokens no take action can take, in words (B-TAKE-3, M-TAKE-1)
     time_letter: str  # "" when the variant has no Time Stone
     words: dict[str, str]  # lenient parser: word -> letter
     cards: dict[str, Card]
@@ -49,6 +50,11 @@ class Variant:
     def costs(self) -> dict[str, tuple[int, ...]]:
         """Card id -> cost over the five colours (a hot-path shortcut)."""
         return self._costs
+
+    @property
+    def has_card_names(self) -> bool:
+        """Whether cards have names a player may type (Marvel characters)."""
+        return any(c.name for c in self.cards.values())
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_costs", {cid: c.cost for cid, c in self.cards.items()})
@@ -122,6 +128,7 @@ BASE = Variant(
     colours=BASE_COLOURS,
     letters="WUGRKJ",
     joker_name="gold",
+    untakeable="gold",
     time_letter="",
     words={
         "white": "W", "diamond": "W", "diamonds": "W",
@@ -150,6 +157,7 @@ MARVEL = Variant(
     colours=MARVEL_COLOURS,
     letters="YUORPJ",
     joker_name="grey",
+    untakeable="grey or green",
     time_letter="T",
     words={
         "yellow": "Y", "mind": "Y",

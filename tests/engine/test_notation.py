@@ -327,3 +327,19 @@ def test_the_canonical_order_of_suffixes_comes_out_whatever_order_went_in():
     """notation.md: the action, its J: part, then return, then noble."""
     s = two_nobles_met()
     assert engine.parse_move(s, "take gwu noble n04 return jjg") == "take WUG return GJJ noble N04"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "take 99999999999999999999999999999999999999 white",  # once an OverflowError
+        "take 20000000 white",  # once a 32-second string build
+        "take white x9",
+        "take " + "white " * 40,
+        "buy 1-01 " + "x" * 300,
+    ],
+)
+def test_absurd_counts_and_lengths_are_refused_at_once_as_invalid_notation(text):
+    state = engine.new_game(variant="base", players=2, seed=1)
+    with pytest.raises(InvalidNotation):
+        engine.parse_move(state, text)
