@@ -28,6 +28,7 @@ GAMES = [
     ("base", 3, 2),
     ("base", 4, 3),
     ("marvel", 2, 4),
+    ("marvel", 3, 6),
     ("marvel", 4, 5),
 ]
 
