@@ -23,6 +23,23 @@ class ReadOnlyMixin:
         return False
 
 
+HIDDEN_FIELDS = frozenset({"seed", "state", "private_card"})
+
+
+class HiddenInformationMixin:
+    """Refuse list filters from the query string that touch hidden information.
+
+    Django lets an admin list filter on any of a model's fields through the URL
+    (``?seed__startswith=9``), which would reveal a running game's seed, its deck
+    order or a blind reservation one guess at a time. Such a lookup gets a 400.
+    """
+
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None) -> bool:
+        if HIDDEN_FIELDS.intersection(lookup.split("__")):
+            return False
+        return super().lookup_allowed(lookup, value, request)  # type: ignore[misc]
+
+
 class SeatInline(ReadOnlyMixin, admin.TabularInline):
     model = Seat
     fields = ["index", "user", "join_position", "invited", "joined_at", "resigned", "resigned_at"]
@@ -40,7 +57,7 @@ class MoveInline(ReadOnlyMixin, admin.TabularInline):
 
 
 @admin.register(Game)
-class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class GameAdmin(HiddenInformationMixin, ReadOnlyMixin, admin.ModelAdmin):
     list_display = ["id", "variant", "status", "seat_count", "version", "to_move", "deadline_at", "created_at"]
     list_filter = ["status", "variant", "seat_count"]
     search_fields = ["id", "seats__user__username", "created_by__username"]
@@ -77,7 +94,7 @@ class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 
 @admin.register(Seat)
-class SeatAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class SeatAdmin(HiddenInformationMixin, ReadOnlyMixin, admin.ModelAdmin):
     list_display = ["game", "user", "index", "invited", "joined_at", "resigned"]
     list_filter = ["game__status", "game__variant", "invited", "resigned"]
     search_fields = ["game__id", "user__username"]
@@ -85,7 +102,7 @@ class SeatAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 
 @admin.register(Move)
-class MoveAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class MoveAdmin(HiddenInformationMixin, ReadOnlyMixin, admin.ModelAdmin):
     list_display = ["game", "ply", "seat", "text", "automatic", "created_at"]
     list_filter = ["game__status", "game__variant", "automatic"]
     search_fields = ["game__id", "text"]
@@ -95,7 +112,7 @@ class MoveAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 
 @admin.register(GameEvent)
-class GameEventAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class GameEventAdmin(HiddenInformationMixin, ReadOnlyMixin, admin.ModelAdmin):
     list_display = ["id", "game", "kind", "created_at", "processed_at"]
     list_filter = ["kind", "processed_at"]
     search_fields = ["game__id"]

@@ -69,3 +69,43 @@ def test_games_cannot_be_edited_or_deleted_in_the_admin(staff_client: Client, ac
     assert staff_client.get(f"/admin/games/game/{active_game.pk}/delete/").status_code == 403
     assert staff_client.get("/admin/games/game/add/").status_code == 403
     assert Game.objects.get(pk=active_game.pk).version == before
+
+
+@pytest.mark.parametrize(
+    "url, lookup",
+    [
+        ("/admin/games/game/", "seed__startswith"),
+        ("/admin/games/game/", "state__decks__0__0"),
+        ("/admin/games/move/", "private_card"),
+        ("/admin/games/move/", "game__seed__startswith"),
+        ("/admin/games/seat/", "game__state__icontains"),
+        ("/admin/games/gameevent/", "game__seed"),
+    ],
+)
+def test_the_admin_refuses_list_filters_that_would_guess_hidden_information(
+    staff_client: Client, active_game: Game, url: str, lookup: str
+) -> None:
+    client_for(user_to_move(active_game)).post(
+        f"/api/v1/games/{active_game.pk}/moves/",
+        {"move": "reserve deck1", "expected_version": active_game.version},
+        format="json",
+    )
+    active_game.refresh_from_db()
+    guesses = {
+        "seed__startswith": active_game.seed[:3],
+        "game__seed__startswith": active_game.seed[:3],
+        "game__seed": active_game.seed,
+        "state__decks__0__0": active_game.state["decks"][0][0],
+        "private_card": Move.objects.get(game=active_game).private_card,
+        "game__state__icontains": active_game.state["decks"][0][0],
+    }
+
+    response = staff_client.get(url, {lookup: guesses[lookup]})
+
+    assert response.status_code == 400
+    assert active_game.pk not in response.content.decode()
+
+
+def test_the_admin_still_filters_on_public_fields(staff_client: Client, active_game: Game) -> None:
+    response = staff_client.get("/admin/games/move/", {"game__status__exact": "active"})
+    assert response.status_code == 200
