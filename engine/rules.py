@@ -268,6 +268,7 @@ def _buy_moves(state: State, p: Player, total: int) -> list[Move]:
     candidates = [cid for row in state.market for cid in row if cid is not None]
     candidates.extend(cid for cid, _ in p.reserved)
     near = _near_tiles(state, bonuses) if state.tiles else ()
+    tiles_after: dict[int, list[str]] = {}
     may_gain = v.time_letter and held[TIME] == 0 and state.supply[TIME] > 0
     vname = v.name
     w0, w1, w2, w3, w4 = b0 + t0, b1 + t1, b2 + t2, b3 + t3, b4 + t4
@@ -320,9 +321,12 @@ def _buy_moves(state: State, p: Player, total: int) -> list[Move]:
             _bounded(_BUYS)
             _BUYS[key] = moves
         if near:
-            b = list(bonuses)
-            b[v.cards[cid].color] += 1
-            q = qualifying_tiles(state, tuple(b))
+            colour = v.cards[cid].color
+            q = tiles_after.get(colour)
+            if q is None:
+                b = list(bonuses)
+                b[colour] += 1
+                q = tiles_after[colour] = qualifying_tiles(state, tuple(b))
             if len(q) >= 2:  # B-NOBLE-2: the choice is part of the move
                 out.extend(m.with_suffix(m.ret, t) for m in moves for t in q)
                 continue
