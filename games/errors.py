@@ -10,6 +10,10 @@ class GameNotFound(ProblemError):
     code = "game_not_found"
     title = "Game not found"
 
+    @classmethod
+    def for_id(cls, game_id: str) -> GameNotFound:
+        return cls(f"There is no game with id {game_id!r}. Check the id and try again.")
+
 
 class NotAPlayer(ProblemError):
     status_code = 403

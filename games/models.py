@@ -15,10 +15,22 @@ from django.db.models import Q
 # No 0/1/i/l/o: ids are read aloud and typed from emails.
 PUBLIC_ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 PUBLIC_ID_LENGTH = 10
+# The column's width: room to lengthen new ids later without a migration.
+PUBLIC_ID_MAX_LENGTH = 16
+_PUBLIC_ID_CHARACTERS = frozenset(PUBLIC_ID_ALPHABET)
 
 
 def new_public_id() -> str:
     return "".join(secrets.choice(PUBLIC_ID_ALPHABET) for _ in range(PUBLIC_ID_LENGTH))
+
+
+def is_public_id(text: str) -> bool:
+    """True when ``text`` is shaped like an id this server mints.
+
+    Lookups by id check this first: anything else names no game, and some text
+    (NUL) PostgreSQL refuses outright, which would make a typo a server error.
+    """
+    return 0 < len(text) <= PUBLIC_ID_MAX_LENGTH and _PUBLIC_ID_CHARACTERS.issuperset(text)
 
 
 class Game(models.Model):
@@ -32,7 +44,7 @@ class Game(models.Model):
         BASE = "base", "Splendor"
         MARVEL = "marvel", "Splendor: Marvel"
 
-    id = models.CharField(primary_key=True, max_length=16, default=new_public_id, editable=False)
+    id = models.CharField(primary_key=True, max_length=PUBLIC_ID_MAX_LENGTH, default=new_public_id, editable=False)
     variant = models.CharField(max_length=16, choices=Variant.choices, default=Variant.BASE)
     seat_count = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)

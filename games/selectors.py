@@ -16,14 +16,16 @@ from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
 from games import errors
-from games.models import Game, GameEvent, Move, Seat
+from games.models import Game, GameEvent, Move, Seat, is_public_id
 
 
 def game_get(*, game_id: str) -> Game:
+    if not is_public_id(game_id):
+        raise errors.GameNotFound.for_id(game_id)
     try:
         return Game.objects.select_related("created_by").prefetch_related("seats__user__player").get(pk=game_id)
     except Game.DoesNotExist:
-        raise errors.GameNotFound(f"There is no game with id {game_id!r}. Check the id and try again.") from None
+        raise errors.GameNotFound.for_id(game_id) from None
 
 
 def game_list(

@@ -6,6 +6,8 @@ see a model's stored state or seed.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
@@ -14,11 +16,25 @@ from games.services import MAX_MOVE_TIMEOUT_HOURS, MAX_SEATS, MIN_SEATS
 
 # --- input ---------------------------------------------------------------------
 
+# The checks every CharField makes (no NUL, no lone surrogates): PostgreSQL
+# refuses such text in a query, so it must never reach one.
+_TEXT = serializers.CharField()
+
+
+class UsernameField(serializers.SlugRelatedField):
+    """A user named by username. A related field is not a CharField, so it does not
+    get CharField's checks on its own; it runs them before the lookup."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, str):
+            _TEXT.run_validators(data)
+        return super().to_internal_value(data)
+
 
 class GameCreateInputSerializer(serializers.Serializer):
     variant = serializers.ChoiceField(choices=Game.Variant.choices, default=Game.Variant.BASE)
     seats = serializers.IntegerField(min_value=MIN_SEATS, max_value=MAX_SEATS, default=2)
-    invited = serializers.SlugRelatedField(
+    invited = UsernameField(
         slug_field="username",
         queryset=get_user_model().objects.filter(is_active=True),
         many=True,

@@ -26,7 +26,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from games import errors
-from games.models import Game, GameEvent, IdempotencyRecord, Move, Seat
+from games.models import Game, GameEvent, IdempotencyRecord, Move, Seat, is_public_id
 from games.signals import game_changed
 
 logger = logging.getLogger(__name__)
@@ -117,11 +117,13 @@ class MoveSubmission:
 
 
 def _lock_game(game_id: str) -> Game:
+    if not is_public_id(game_id):
+        raise errors.GameNotFound.for_id(game_id)
     try:
         # A no-op on SQLite, where the IMMEDIATE transaction already holds the write lock.
         return Game.objects.select_for_update().get(pk=game_id)
     except Game.DoesNotExist:
-        raise errors.GameNotFound(f"There is no game with id {game_id!r}. Check the id and try again.") from None
+        raise errors.GameNotFound.for_id(game_id) from None
 
 
 def _notify_on_commit(game: Game) -> None:

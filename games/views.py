@@ -283,6 +283,9 @@ class GameMovesView(APIView):
                 raise ValidationError(
                     {"Idempotency-Key": [f"An Idempotency-Key is 1 to {MAX_IDEMPOTENCY_KEY_LENGTH} characters long."]}
                 )
+            if "\x00" in key:
+                # It is stored and looked up, and PostgreSQL refuses NUL in text.
+                raise ValidationError({"Idempotency-Key": ["An Idempotency-Key may not contain NUL characters."]})
             fingerprint = services.request_fingerprint(
                 method=request.method or "POST",
                 path=request.path,
