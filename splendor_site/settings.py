@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.module_loading import import_string
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -80,6 +81,39 @@ def env_rate(name: str, default: str) -> str:
         raise ImproperlyConfigured(
             f"{name}={value!r} is not a rate: write it as N/second, N/minute, N/hour or N/day."
         )
+    return value
+
+
+def env_class(name: str, default: str, *, must_have: str) -> str:
+    """A dotted path to a class with the method `must_have`, imported now so that a
+    typo stops start-up instead of the first request that needs the class."""
+    value = env_str(name, default)
+    assert value is not None
+    try:
+        imported = import_string(value)
+    except ImportError as exc:
+        raise ImproperlyConfigured(f"{name}={value!r} cannot be imported: {exc}.") from None
+    if not (isinstance(imported, type) and hasattr(imported, must_have)):
+        raise ImproperlyConfigured(f"{name}={value!r} is not a class with a {must_have}() method.")
+    return value
+
+
+# Brokers whose client library is installed with the site (redis; amqp comes with Celery).
+BROKER_SCHEMES = ("memory", "redis", "rediss", "amqp", "amqps", "pyamqp")
+
+
+def env_broker_url(name: str, default: str) -> str:
+    """A Celery broker URL (or several, separated by ';', for failover)."""
+    value = env_str(name, default)
+    assert value is not None
+    for url in value.split(";"):
+        scheme, separator, _ = url.strip().partition("://")
+        if not separator or scheme.lower() not in BROKER_SCHEMES:
+            allowed = ", ".join(f"{s}://" for s in BROKER_SCHEMES)
+            raise ImproperlyConfigured(
+                f"{name}={';'.join(_redact(u) for u in value.split(';'))!r} is not a broker URL this site can use: "
+                f"start it with one of {allowed} (e.g. redis://127.0.0.1:6379/0)."
+            )
     return value
 
 
@@ -224,7 +258,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 64 * 1024, 
 
 # --- email --------------------------------------------------------------------
 
-EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_BACKEND = env_class("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend", must_have="send_messages")
 EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
 EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1)
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
@@ -236,8 +270,7 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # --- Celery -------------------------------------------------------------------
 
-CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "memory://")
-assert CELERY_BROKER_URL is not None
+CELERY_BROKER_URL = env_broker_url("CELERY_BROKER_URL", "memory://")
 # The in-process broker has no worker behind it, so tasks run inline by default.
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", CELERY_BROKER_URL.startswith("memory://"))
 CELERY_TASK_EAGER_PROPAGATES = True

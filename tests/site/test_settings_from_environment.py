@@ -8,7 +8,16 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from splendor_site.settings import env_bool, env_int, env_list, env_rate, env_str
+from splendor_site.settings import (
+    BROKER_SCHEMES,
+    env_bool,
+    env_broker_url,
+    env_class,
+    env_int,
+    env_list,
+    env_rate,
+    env_str,
+)
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 STRONG_KEY = "x7Qp2LrT9vWz4mKc8NbJ5hYdF3gSaE6uRtXo1iVnBlCkMwZqPj0sDfGhUyTeRwQa"
@@ -85,6 +94,46 @@ def test_start_up_stops_on_a_database_url_it_cannot_use_without_echoing_the_pass
     assert result.returncode != 0
     assert "DATABASE_URL=" in result.stderr
     assert "hunter2" not in result.stderr
+
+
+def test_start_up_stops_on_a_broker_url_celery_cannot_use():
+    result = run_manage("check", CELERY_BROKER_URL="nonsense")
+    assert result.returncode != 0
+    assert "CELERY_BROKER_URL='nonsense' is not a broker URL this site can use" in result.stderr
+    assert "redis://" in result.stderr
+
+
+def test_a_refused_broker_url_does_not_echo_its_password():
+    result = run_manage("check", CELERY_BROKER_URL="redis://:hunter2@h:6379/0;kafka://u:hunter3@h/")
+    assert result.returncode != 0
+    assert "CELERY_BROKER_URL=" in result.stderr
+    assert "hunter2" not in result.stderr and "hunter3" not in result.stderr
+
+
+def test_every_documented_broker_scheme_is_accepted_and_failover_lists_too(monkeypatch):
+    for scheme in BROKER_SCHEMES:
+        monkeypatch.setenv("SOME_BROKER", f"{scheme}://host:1234/0")
+        assert env_broker_url("SOME_BROKER", "memory://") == f"{scheme}://host:1234/0"
+    monkeypatch.setenv("SOME_BROKER", "amqp://a:5672//;amqp://b:5672//")
+    assert env_broker_url("SOME_BROKER", "memory://") == "amqp://a:5672//;amqp://b:5672//"
+    for bad in ["redis", "redis:/host", "sqs://", "amqp://a;", "http://host"]:
+        monkeypatch.setenv("SOME_BROKER", bad)
+        with pytest.raises(ImproperlyConfigured, match="is not a broker URL"):
+            env_broker_url("SOME_BROKER", "memory://")
+
+
+def test_start_up_stops_on_an_email_backend_that_does_not_import():
+    result = run_manage("check", EMAIL_BACKEND="no.such.Backend")
+    assert result.returncode != 0
+    assert "EMAIL_BACKEND='no.such.Backend' cannot be imported" in result.stderr
+
+
+def test_env_class_refuses_something_that_imports_but_is_not_such_a_class(monkeypatch):
+    monkeypatch.setenv("SOME_BACKEND", "django.core.mail.send_mail")
+    with pytest.raises(ImproperlyConfigured, match="SOME_BACKEND='django.core.mail.send_mail' is not a class"):
+        env_class("SOME_BACKEND", "x", must_have="send_messages")
+    monkeypatch.setenv("SOME_BACKEND", "django.core.mail.backends.smtp.EmailBackend")
+    assert env_class("SOME_BACKEND", "x", must_have="send_messages") == "django.core.mail.backends.smtp.EmailBackend"
 
 
 def test_deploy_check_is_clean_with_production_settings():
