@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import status
 
 from splendor_site.api_errors import ProblemError
@@ -24,14 +26,33 @@ class VerificationError(ProblemError):
 class VerificationExpiredError(VerificationError):
     code = "verification_expired"
     title = "Verification code expired"
-    default_detail = "That code has expired. Sign up again to get a new one."
+    default_detail = "That code has expired. Ask for a new one at POST /api/v1/players/resend/."
 
 
-class TooManyAttemptsError(VerificationError):
+class _RetryLater:
+    """A 429 that says when to come back: the error handler sends `wait` as the
+    Retry-After header and as `retry_after` in the body."""
+
+    def __init__(self, detail: str | None = None, *, wait: int, **extra: Any) -> None:
+        super().__init__(detail, **extra)  # type: ignore[call-arg]
+        self.wait = max(1, wait)
+
+
+class TooManyAttemptsError(_RetryLater, VerificationError):
     status_code = status.HTTP_429_TOO_MANY_REQUESTS
     code = "too_many_attempts"
     title = "Too many attempts"
-    default_detail = "Too many wrong codes. Sign up again to get a new one."
+    default_detail = (
+        "Too many wrong codes; this code no longer works. Ask for a new one at POST /api/v1/players/resend/ "
+        "once Retry-After has passed."
+    )
+
+
+class TooManyCodesError(_RetryLater, ProblemError):
+    status_code = status.HTTP_429_TOO_MANY_REQUESTS
+    code = "too_many_codes"
+    title = "Too many codes"
+    default_detail = "This address has been sent as many codes as it may get in a day. Try again after Retry-After."
 
 
 class InvalidCredentialsError(ProblemError):

@@ -23,10 +23,11 @@ class SignupAcceptedSerializer(serializers.Serializer):
     detail = serializers.CharField()
 
 
-class VerifySerializer(serializers.Serializer):
-    username = serializers.CharField(required=False)
+class _SignedUpAsSerializer(serializers.Serializer):
+    """Names a sign-up by its username or, failing that, its email address."""
+
+    username = serializers.CharField(required=False, max_length=150)
     email = serializers.EmailField(required=False)
-    code = serializers.CharField(max_length=64)
 
     def validate(self, attrs: dict) -> dict:
         if not attrs.get("username") and not attrs.get("email"):
@@ -34,6 +35,18 @@ class VerifySerializer(serializers.Serializer):
                 {"username": ["Give the username or the email address you signed up with."]}
             )
         return attrs
+
+
+class VerifySerializer(_SignedUpAsSerializer):
+    code = serializers.CharField(max_length=64)
+
+
+class ResendSerializer(_SignedUpAsSerializer):
+    pass
+
+
+class ResendAcceptedSerializer(serializers.Serializer):
+    detail = serializers.CharField()
 
 
 class TokenCreateSerializer(serializers.Serializer):

@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
+import math
 import secrets
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.mail import send_mail
-from django.db import transaction
-from django.db.models import F
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 from rest_framework.exceptions import ValidationError
 
-from accounts.errors import TooManyAttemptsError, VerificationError, VerificationExpiredError
+from accounts.errors import TooManyAttemptsError, TooManyCodesError, VerificationError, VerificationExpiredError
 from accounts.models import ApiToken, EmailVerification, Player, scopes_normalise
 from accounts.tokens import token_generate, token_hash, token_public_prefix
 
@@ -24,20 +25,82 @@ User = get_user_model()
 
 VERIFICATION_LIFETIME = timedelta(hours=24)
 VERIFICATION_MAX_ATTEMPTS = 5
+# Codes for one sign-up (from signing up again or asking for a resend), so that
+# neither endpoint can be used to flood someone's inbox.
+VERIFICATION_CODES_PER_DAY = 5
+VERIFICATION_RESEND_INTERVAL = timedelta(minutes=1)
 # No 0/O/1/I/L: the code is read from an email and typed by hand. 10 characters
 # of 31 give ~50 bits; with 5 tries per code, guessing is hopeless.
 VERIFICATION_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 VERIFICATION_LENGTH = 10
 
 
-def _check_username_and_email_free(*, username: str, email: str) -> None:
+def _pending_signups() -> QuerySet:
+    """Users who signed up and never verified their email address."""
+    return User.objects.filter(is_active=False, player__isnull=False, player__email_verified_at__isnull=True)
+
+
+def _live_codes(now: datetime) -> QuerySet[EmailVerification]:
+    """Codes that can still activate an account: unused, unexpired, not guessed at too often."""
+    return EmailVerification.objects.filter(
+        used_at__isnull=True, expires_at__gt=now, failed_attempts__lt=VERIFICATION_MAX_ATTEMPTS
+    )
+
+
+def _claim_username_and_email(
+    *, username: str, email: str, now: datetime, take_over_pending_email: bool
+) -> AbstractBaseUser | None:
+    """Make way for a new account with `username` and `email`, or raise ValidationError.
+
+    Verified accounts hold both. A sign-up waiting for verification holds its
+    username only while its code still works; once the code has expired or been
+    guessed at too often it holds nothing, and is deleted here. With
+    `take_over_pending_email`, a waiting sign-up with the same email address is
+    returned to be reused whatever the state of its code: the new code goes to
+    the same inbox, so its owner decides, and nobody can keep an address they
+    cannot read from signing up. Deleting and reusing stay within the caller's
+    transaction.
+    """
+    # Locked first, so that two sign-ups for one name are decided one after the other.
+    holders = list(
+        User.objects.select_for_update()
+        .filter(Q(username__iexact=username) | Q(email__iexact=email))
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    by_username = set(User.objects.filter(pk__in=holders, username__iexact=username).values_list("pk", flat=True))
+    by_email = set(User.objects.filter(pk__in=holders, email__iexact=email).values_list("pk", flat=True))
+    pending = set(_pending_signups().filter(pk__in=holders).values_list("pk", flat=True))
+    live = set(_live_codes(now).filter(user_id__in=pending).values_list("user_id", flat=True))
     errors: dict[str, list[str]] = {}
-    if User.objects.filter(username__iexact=username).exists():
-        errors["username"] = ["This username is taken."]
-    if User.objects.filter(email__iexact=email).exists():
-        errors["email"] = ["An account with this email address exists."]
+    stale: list[int] = []
+    reuse: int | None = None
+    for pk in holders:
+        if pk in pending and pk in by_email and take_over_pending_email:
+            if reuse is None:
+                reuse = pk
+            else:
+                stale.append(pk)
+        elif pk not in pending or pk in live:
+            if pk in by_username:
+                errors["username"] = ["This username is taken."]
+            if pk in by_email:
+                errors["email"] = ["An account with this email address exists."]
+        else:
+            stale.append(pk)
     if errors:
         raise ValidationError(errors)
+    User.objects.filter(pk__in=stale).delete()
+    return User.objects.get(pk=reuse) if reuse is not None else None
+
+
+def _save_new_username(user: AbstractBaseUser) -> None:
+    # Two sign-ups racing for one username: the database's unique index decides.
+    try:
+        with transaction.atomic():
+            user.save()
+    except IntegrityError:
+        raise ValidationError({"username": ["This username is taken."]}) from None
 
 
 @transaction.atomic
@@ -53,13 +116,13 @@ def player_create(
     For operators and tests (`manage.py player_create`); people sign up through
     `signup_start`. Without a password the user can only use API tokens.
     """
-    _check_username_and_email_free(username=username, email=email)
+    _claim_username_and_email(username=username, email=email, now=timezone.now(), take_over_pending_email=False)
     user = User(username=username, email=email, is_active=True)
     if password:
         user.set_password(password)
     else:
         user.set_unusable_password()
-    user.save()
+    _save_new_username(user)
     Player.objects.create(user=user, display_name=display_name or username, email_verified_at=timezone.now())
     return user
 
@@ -104,35 +167,93 @@ def _code_hash(code: str) -> str:
     return salted_hmac("accounts.email_verification", code.upper()).hexdigest()
 
 
-@transaction.atomic
-def signup_start(*, username: str, email: str, password: str, display_name: str | None = None) -> AbstractBaseUser:
-    """An inactive user and a code emailed to them; `signup_verify` activates it."""
-    _check_username_and_email_free(username=username, email=email)
-    user = User(username=username, email=email, is_active=False)
-    try:
-        validate_password(password, user=user)
-    except DjangoValidationError as exc:
-        raise ValidationError({"password": list(exc.messages)}) from None
-    user.set_password(password)
-    user.save()
-    Player.objects.create(user=user, display_name=display_name or username)
-
-    code = "".join(secrets.choice(VERIFICATION_ALPHABET) for _ in range(VERIFICATION_LENGTH))
-    EmailVerification.objects.create(
-        user=user, code_hash=_code_hash(code), expires_at=timezone.now() + VERIFICATION_LIFETIME
+def _next_code_at(*, user: AbstractBaseUser, now: datetime, resend: bool) -> datetime:
+    """The earliest time `user` may be sent another code: at most
+    VERIFICATION_CODES_PER_DAY a day and, for a resend, not sooner than
+    VERIFICATION_RESEND_INTERVAL after the last one."""
+    day = timedelta(days=1)
+    sent = list(
+        EmailVerification.objects.filter(user=user, created_at__gt=now - day)
+        .order_by("-created_at")
+        .values_list("created_at", flat=True)
     )
+    earliest = now
+    if resend and sent:
+        earliest = max(earliest, sent[0] + VERIFICATION_RESEND_INTERVAL)
+    if len(sent) >= VERIFICATION_CODES_PER_DAY:
+        earliest = max(earliest, sent[VERIFICATION_CODES_PER_DAY - 1] + day)
+    return earliest
+
+
+def _seconds_until(moment: datetime, now: datetime) -> int:
+    return max(1, math.ceil((moment - now).total_seconds()))
+
+
+def _code_send(*, user: AbstractBaseUser, display_name: str, now: datetime) -> None:
+    """A new code for `user`, emailed after commit. Earlier unused codes stop working."""
+    EmailVerification.objects.filter(user=user, used_at__isnull=True, expires_at__gt=now).update(expires_at=now)
+    code = "".join(secrets.choice(VERIFICATION_ALPHABET) for _ in range(VERIFICATION_LENGTH))
+    EmailVerification.objects.create(user=user, code_hash=_code_hash(code), expires_at=now + VERIFICATION_LIFETIME)
+    username, email = user.get_username(), user.email
     message = (
-        f"Hello {display_name or username},\n\n"
-        f"Your Splendor by post verification code is:\n\n    {code}\n\n"
+        f"Hello {display_name},\n\n"
+        f"Your Splendor by post verification code for the username {username} is:\n\n    {code}\n\n"
         f"Send it with your username to POST /api/v1/players/verify/, e.g.\n"
         f'    {{"username": "{username}", "code": "{code}"}}\n\n'
-        f"The code is good for 24 hours. If you did not sign up, ignore this email.\n"
+        f"The code is good for 24 hours; a new one is sent on request to POST /api/v1/players/resend/.\n"
+        f"If you did not sign up, ignore this email.\n"
     )
     # On commit: no email for a sign-up that rolled back.
     transaction.on_commit(
         lambda: send_mail("Your Splendor by post verification code", message, None, [email])
     )
+
+
+@transaction.atomic
+def signup_start(*, username: str, email: str, password: str, display_name: str | None = None) -> AbstractBaseUser:
+    """An inactive user and a code emailed to them; `signup_verify` activates it.
+
+    A sign-up that was never verified gives way to this one: see
+    `_claim_username_and_email`. Signing up again with the same address reuses
+    that account, and counts against its VERIFICATION_CODES_PER_DAY.
+    """
+    now = timezone.now()
+    user = _claim_username_and_email(username=username, email=email, now=now, take_over_pending_email=True)
+    if user is not None:
+        next_code_at = _next_code_at(user=user, now=now, resend=False)
+        if next_code_at > now:
+            raise TooManyCodesError(wait=_seconds_until(next_code_at, now))
+    else:
+        user = User(is_active=False)
+    user.username, user.email = username, email
+    try:
+        validate_password(password, user=user)
+    except DjangoValidationError as exc:
+        raise ValidationError({"password": list(exc.messages)}) from None
+    user.set_password(password)
+    _save_new_username(user)
+    Player.objects.update_or_create(user=user, defaults={"display_name": display_name or username})
+    _code_send(user=user, display_name=display_name or username, now=now)
     return user
+
+
+def signup_code_resend(*, username: str | None = None, email: str | None = None) -> None:
+    """Email a new code to the sign-up waiting under `username` (or `email`), if any.
+
+    Returns nothing either way, and does nothing beyond the limits
+    (VERIFICATION_RESEND_INTERVAL, VERIFICATION_CODES_PER_DAY): the caller's
+    answer must not tell whether an account or an address exists.
+    """
+    if not username and not email:
+        raise ValidationError({"username": ["Give the username or the email address you signed up with."]})
+    now = timezone.now()
+    with transaction.atomic():
+        waiting = _pending_signups().select_for_update(of=("self",))
+        waiting = waiting.filter(username__iexact=username) if username else waiting.filter(email__iexact=email)
+        user = waiting.select_related("player").first()
+        if user is None or _next_code_at(user=user, now=now, resend=True) > now:
+            return
+        _code_send(user=user, display_name=user.player.display_name, now=now)
 
 
 def signup_verify(*, code: str, username: str | None = None, email: str | None = None) -> AbstractBaseUser:
@@ -142,7 +263,7 @@ def signup_verify(*, code: str, username: str | None = None, email: str | None =
     users = User.objects.filter(username__iexact=username) if username else User.objects.filter(email__iexact=email)
     user = users.filter(is_active=False, player__email_verified_at__isnull=True).first()
     verification = (
-        EmailVerification.objects.filter(user=user, used_at__isnull=True).order_by("-created_at").first()
+        EmailVerification.objects.filter(user=user, used_at__isnull=True).order_by("-created_at", "-id").first()
         if user is not None
         else None
     )
@@ -151,14 +272,14 @@ def signup_verify(*, code: str, username: str | None = None, email: str | None =
 
     now = timezone.now()
     if verification.failed_attempts >= VERIFICATION_MAX_ATTEMPTS:
-        raise TooManyAttemptsError()
+        raise TooManyAttemptsError(wait=_seconds_until(_next_code_at(user=user, now=now, resend=True), now))
     if verification.expires_at <= now:
         raise VerificationExpiredError()
     if not constant_time_compare(verification.code_hash, _code_hash(code.strip())):
         EmailVerification.objects.filter(pk=verification.pk).update(failed_attempts=F("failed_attempts") + 1)
         left = VERIFICATION_MAX_ATTEMPTS - verification.failed_attempts - 1
         if left <= 0:
-            raise TooManyAttemptsError()
+            raise TooManyAttemptsError(wait=_seconds_until(_next_code_at(user=user, now=now, resend=True), now))
         raise VerificationError(
             f"That code is not right; {left} more {'try' if left == 1 else 'tries'} before it stops working.",
             attempts_left=left,

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from django.contrib.auth import authenticate
 from django.http import Http404
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import generics, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from accounts import selectors, services
@@ -16,6 +18,8 @@ from accounts.errors import InvalidCredentialsError
 from accounts.permissions import CanPlay, CanRead
 from accounts.serializers import (
     MeSerializer,
+    ResendAcceptedSerializer,
+    ResendSerializer,
     SignupAcceptedSerializer,
     SignupSerializer,
     TokenCreatedSerializer,
@@ -24,6 +28,7 @@ from accounts.serializers import (
     VerifySerializer,
 )
 from splendor_site.api_errors import PROBLEM_CONTENT_TYPE, ProblemSerializer
+from splendor_site.throttling import ScopedRateThrottle
 
 PROBLEM = OpenApiResponse(ProblemSerializer, description="Problem details (application/problem+json)")
 
@@ -34,6 +39,15 @@ def _problems(*status_codes: int) -> dict:
     return {(code, PROBLEM_CONTENT_TYPE): PROBLEM for code in sorted({*status_codes, 429})}
 
 
+RETRY_AFTER = OpenApiParameter(
+    "Retry-After",
+    OpenApiTypes.INT,
+    location=OpenApiParameter.HEADER,
+    response=[429],
+    description="Seconds to wait before trying again.",
+)
+
+
 class PlayerSignupView(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list = []
@@ -41,8 +55,13 @@ class PlayerSignupView(APIView):
     @extend_schema(
         operation_id="players_signup",
         summary="Sign up",
+        description="Answers 202 and emails a code to verify at POST /api/v1/players/verify/. A sign-up "
+        "that was never verified gives way: one with the same email address is replaced (at most "
+        "five codes a day go to one sign-up: 429 `too_many_codes`), and one whose code has expired or "
+        "been guessed at too often no longer holds its username.",
         request=SignupSerializer,
         responses={202: SignupAcceptedSerializer, **_problems(400)},
+        parameters=[RETRY_AFTER],
         auth=[],
     )
     def post(self, request: Request) -> Response:
@@ -64,8 +83,12 @@ class PlayerVerifyView(APIView):
     @extend_schema(
         operation_id="players_verify",
         summary="Verify the email address with the emailed code",
+        description="A code works for 24 hours and five tries. After the fifth wrong code the answer "
+        "is 429 `too_many_attempts`, whose Retry-After says when POST /api/v1/players/resend/ will "
+        "send a new code; an expired code is 400 `verification_expired`.",
         request=VerifySerializer,
         responses={200: MeSerializer, **_problems(400)},
+        parameters=[RETRY_AFTER],
         auth=[],
     )
     def post(self, request: Request) -> Response:
@@ -75,11 +98,44 @@ class PlayerVerifyView(APIView):
         return Response(MeSerializer(user.player).data)
 
 
+RESEND_ACCEPTED = (
+    "If a sign-up under that name is waiting for verification, a new code is on its way to its email "
+    "address; earlier codes no longer work. A sign-up gets at most one code every "
+    f"{int(services.VERIFICATION_RESEND_INTERVAL.total_seconds())} seconds and "
+    f"{services.VERIFICATION_CODES_PER_DAY} a day."
+)
+
+
+class PlayerResendView(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+    # On top of the usual limits: each call may send an email.
+    throttle_classes = [*api_settings.DEFAULT_THROTTLE_CLASSES, ScopedRateThrottle]
+    throttle_scope = "signup_resend"
+
+    @extend_schema(
+        operation_id="players_resend",
+        summary="Email a new verification code",
+        description="For a sign-up that is not verified yet, by `username` or `email`. The answer is the "
+        "same whether or not such a sign-up exists, so it tells nothing about who has an account.",
+        request=ResendSerializer,
+        responses={202: ResendAcceptedSerializer, **_problems(400)},
+        parameters=[RETRY_AFTER],
+        auth=[],
+    )
+    def post(self, request: Request) -> Response:
+        serializer = ResendSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.signup_code_resend(**serializer.validated_data)
+        return Response({"detail": RESEND_ACCEPTED}, status=status.HTTP_202_ACCEPTED)
+
+
 @extend_schema_view(
     get=extend_schema(
         operation_id="tokens_list",
         summary="Your API tokens (never their secrets)",
         responses={200: TokenSerializer(many=True), **_problems(401, 403)},
+        parameters=[RETRY_AFTER],
     )
 )
 class TokenListCreateView(generics.ListAPIView):
@@ -99,6 +155,7 @@ class TokenListCreateView(generics.ListAPIView):
         "(for the first token). The secret is in the response once and never again.",
         request=TokenCreateSerializer,
         responses={201: TokenCreatedSerializer, **_problems(400, 401, 403)},
+        parameters=[RETRY_AFTER],
     )
     def post(self, request: Request) -> Response:
         serializer = TokenCreateSerializer(data=request.data)
@@ -125,6 +182,7 @@ class TokenDetailView(APIView):
         summary="Revoke one of your tokens",
         request=None,
         responses={204: None, **_problems(401, 403, 404)},
+        parameters=[RETRY_AFTER],
     )
     def delete(self, request: Request, token_id: int) -> Response:
         token = selectors.token_get_for_user(user=request.user, token_id=token_id)
@@ -141,6 +199,7 @@ class MeView(APIView):
         operation_id="me",
         summary="The player this token belongs to",
         responses={200: MeSerializer, **_problems(401, 403)},
+        parameters=[RETRY_AFTER],
     )
     def get(self, request: Request) -> Response:
         player = services.player_for_user(user=request.user)

@@ -289,6 +289,8 @@ REDIS_URL = env_str("REDIS_URL", None)
 
 API_THROTTLE_ANON_RATE = env_rate("API_THROTTLE_ANON_RATE", "30/minute")
 API_THROTTLE_USER_RATE = env_rate("API_THROTTLE_USER_RATE", "120/minute")
+# POST /api/v1/players/resend/ sends email: a tighter limit per IP address.
+API_THROTTLE_RESEND_RATE = env_rate("API_THROTTLE_RESEND_RATE", "5/hour")
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["accounts.authentication.BearerTokenAuthentication"],
@@ -303,7 +305,11 @@ REST_FRAMEWORK = {
         "splendor_site.throttling.UserRateThrottle",
         "splendor_site.throttling.AnonRateThrottle",
     ],
-    "DEFAULT_THROTTLE_RATES": {"anon": API_THROTTLE_ANON_RATE, "user": API_THROTTLE_USER_RATE},
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": API_THROTTLE_ANON_RATE,
+        "user": API_THROTTLE_USER_RATE,
+        "signup_resend": API_THROTTLE_RESEND_RATE,
+    },
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 

@@ -1,10 +1,13 @@
 """manage.py player_create prints one line of JSON with a working token."""
 
 import json
+from datetime import timedelta
 from io import StringIO
 
 import pytest
+import time_machine
 from django.core.management import CommandError, call_command
+from django.utils import timezone
 
 from tests.accounts.conftest import client_with
 
@@ -47,3 +50,16 @@ def test_player_create_refuses_an_unknown_scope_and_creates_nothing():
     with pytest.raises(CommandError, match="scopes"):
         run("gus", "--email", "gus@example.com", "--scopes", "admin")
     assert not get_user_model().objects.filter(username="gus").exists()
+
+
+def test_player_create_refuses_the_address_of_a_sign_up_still_waiting_for_its_code(signups):
+    signups.sign_up("carol", "carol@example.com")
+    with pytest.raises(CommandError, match="email"):
+        run("carol2", "--email", "carol@example.com")
+
+
+def test_player_create_takes_the_username_and_address_of_a_sign_up_whose_code_expired(signups):
+    signups.sign_up("carol", "carol@example.com")
+    with time_machine.travel(timezone.now() + timedelta(hours=24, seconds=1)):
+        data = json.loads(run("carol", "--email", "carol@example.com"))
+    assert client_with(data["token"]).get("/api/v1/me/").json()["email_verified_at"] is not None

@@ -111,6 +111,7 @@ def test_after_too_many_wrong_codes_even_the_right_one_is_refused(django_capture
     response = verify(code)
     assert response.status_code == 429
     assert response.json()["code"] == "too_many_attempts"
+    assert "/api/v1/players/resend/" in response.json()["detail"]
 
 
 def test_an_expired_code_is_refused(django_capture_on_commit_callbacks):
@@ -120,6 +121,7 @@ def test_an_expired_code_is_refused(django_capture_on_commit_callbacks):
         response = verify(code)
     assert response.status_code == 400
     assert response.json()["code"] == "verification_expired"
+    assert "/api/v1/players/resend/" in response.json()["detail"]
 
 
 def test_a_code_works_only_once(django_capture_on_commit_callbacks):
@@ -135,8 +137,9 @@ def test_verifying_an_unknown_player_is_refused():
     assert response.json()["code"] == "verification_failed"
 
 
-def test_a_taken_username_or_email_is_a_validation_problem(django_capture_on_commit_callbacks):
+def test_a_verified_account_keeps_its_username_and_email(django_capture_on_commit_callbacks):
     sign_up(django_capture_on_commit_callbacks)
+    verify(code_from_the_email())
     response = sign_up(django_capture_on_commit_callbacks, username="CAROL", email="Carol@Example.com")
     assert response.status_code == 400
     body = response.json()
