@@ -281,6 +281,18 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
 
+# Periodic work, sent by `celery -A splendor_site beat` and run by the workers.
+# Deadlines are swept, never scheduled as long ETA tasks (games.models.Game.deadline_at).
+DEADLINE_SWEEP_SECONDS = env_int("DEADLINE_SWEEP_SECONDS", 60, minimum=1)
+CELERY_BEAT_SCHEDULE = {
+    "games-sweep-deadlines": {
+        "task": "games.tasks.sweep_deadlines",
+        "schedule": float(DEADLINE_SWEEP_SECONDS),
+        # A sweep still queued when the next one is due is dropped: the next one does its work.
+        "options": {"expires": DEADLINE_SWEEP_SECONDS},
+    },
+}
+
 # --- Redis (optional; used by tests marked `redis` and by operators) -----------
 
 REDIS_URL = env_str("REDIS_URL", None)

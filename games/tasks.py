@@ -1,0 +1,22 @@
+"""Celery tasks of the games app: thin adapters that call services.
+
+`sweep_deadlines` runs on the beat schedule in settings (CELERY_BEAT_SCHEDULE,
+every DEADLINE_SWEEP_SECONDS). It takes no arguments, so it carries nothing
+secret, and it is safe to run twice or concurrently: `game_time_out`
+re-checks each deadline under the game's row lock and changes nothing when it
+has not passed.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from games import selectors, services
+
+
+@shared_task(name="games.tasks.sweep_deadlines", ignore_result=True)
+def sweep_deadlines() -> int:
+    """Resign the seat to move in every active game whose deadline has passed.
+    Returns how many games had a player run out of time."""
+    # The same calls as `manage.py games_sweep_deadlines`, the cron alternative.
+    return sum(services.game_time_out(game_id=game_id) for game_id in selectors.game_overdue_ids())
