@@ -1,1 +1,5 @@
-"""Notifications: outbound email and reminders; inbound/ will parse email replies."""
+"""Reserved for playing by email: turn emails, reminders and parsing replies.
+
+Not built yet; the app is installed but empty. Sign-up codes are sent by the
+accounts services, not from here.
+"""
