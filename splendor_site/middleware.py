@@ -8,6 +8,7 @@ from collections.abc import Callable
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
+from django.urls import Resolver404, resolve
 
 from splendor_site.api_errors import is_api_path, problem_response
 
@@ -54,6 +55,14 @@ class ApiProblemMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        if is_api_path(request) and not request.path.endswith("/") and _resolves(request.path + "/"):
+            # Django would redirect (a POST turns into a GET, or a debug error page):
+            # say plainly where the endpoint is instead.
+            return problem_response(
+                status_code=404,
+                code="not_found",
+                detail=f"API addresses end with a slash: use {request.path}/ instead of {request.path}.",
+            )
         response = self.get_response(request)
         if (
             is_api_path(request)
@@ -72,6 +81,14 @@ class ApiProblemMiddleware:
             return _problem_for_status(403)
         logger.exception("Unexpected error at %s", request.path, exc_info=exception)
         return _problem_for_status(500)
+
+
+def _resolves(path: str) -> bool:
+    try:
+        resolve(path)
+    except Resolver404:
+        return False
+    return True
 
 
 _GENERIC = {

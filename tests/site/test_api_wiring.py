@@ -130,3 +130,18 @@ def test_schema_and_docs_are_served_without_authentication(client):
     assert schema.status_code == 200
     assert "bearerAuth" in schema.json()["components"]["securitySchemes"]
     assert client.get("/api/docs/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_an_api_address_without_its_trailing_slash_is_a_clear_404_not_a_redirect(client) -> None:
+    response = client.post("/api/v1/games", {"variant": "base", "seats": 2}, content_type="application/json")
+    assert response.status_code == 404
+    assert response["Content-Type"].startswith("application/problem+json")
+    assert "/api/v1/games/" in response.json()["detail"]
+
+
+@pytest.mark.django_db
+def test_the_interactive_docs_load_no_script_from_another_site(client) -> None:
+    page = client.get("/api/docs/").content.decode()
+    assert "cdn.jsdelivr.net" not in page and "unpkg.com" not in page
+    assert "swagger-ui" in page
