@@ -10,10 +10,15 @@ from accounts.tokens import TOKEN_PREFIX, token_hash
 
 
 def token_get_by_plaintext(*, plaintext: str) -> ApiToken | None:
-    """The token (revoked or not) whose secret is `plaintext`, with its user."""
+    """The token (revoked or not) whose secret is `plaintext`, with its user and the
+    user's player, in one query (every API request makes it)."""
     if not plaintext.startswith(TOKEN_PREFIX):
         return None
-    return ApiToken.objects.select_related("user").filter(key_hash=token_hash(plaintext)).first()
+    try:
+        # get(), not first(): key_hash is unique, and first() would add an ORDER BY.
+        return ApiToken.objects.select_related("user__player").get(key_hash=token_hash(plaintext))
+    except ApiToken.DoesNotExist:
+        return None
 
 
 def token_list(*, user: AbstractBaseUser) -> QuerySet[ApiToken]:

@@ -130,6 +130,11 @@ def player_create(
 def player_for_user(*, user: AbstractBaseUser) -> Player:
     """The user's Player, made on first use for users created outside these services
     (such as `createsuperuser`)."""
+    try:
+        # No query for a user that came with its player (the token lookup loads both).
+        return user.player  # type: ignore[attr-defined]
+    except Player.DoesNotExist:
+        pass
     player, _ = Player.objects.get_or_create(user=user, defaults={"display_name": user.get_username()})
     return player
 

@@ -12,18 +12,24 @@ from typing import Any
 
 import engine
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet, Subquery
 from django.utils import timezone
 
 from games import errors
 from games.models import Game, GameEvent, Move, Seat, is_public_id
 
 
+def _seats_with_players() -> Prefetch:
+    # One query for the seats with their users and players, not one per table.
+    return Prefetch("seats", queryset=Seat.objects.select_related("user__player"))
+
+
 def game_get(*, game_id: str) -> Game:
+    """The game with its creator and its seats' users and players: two queries."""
     if not is_public_id(game_id):
         raise errors.GameNotFound.for_id(game_id)
     try:
-        return Game.objects.select_related("created_by").prefetch_related("seats__user__player").get(pk=game_id)
+        return Game.objects.select_related("created_by").prefetch_related(_seats_with_players()).get(pk=game_id)
     except Game.DoesNotExist:
         raise errors.GameNotFound.for_id(game_id) from None
 
@@ -47,7 +53,7 @@ def game_list(
         )
     if status:
         games = games.filter(status=status)
-    return games.order_by("-created_at", "pk").select_related("created_by").prefetch_related("seats__user__player")
+    return games.order_by("-created_at", "pk").select_related("created_by").prefetch_related(_seats_with_players())
 
 
 def _seat_of(game: Game, user: AbstractBaseUser | None) -> Seat | None:
@@ -123,13 +129,30 @@ def game_get_view(*, game: Game, user: AbstractBaseUser | None) -> dict[str, Any
     }
 
 
-def game_legal_moves(*, game: Game, user: AbstractBaseUser) -> list[str]:
-    """The caller's legal moves in canonical text; empty unless it is their turn."""
-    seat = _seat_of(game, user)
-    if game.status != Game.Status.ACTIVE or seat is None or seat.index is None or seat.index != game.to_move:
-        return []
-    state = engine.from_dict(game.state)
-    return [engine.format_move(move) for move in engine.legal_moves(state)]
+def game_legal_moves(*, game_id: str, user: AbstractBaseUser) -> dict[str, Any]:
+    """The caller's legal moves in canonical text (empty unless it is their turn),
+    with the game's version, the seat to move and the caller's seat.
+
+    One query: the game row with the caller's seat index beside it. The seat
+    list, the creator and the players' names are not needed here, and this is
+    half of every turn.
+    """
+    if not is_public_id(game_id):
+        raise errors.GameNotFound.for_id(game_id)
+    games = Game.objects.only("id", "status", "version", "to_move", "state")
+    if user.is_authenticated:
+        own_seat = Seat.objects.filter(game=OuterRef("pk"), user=user, joined_at__isnull=False).order_by()
+        games = games.annotate(your_seat=Subquery(own_seat.values("index")[:1]))
+    try:
+        game = games.get(pk=game_id)
+    except Game.DoesNotExist:
+        raise errors.GameNotFound.for_id(game_id) from None
+    your_seat = getattr(game, "your_seat", None)
+    moves: list[str] = []
+    if game.status == Game.Status.ACTIVE and your_seat is not None and your_seat == game.to_move:
+        state = engine.from_dict(game.state)
+        moves = [engine.format_move(move) for move in engine.legal_moves(state)]
+    return {"version": game.version, "to_move": game.to_move, "your_seat": your_seat, "moves": moves}
 
 
 def game_moves(*, game: Game, user: AbstractBaseUser | None) -> list[dict[str, Any]]:

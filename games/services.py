@@ -14,7 +14,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, ParamSpec, TypeVar
@@ -22,7 +22,7 @@ from typing import Any, ParamSpec, TypeVar
 import engine
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import OperationalError, transaction
-from django.db.models import F
+from django.db.models import F, Prefetch
 from django.utils import timezone
 
 from games import errors
@@ -116,12 +116,29 @@ class MoveSubmission:
 # --- helpers (run inside the caller's transaction) ---------------------------
 
 
-def _lock_game(game_id: str) -> Game:
+# What a move can change in the game row; a move saves only these.
+PLAY_FIELDS = ("state", "to_move", "deadline_at", "version", "status", "result", "finished_at")
+
+
+def _lock_game(game_id: str, *, with_seats: bool = False) -> Game:
+    """The game row, locked until the transaction ends.
+
+    ``with_seats`` also loads its creator and its seats with their users and
+    players (one more query), so that nothing later in the transaction or in
+    the answer reads them again. Seats change only under this same lock, so
+    the list stays true until commit.
+    """
     if not is_public_id(game_id):
         raise errors.GameNotFound.for_id(game_id)
+    # A no-op on SQLite, where the IMMEDIATE transaction already holds the write lock.
+    # of=("self",): lock the game row, not the creator's user row joined to it.
+    games = Game.objects.select_for_update(of=("self",))
+    if with_seats:
+        games = games.select_related("created_by").prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("user__player"))
+        )
     try:
-        # A no-op on SQLite, where the IMMEDIATE transaction already holds the write lock.
-        return Game.objects.select_for_update().get(pk=game_id)
+        return games.get(pk=game_id)
     except Game.DoesNotExist:
         raise errors.GameNotFound.for_id(game_id) from None
 
@@ -131,17 +148,38 @@ def _notify_on_commit(game: Game) -> None:
     transaction.on_commit(lambda: game_changed.send(sender=Game, game_id=game_id, version=version))
 
 
-def _change(game: Game, kind: str, payload: dict[str, Any]) -> GameEvent:
-    """Record one state change: bump the version and write its outbox event."""
-    game.version += 1
-    return GameEvent.objects.create(game=game, kind=kind, payload={**payload, "version": game.version})
+class _Writes:
+    """The rows one service call adds beside the game row: moves and outbox events.
+
+    They are gathered while the call works out what happened and inserted by
+    ``flush``, one INSERT per table, before the game row is saved.
+    """
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.moves: list[Move] = []
+        self.events: list[GameEvent] = []
+
+    def change(self, kind: str, payload: dict[str, Any]) -> None:
+        """Record one state change: bump the version and queue its outbox event."""
+        self.game.version += 1
+        self.events.append(GameEvent(game=self.game, kind=kind, payload={**payload, "version": self.game.version}))
+
+    def flush(self) -> None:
+        # In order, so that event ids follow the versions (the outbox is read by id).
+        if self.moves:
+            Move.objects.bulk_create(self.moves)
+        if self.events:
+            GameEvent.objects.bulk_create(self.events)
+        self.moves, self.events = [], []
 
 
 def _joined_seat(game: Game, user: AbstractBaseUser) -> Seat:
-    seat = game.seats.filter(user=user, joined_at__isnull=False).first()
-    if seat is None:
-        raise errors.NotAPlayer("You do not have a seat in this game, so you cannot act in it.")
-    return seat
+    # Scans the seats (prefetched by _lock_game(with_seats=True), else one query).
+    for seat in game.seats.all():
+        if seat.user_id == user.pk and seat.has_joined:
+            return seat
+    raise errors.NotAPlayer("You do not have a seat in this game, so you cannot act in it.")
 
 
 def _deadline(game: Game, now: datetime) -> datetime:
@@ -171,29 +209,31 @@ def _result_with_resignations(outcome: dict[str, Any], resigned: Sequence[int]) 
     return {**outcome, "winners": winners, "ranking": ranking, "resigned": sorted(resigned)}
 
 
-def _finish(game: Game, *, result: dict[str, Any], now: datetime) -> None:
+def _finish(writes: _Writes, *, result: dict[str, Any], now: datetime) -> None:
+    game = writes.game
     game.status = Game.Status.FINISHED
     game.result = result
     game.finished_at = now
     game.to_move = None
     game.deadline_at = None
-    _change(game, GameEvent.Kind.GAME_FINISHED, {"result": result})
+    writes.change(GameEvent.Kind.GAME_FINISHED, {"result": result})
 
 
-def _record_move(game: Game, *, before: Any, move: Any, after: Any, automatic: bool) -> Move:
+def _record_move(writes: _Writes, *, before: Any, move: Any, after: Any, automatic: bool) -> Move:
     details = engine.move_details(before, move, after)
-    ply = game.moves.count()
-    row = Move.objects.create(
-        game=game,
+    # The engine counts every move applied since the deal, as the move log does.
+    ply = before.ply
+    row = Move(
+        game=writes.game,
         ply=ply,
         seat=details["seat"],
         text=details["move"],
         private_card=details.get("private_card") or "",
         automatic=automatic,
     )
+    writes.moves.append(row)
     # The payload is public: it never names a blind-reserved card.
-    _change(
-        game,
+    writes.change(
         GameEvent.Kind.MOVE_PLAYED,
         {"ply": ply, "seat": details["seat"], "move": details["move"], "automatic": automatic},
     )
@@ -210,27 +250,28 @@ def _quiet_move(state: Any) -> Any:
     return legal[0]
 
 
-def _play_resigned_seats(game: Game, state: Any, resigned: set[int]) -> Any:
+def _play_resigned_seats(writes: _Writes, state: Any, resigned: Collection[int]) -> Any:
     while not engine.is_over(state) and engine.to_move(state) in resigned:
         move = _quiet_move(state)
         after = engine.apply(state, move)
-        _record_move(game, before=state, move=move, after=after, automatic=True)
+        _record_move(writes, before=state, move=move, after=after, automatic=True)
         state = after
     return state
 
 
-def _settle(game: Game, state: Any, now: datetime) -> None:
-    """Store the state after a change and finish the game when it is over."""
-    _store_state(game, state, now)
+def _settle(writes: _Writes, state: Any, now: datetime, *, resigned: Collection[int]) -> None:
+    """Store the state after a change and finish the game when it is over.
+    ``resigned``: the seat indexes that have resigned."""
+    _store_state(writes.game, state, now)
     if engine.is_over(state):
-        resigned = list(game.seats.filter(resigned=True).values_list("index", flat=True))
         outcome = engine.outcome(state)
         assert outcome is not None  # the engine scores every game that is over
-        _finish(game, result=_result_with_resignations(outcome, resigned), now=now)
+        _finish(writes, result=_result_with_resignations(outcome, sorted(resigned)), now=now)
 
 
-def _start(game: Game, now: datetime) -> None:
-    joined = list(game.seats.filter(joined_at__isnull=False).order_by("join_position"))
+def _start(writes: _Writes, now: datetime) -> None:
+    game = writes.game
+    joined = list(game.seats.filter(joined_at__isnull=False).select_related("user").order_by("join_position"))
     seed = secrets.randbits(256)
     order = engine.seat_permutation(seed, len(joined))
     for seat_index, join_position in enumerate(order):
@@ -242,8 +283,7 @@ def _start(game: Game, now: datetime) -> None:
     game.status = Game.Status.ACTIVE
     game.started_at = now
     _store_state(game, state, now)
-    _change(
-        game,
+    writes.change(
         GameEvent.Kind.GAME_STARTED,
         {
             "seed_commitment": game.seed_commitment,
@@ -297,11 +337,14 @@ def game_create(
         game = Game.objects.create(
             variant=variant, seat_count=seats, created_by=creator, move_timeout_hours=move_timeout_hours
         )
-        Seat.objects.create(game=game, user=creator, joined_at=now, join_position=0)
-        for user in invited:
-            Seat.objects.create(game=game, user=user, invited=True)
-        _change(
-            game,
+        Seat.objects.bulk_create(
+            [
+                Seat(game=game, user=creator, joined_at=now, join_position=0),
+                *(Seat(game=game, user=user, invited=True) for user in invited),
+            ]
+        )
+        writes = _Writes(game)
+        writes.change(
             GameEvent.Kind.GAME_CREATED,
             {
                 "variant": variant,
@@ -310,6 +353,7 @@ def game_create(
                 "invited": [user.get_username() for user in invited],
             },
         )
+        writes.flush()
         game.save()
         _notify_on_commit(game)
     return game
@@ -340,9 +384,11 @@ def seat_join(*, game: Game, user: AbstractBaseUser, expected_version: int | Non
         seat.joined_at = now
         seat.join_position = joined_count
         seat.save()
-        _change(locked, GameEvent.Kind.SEAT_JOINED, {"username": user.get_username(), "invited": seat.invited})
+        writes = _Writes(locked)
+        writes.change(GameEvent.Kind.SEAT_JOINED, {"username": user.get_username(), "invited": seat.invited})
         if joined_count + 1 == locked.seat_count:
-            _start(locked, now)
+            _start(writes, now)
+        writes.flush()
         locked.save()
         _notify_on_commit(locked)
     _refresh(game, locked)
@@ -362,7 +408,9 @@ def game_start(*, game: Game) -> Game:
             raise errors.SeatUnavailable(
                 f"The game starts when all {locked.seat_count} seats are taken; {joined} are so far."
             )
-        _start(locked, now)
+        writes = _Writes(locked)
+        _start(writes, now)
+        writes.flush()
         locked.save()
         _notify_on_commit(locked)
     _refresh(game, locked)
@@ -399,7 +447,9 @@ def move_submit(
     """
     now = timezone.now()
     with transaction.atomic():
-        game = _lock_game(game_id)
+        # The seats come with the lock: the caller's seat, the resigned seats and
+        # the answer's seat list are all read from this one list.
+        game = _lock_game(game_id, with_seats=True)
         if idempotency_key is not None:
             record = IdempotencyRecord.objects.filter(user=user, key=idempotency_key).first()
             if record is not None:
@@ -451,12 +501,14 @@ def move_submit(
                 f"Could not read the move ({exc}). Moves look like \"take WUG\", \"take RR\", "
                 "\"reserve 2-13\", \"reserve deck3\", \"buy 1-07\" or \"pass\"; GET legal-moves lists yours."
             ) from None
+        writes = _Writes(game)
         after = engine.apply(state, move)
-        row = _record_move(game, before=state, move=move, after=after, automatic=False)
-        resigned = set(game.seats.filter(resigned=True).values_list("index", flat=True))
-        after = _play_resigned_seats(game, after, resigned)
-        _settle(game, after, now)
-        game.save()
+        row = _record_move(writes, before=state, move=move, after=after, automatic=False)
+        resigned = {s.index for s in game.seats.all() if s.resigned and s.index is not None}
+        after = _play_resigned_seats(writes, after, resigned)
+        _settle(writes, after, now, resigned=resigned)
+        writes.flush()
+        game.save(update_fields=PLAY_FIELDS)
         status_code: int | None = None
         body: dict[str, Any] | None = None
         if respond is not None:
@@ -471,11 +523,12 @@ def move_submit(
     return MoveSubmission(game=game, move=row, status_code=status_code, body=body, replayed=False)
 
 
-def _resign_locked(game: Game, seat: Seat, *, reason: str, now: datetime) -> None:
+def _resign_locked(writes: _Writes, seat: Seat, *, reason: str, now: datetime) -> None:
+    game = writes.game
     seat.resigned = True
     seat.resigned_at = now
     seat.save(update_fields=["resigned", "resigned_at"])
-    _change(game, GameEvent.Kind.SEAT_RESIGNED, {"seat": seat.index, "reason": reason})
+    writes.change(GameEvent.Kind.SEAT_RESIGNED, {"seat": seat.index, "reason": reason})
     state = _state(game)
     remaining = list(game.seats.filter(resigned=False).order_by("index"))
     if len(remaining) == 1:
@@ -489,11 +542,11 @@ def _resign_locked(game: Game, seat: Seat, *, reason: str, now: datetime) -> Non
             "reason": reason,
             "resigned": sorted(resigned_order),
         }
-        _finish(game, result=result, now=now)
+        _finish(writes, result=result, now=now)
         return
     resigned = set(game.seats.filter(resigned=True).values_list("index", flat=True))
-    state = _play_resigned_seats(game, state, resigned)
-    _settle(game, state, now)
+    state = _play_resigned_seats(writes, state, resigned)
+    _settle(writes, state, now, resigned=resigned)
 
 
 @retry_when_database_locked
@@ -515,7 +568,9 @@ def game_resign(*, game: Game, user: AbstractBaseUser) -> Game:
             )
         if seat.resigned:
             raise errors.GameNotActive("You have already resigned from this game.")
-        _resign_locked(locked, seat, reason="resignation", now=now)
+        writes = _Writes(locked)
+        _resign_locked(writes, seat, reason="resignation", now=now)
+        writes.flush()
         locked.save()
         _notify_on_commit(locked)
     _refresh(game, locked)
@@ -532,7 +587,9 @@ def game_time_out(*, game_id: str, now: datetime | None = None) -> bool:
         if game.status != Game.Status.ACTIVE or game.deadline_at is None or game.deadline_at > now:
             return False
         seat = game.seats.get(index=game.to_move)
-        _resign_locked(game, seat, reason="timeout", now=now)
+        writes = _Writes(game)
+        _resign_locked(writes, seat, reason="timeout", now=now)
+        writes.flush()
         game.save()
         _notify_on_commit(game)
     return True

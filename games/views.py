@@ -207,12 +207,9 @@ class GameLegalMovesView(APIView):
         responses={200: LegalMovesSerializer, **_problems(GameNotFound)},
     )
     def get(self, request: Request, game_id: str) -> Response:
-        game = selectors.game_get(game_id=game_id)
-        summary = selectors.game_summary(game=game, user=request.user)
-        moves = selectors.game_legal_moves(game=game, user=request.user)
-        data = {"version": game.version, "to_move": game.to_move, "your_seat": summary["your_seat"], "moves": moves}
+        data = selectors.game_legal_moves(game_id=game_id, user=request.user)
         response = Response(LegalMovesSerializer(data).data)
-        response["ETag"] = services.etag_for(game.version)
+        response["ETag"] = services.etag_for(data["version"])
         return response
 
 
@@ -296,6 +293,9 @@ class GameMovesView(APIView):
         def respond(game: Game, move: Move) -> tuple[int, dict[str, Any]]:
             view = selectors.game_get_view(game=game, user=user)
             body = MoveCreatedSerializer({"move": move.text, "ply": move.ply, "game": view}).data
+            if key is None:
+                return status.HTTP_201_CREATED, body
+            # Stored for a replay: plain JSON values, as they will be read back.
             return status.HTTP_201_CREATED, json.loads(json.dumps(body, default=str))
 
         submission = services.move_submit(

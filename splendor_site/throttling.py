@@ -1,4 +1,11 @@
-"""DRF throttles that also report their state for the RateLimit-* headers.
+"""DRF throttles counted in fixed windows, reporting their state for the RateLimit-* headers.
+
+DRF's own throttles keep the list of request times of the last window in the
+cache and read it and write it back on every request: two cache round trips
+and the whole list pickled each way. These count requests in fixed windows
+(a minute for N/minute, aligned to the clock) with one cache ``incr`` per
+request. A client may send up to twice the limit around the turn of a window;
+in exchange the count costs the same however high the limit is.
 
 Rates come from REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] (env API_THROTTLE_*),
 read when a throttle is built rather than when this module is imported, so
@@ -22,43 +29,78 @@ class RateLimitState:
     reset: int  # seconds until the window has room again
 
 
-class RateLimitHeadersMixin:
-    """Records, on the Django request, the tightest throttle that applied."""
+class FixedWindowRateThrottle(throttling.SimpleRateThrottle):
+    """SimpleRateThrottle's rates, scopes and cache keys, counted in fixed windows."""
+
+    count: int = 0
+    window_end: float = 0.0
 
     def get_rate(self) -> str | None:
         scope = getattr(self, "scope", None)
         rates = api_settings.DEFAULT_THROTTLE_RATES
         if scope not in rates:
-            return super().get_rate()  # type: ignore[misc]  # raises the usual error
+            return super().get_rate()  # raises the usual error
         return rates[scope]
+
+    def allow_request(self, request, view) -> bool:  # type: ignore[no-untyped-def]
+        if self.rate is None:
+            return True
+        self.key = self.get_cache_key(request, view)
+        if self.key is None:
+            return True
+        self.now = self.timer()
+        window = int(self.now // self.duration)
+        self.window_end = (window + 1) * self.duration
+        self.count = self._count_one(f"{self.key}_{window}")
+        return self.count <= self.num_requests
+
+    def _count_one(self, key: str) -> int:
+        """Add this request to the window's counter and return the new count.
+
+        Refused requests count too; that changes nothing, as the window ends
+        when it ends. The counter outlives its window by a second, so it never
+        expires while it is still counting.
+        """
+        try:
+            return int(self.cache.incr(key))
+        except ValueError:  # the window's first request (or an unknown key)
+            pass
+        if self.cache.add(key, 1, timeout=self.duration + 1):
+            return 1
+        return int(self.cache.incr(key))  # another request started the window first
+
+    def wait(self) -> float:
+        """Seconds until the window ends and the count starts again."""
+        return max(self.window_end - self.now, 0.0)
+
+
+class RateLimitHeadersMixin:
+    """Records, on the Django request, the tightest throttle that applied."""
 
     def allow_request(self, request, view) -> bool:  # type: ignore[no-untyped-def]
         allowed = super().allow_request(request, view)  # type: ignore[misc]
         if getattr(self, "key", None) is not None and self.rate is not None:  # type: ignore[attr-defined]
-            self._record(request, allowed)
+            self._record(request)
         return allowed
 
-    def _record(self, request, allowed: bool) -> None:  # type: ignore[no-untyped-def]
-        history: list[float] = self.history  # type: ignore[attr-defined]
+    def _record(self, request) -> None:  # type: ignore[no-untyped-def]
         limit: int = self.num_requests  # type: ignore[attr-defined]
-        duration: int = self.duration  # type: ignore[attr-defined]
-        now: float = self.now  # type: ignore[attr-defined]
-        remaining = max(0, limit - len(history))
-        reset = math.ceil(duration - (now - history[-1])) if history else duration
-        state = RateLimitState(limit=limit, remaining=remaining, reset=max(0, reset))
+        count: int = self.count  # type: ignore[attr-defined]
+        reset = math.ceil(self.window_end - self.now)  # type: ignore[attr-defined]
+        state = RateLimitState(limit=limit, remaining=max(0, limit - count), reset=max(0, reset))
         django_request = getattr(request, "_request", request)
         current: RateLimitState | None = getattr(django_request, "rate_limit", None)
         if current is None or state.remaining < current.remaining:
             django_request.rate_limit = state
 
 
-class AnonRateThrottle(RateLimitHeadersMixin, throttling.AnonRateThrottle):
+class AnonRateThrottle(RateLimitHeadersMixin, throttling.AnonRateThrottle, FixedWindowRateThrottle):
     pass
 
 
-class UserRateThrottle(RateLimitHeadersMixin, throttling.UserRateThrottle):
+class UserRateThrottle(RateLimitHeadersMixin, throttling.UserRateThrottle, FixedWindowRateThrottle):
     pass
 
 
-class ScopedRateThrottle(RateLimitHeadersMixin, throttling.ScopedRateThrottle):
+class ScopedRateThrottle(RateLimitHeadersMixin, throttling.ScopedRateThrottle, FixedWindowRateThrottle):
     pass

@@ -3,8 +3,11 @@
 import os
 import re
 import threading
+import time
+from datetime import UTC, datetime
 
 import pytest
+import time_machine
 from django.core import mail
 from django.db import connection, connections
 
@@ -64,12 +67,15 @@ def test_rate_limits_count_in_a_shared_redis_cache(client, settings):
     }
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": "2/minute", "user": "9/minute"}}
     cache = caches["default"]
-    assert cache.__class__.__name__ == "RedisCache"  # DRF's throttles use this same default cache
+    assert cache.__class__.__name__ == "RedisCache"  # the throttles use this same default cache
     cache.clear()
+    # Mid-minute and frozen, so that the three requests fall in one window.
     try:
-        statuses = [client.get("/api/test/echo/").status_code for _ in range(3)]
-        counted = cache.get("throttle_anon_127.0.0.1")
+        with time_machine.travel(datetime(2026, 3, 1, 12, 0, 30, tzinfo=UTC), tick=False):
+            statuses = [client.get("/api/test/echo/").status_code for _ in range(3)]
+            # One counter per fixed window, named by the window's number (minutes since the epoch).
+            counted = cache.get(f"throttle_anon_127.0.0.1_{int(time.time()) // 60}")
     finally:
         cache.clear()
     assert statuses == [200, 200, 429]
-    assert len(counted) == 2
+    assert counted == 3  # the refused request is counted too
