@@ -21,7 +21,7 @@ from typing import Any, ParamSpec, TypeVar
 
 import engine
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import OperationalError, transaction
+from django.db import IntegrityError, OperationalError, transaction
 from django.db.models import F, Prefetch
 from django.utils import timezone
 
@@ -467,9 +467,11 @@ def move_submit(
                 f"This game is {game.status}; moves can be played only while it is active.",
                 game_status=game.status,
             )
-        if expected_version is None and if_match is None:
+        # "If-Match: *" matches any version, so on its own it names none.
+        if expected_version is None and (if_match is None or if_match.strip() == "*"):
             raise errors.PreconditionRequired(
-                "Send the version you played on, as \"expected_version\" in the body or an If-Match header, "
+                "Send the version you played on, as \"expected_version\" in the body or an If-Match header "
+                "naming it (If-Match: * names no version), "
                 f"so that a move is never played on a position you have not seen. The game is at version {game.version}.",
                 current_version=game.version,
             )
@@ -516,9 +518,19 @@ def move_submit(
         if idempotency_key is not None:
             if body is None or status_code is None or fingerprint is None:
                 raise ValueError("an idempotency_key needs a fingerprint and a respond callback")
-            IdempotencyRecord.objects.create(
-                user=user, key=idempotency_key, fingerprint=fingerprint, response_status=status_code, response_body=body
-            )
+            try:
+                with transaction.atomic():
+                    IdempotencyRecord.objects.create(
+                        user=user, key=idempotency_key, fingerprint=fingerprint,
+                        response_status=status_code, response_body=body,
+                    )
+            except IntegrityError:
+                # The same key, sent at the same moment for another game: this
+                # move is rolled back with the rest of the transaction.
+                raise errors.IdempotencyKeyReused(
+                    "This Idempotency-Key was already used for a different request; "
+                    "use a new key for a new move."
+                ) from None
         _notify_on_commit(game)
     return MoveSubmission(game=game, move=row, status_code=status_code, body=body, replayed=False)
 

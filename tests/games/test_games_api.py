@@ -452,3 +452,31 @@ def test_the_list_costs_the_same_few_queries_however_many_games_it_shows(
         response = clients["alice"].get("/api/v1/games/?mine=1")
 
     assert response.json()["count"] == 6
+
+
+def test_an_idempotency_key_racing_in_from_another_game_is_refused_and_plays_nothing(
+    active_game: Game, clients: dict[str, APIClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two requests with one key for two games pass the look-up together; the
+    # second to commit meets the unique key. Simulate it: the look-up sees
+    # nothing, the insert meets the other game's record.
+    mover, _ = mover_and_waiter(active_game, clients)
+    user = user_to_move(active_game)
+    IdempotencyRecord.objects.create(user=user, key="k", fingerprint="another game", response_status=201, response_body={})
+    monkeypatch.setattr(
+        IdempotencyRecord.objects, "filter", lambda **kwargs: IdempotencyRecord.objects.none()
+    )
+
+    response = mover.post(url(active_game, "moves/"), {"move": a_take(active_game), "expected_version": 3}, HTTP_IDEMPOTENCY_KEY="k")
+
+    assert_problem(response, 422, "idempotency_key_reused")
+    assert not Move.objects.filter(game=active_game).exists()
+    active_game.refresh_from_db()
+    assert active_game.version == 3
+
+
+def test_if_match_star_names_no_version_so_a_move_needs_one(active_game: Game, clients: dict[str, APIClient]) -> None:
+    mover, _ = mover_and_waiter(active_game, clients)
+    response = mover.post(url(active_game, "moves/"), {"move": a_take(active_game)}, HTTP_IF_MATCH="*")
+    assert_problem(response, 428, "precondition_required")
+    assert not Move.objects.filter(game=active_game).exists()
