@@ -231,3 +231,24 @@ class ProblemSerializer(serializers.Serializer):
     detail = serializers.CharField()
     code = serializers.CharField()
     errors = serializers.DictField(required=False, help_text="Validation errors by field.")
+    # Extension members: present only with the codes named in their help text.
+    rule = serializers.CharField(
+        required=False, help_text="illegal_move, ambiguous_move: the id of the rule the move breaks (B-TAKE-2)."
+    )
+    choices = serializers.ListField(
+        child=serializers.CharField(), required=False,
+        help_text="ambiguous_move: every complete legal move the incomplete one could mean, in canonical text.",
+    )
+    current_version = serializers.IntegerField(
+        required=False,
+        help_text="stale_version, precondition_failed, precondition_required: the game's version now; read it and retry.",
+    )
+    to_move = serializers.IntegerField(required=False, help_text="not_your_turn: the seat whose turn it is.")
+    your_seat = serializers.IntegerField(required=False, help_text="not_your_turn: the caller's seat.")
+    game_status = serializers.CharField(required=False, help_text="game_not_active: the game's status.")
+    required_scope = serializers.CharField(required=False, help_text="insufficient_scope: the scope the token lacks.")
+    retry_after = serializers.IntegerField(required=False, help_text="throttled: seconds to wait (as Retry-After).")
+    limit = serializers.IntegerField(required=False, help_text="payload_too_large: the largest body, in bytes.")
+    attempts_left = serializers.IntegerField(
+        required=False, help_text="Sign-up verification: wrong codes still allowed."
+    )
