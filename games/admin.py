@@ -37,6 +37,8 @@ class HiddenInformationMixin:
     def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None) -> bool:
         if HIDDEN_FIELDS.intersection(lookup.split("__")):
             return False
+        if "\x00" in str(value):  # PostgreSQL refuses it: a 400, not a 500
+            return False
         return super().lookup_allowed(lookup, value, request)  # type: ignore[misc]
 
 

@@ -109,3 +109,11 @@ def test_the_admin_refuses_list_filters_that_would_guess_hidden_information(
 def test_the_admin_still_filters_on_public_fields(staff_client: Client, active_game: Game) -> None:
     response = staff_client.get("/admin/games/move/", {"game__status__exact": "active"})
     assert response.status_code == 200
+
+
+@pytest.mark.parametrize("params", [{"status__exact": "active\x00"}, {"game__variant__exact": "x\x00"}])
+def test_a_nul_character_in_an_admin_list_filter_is_a_400_not_a_server_error(
+    staff_client: Client, active_game: Game, params: dict[str, str]
+) -> None:
+    url = "/admin/games/game/" if "status__exact" in params else "/admin/games/seat/"
+    assert staff_client.get(url, params).status_code == 400
