@@ -27,6 +27,7 @@ from django.utils import timezone
 
 from games import errors
 from games.models import Game, GameEvent, IdempotencyRecord, Move, Seat, is_public_id
+from games.selectors import game_overdue_ids
 from games.signals import game_changed
 
 logger = logging.getLogger(__name__)
@@ -590,6 +591,12 @@ def game_resign(*, game: Game, user: AbstractBaseUser) -> Game:
 
 
 @retry_when_database_locked
+def game_time_out_overdue() -> int:
+    """Run ``game_time_out`` on every game whose deadline has passed; returns how
+    many had a player run out of time. Each game has its own transaction."""
+    return sum(game_time_out(game_id=game_id) for game_id in game_overdue_ids())
+
+
 def game_time_out(*, game_id: str, now: datetime | None = None) -> bool:
     """Resign the seat to move when its deadline has passed. Safe to run twice:
     returns False and changes nothing when the deadline has not passed."""

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games import selectors, services
+from games import services
 
 
 @shared_task(name="games.tasks.sweep_deadlines", ignore_result=True)
 def sweep_deadlines() -> int:
     """Resign the seat to move in every active game whose deadline has passed.
     Returns how many games had a player run out of time."""
-    # The same calls as `manage.py games_sweep_deadlines`, the cron alternative.
-    return sum(services.game_time_out(game_id=game_id) for game_id in selectors.game_overdue_ids())
+    # The same service as `manage.py games_sweep_deadlines`, the cron alternative.
+    return services.game_time_out_overdue()

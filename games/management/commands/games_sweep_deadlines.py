@@ -11,12 +11,12 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from games import selectors, services
+from games import services
 
 
 class Command(BaseCommand):
     help = "Resign players who ran out of time (the per-move deadline) in active games."
 
     def handle(self, *args: Any, **options: Any) -> None:
-        timed_out = sum(services.game_time_out(game_id=game_id) for game_id in selectors.game_overdue_ids())
+        timed_out = services.game_time_out_overdue()
         self.stdout.write(f"{timed_out} game(s) had a player run out of time.")
