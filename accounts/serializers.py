@@ -6,6 +6,7 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from rest_framework import serializers
 
 from accounts.models import ApiToken, Player, Scope
+from api.problems import ProblemSerializer
 
 SCOPE_CHOICES = [scope.value for scope in Scope]
 
@@ -101,3 +102,12 @@ class MeSerializer(serializers.ModelSerializer):
         """The scopes of the token that made this request."""
         token = self.context.get("token")
         return list(token.scopes) if isinstance(token, ApiToken) else []
+
+
+class AccountProblemSerializer(ProblemSerializer):
+    """The error body with the accounts codes' extension members (schema only)."""
+
+    required_scope = serializers.CharField(required=False, help_text="insufficient_scope: the scope the token lacks.")
+    attempts_left = serializers.IntegerField(
+        required=False, help_text="verification_failed: wrong codes still allowed."
+    )

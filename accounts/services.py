@@ -15,9 +15,14 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
-from rest_framework.exceptions import ValidationError
 
-from accounts.errors import TooManyAttemptsError, TooManyCodesError, VerificationError, VerificationExpiredError
+from accounts.errors import (
+    InvalidInput,
+    TooManyAttemptsError,
+    TooManyCodesError,
+    VerificationError,
+    VerificationExpiredError,
+)
 from accounts.models import ApiToken, EmailVerification, Player, scopes_normalise
 from accounts.tokens import token_generate, token_hash, token_public_prefix
 
@@ -50,7 +55,7 @@ def _live_codes(now: datetime) -> QuerySet[EmailVerification]:
 def _claim_username_and_email(
     *, username: str, email: str, now: datetime, take_over_pending_email: bool
 ) -> AbstractBaseUser | None:
-    """Make way for a new account with `username` and `email`, or raise ValidationError.
+    """Make way for a new account with `username` and `email`, or raise InvalidInput.
 
     Verified accounts hold both. A sign-up waiting for verification holds its
     username only while its code still works; once the code has expired or been
@@ -89,7 +94,7 @@ def _claim_username_and_email(
         else:
             stale.append(pk)
     if errors:
-        raise ValidationError(errors)
+        raise InvalidInput(errors)
     User.objects.filter(pk__in=stale).delete()
     return User.objects.get(pk=reuse) if reuse is not None else None
 
@@ -100,7 +105,7 @@ def _save_new_username(user: AbstractBaseUser) -> None:
         with transaction.atomic():
             user.save()
     except IntegrityError:
-        raise ValidationError({"username": ["This username is taken."]}) from None
+        raise InvalidInput({"username": ["This username is taken."]}) from None
 
 
 @transaction.atomic
@@ -144,9 +149,9 @@ def token_create(*, user: AbstractBaseUser, name: str, scopes: list[str]) -> tup
     try:
         granted = scopes_normalise(scopes)
     except ValueError as exc:
-        raise ValidationError({"scopes": [str(exc)]}) from None
+        raise InvalidInput({"scopes": [str(exc)]}) from None
     if not granted:
-        raise ValidationError({"scopes": ["Give at least one scope: read or play."]})
+        raise InvalidInput({"scopes": ["Give at least one scope: read or play."]})
     plaintext = token_generate()
     token = ApiToken.objects.create(
         user=user,
@@ -227,14 +232,14 @@ def signup_start(*, username: str, email: str, password: str, display_name: str 
     if user is not None:
         next_code_at = _next_code_at(user=user, now=now, resend=False)
         if next_code_at > now:
-            raise TooManyCodesError(wait=_seconds_until(next_code_at, now))
+            raise TooManyCodesError(retry_after=_seconds_until(next_code_at, now))
     else:
         user = User(is_active=False)
     user.username, user.email = username, email
     try:
         validate_password(password, user=user)
     except DjangoValidationError as exc:
-        raise ValidationError({"password": list(exc.messages)}) from None
+        raise InvalidInput({"password": list(exc.messages)}) from None
     user.set_password(password)
     _save_new_username(user)
     Player.objects.update_or_create(user=user, defaults={"display_name": display_name or username})
@@ -250,7 +255,7 @@ def signup_code_resend(*, username: str | None = None, email: str | None = None)
     answer must not tell whether an account or an address exists.
     """
     if not username and not email:
-        raise ValidationError({"username": ["Give the username or the email address you signed up with."]})
+        raise InvalidInput({"username": ["Give the username or the email address you signed up with."]})
     now = timezone.now()
     with transaction.atomic():
         waiting = _pending_signups().select_for_update(of=("self",))
@@ -264,7 +269,7 @@ def signup_code_resend(*, username: str | None = None, email: str | None = None)
 def signup_verify(*, code: str, username: str | None = None, email: str | None = None) -> AbstractBaseUser:
     """Activate the account waiting for `code`. Wrong codes count against a limit."""
     if not username and not email:
-        raise ValidationError({"username": ["Give the username or the email address you signed up with."]})
+        raise InvalidInput({"username": ["Give the username or the email address you signed up with."]})
     users = User.objects.filter(username__iexact=username) if username else User.objects.filter(email__iexact=email)
     user = users.filter(is_active=False, player__email_verified_at__isnull=True).first()
     verification = (
@@ -277,14 +282,14 @@ def signup_verify(*, code: str, username: str | None = None, email: str | None =
 
     now = timezone.now()
     if verification.failed_attempts >= VERIFICATION_MAX_ATTEMPTS:
-        raise TooManyAttemptsError(wait=_seconds_until(_next_code_at(user=user, now=now, resend=True), now))
+        raise TooManyAttemptsError(retry_after=_seconds_until(_next_code_at(user=user, now=now, resend=True), now))
     if verification.expires_at <= now:
         raise VerificationExpiredError()
     if not constant_time_compare(verification.code_hash, _code_hash(code.strip())):
         EmailVerification.objects.filter(pk=verification.pk).update(failed_attempts=F("failed_attempts") + 1)
         left = VERIFICATION_MAX_ATTEMPTS - verification.failed_attempts - 1
         if left <= 0:
-            raise TooManyAttemptsError(wait=_seconds_until(_next_code_at(user=user, now=now, resend=True), now))
+            raise TooManyAttemptsError(retry_after=_seconds_until(_next_code_at(user=user, now=now, resend=True), now))
         raise VerificationError(
             f"That code is not right; {left} more {'try' if left == 1 else 'tries'} before it stops working.",
             attempts_left=left,

@@ -13,10 +13,14 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
+from api.problems import PROBLEM_CONTENT_TYPE
+from api.throttling import ScopedRateThrottle
+
 from accounts import selectors, services
 from accounts.errors import InvalidCredentialsError
 from accounts.permissions import CanPlay, CanRead
 from accounts.serializers import (
+    AccountProblemSerializer,
     MeSerializer,
     ResendAcceptedSerializer,
     ResendSerializer,
@@ -27,10 +31,8 @@ from accounts.serializers import (
     TokenSerializer,
     VerifySerializer,
 )
-from splendor_site.api_errors import PROBLEM_CONTENT_TYPE, ProblemSerializer
-from splendor_site.throttling import ScopedRateThrottle
 
-PROBLEM = OpenApiResponse(ProblemSerializer, description="Problem details (application/problem+json)")
+PROBLEM = OpenApiResponse(AccountProblemSerializer, description="Problem details (application/problem+json)")
 
 
 def _problems(*status_codes: int) -> dict:

@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from games.models import Game, GameEvent, Move, Seat
+from games.models import Game, GameEvent, GameEventClaim, Move, Seat
 
 
 class ReadOnlyMixin:
@@ -113,10 +113,25 @@ class MoveAdmin(HiddenInformationMixin, ReadOnlyMixin, admin.ModelAdmin):
     list_select_related = ["game"]
 
 
+class GameEventClaimInline(admin.TabularInline):
+    model = GameEventClaim
+    fields = ["consumer", "claimed_at", "done_at", "attempts"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 @admin.register(GameEvent)
 class GameEventAdmin(HiddenInformationMixin, ReadOnlyMixin, admin.ModelAdmin):
-    list_display = ["id", "game", "kind", "created_at", "processed_at"]
-    list_filter = ["kind", "processed_at"]
+    list_display = ["id", "game", "kind", "created_at"]
+    list_filter = ["kind", "claims__consumer"]
     search_fields = ["game__id"]
-    readonly_fields = ["game", "kind", "payload", "created_at", "processed_at"]
+    readonly_fields = ["game", "kind", "payload", "created_at"]
     list_select_related = ["game"]
+    inlines = [GameEventClaimInline]

@@ -1,12 +1,17 @@
-"""The problems the games API can report; each renders as application/problem+json."""
+"""What the games services refuse, as domain errors.
+
+No HTTP here: each error has a ``kind`` that the REST API maps to a status in
+``api.problems`` (and an email reply or an admin action shows in its own way).
+Codes and fields are a contract with clients: they do not change.
+"""
 
 from __future__ import annotations
 
-from splendor_site.api_errors import ProblemError
+from core.errors import DomainError, ErrorKind
 
 
-class GameNotFound(ProblemError):
-    status_code = 404
+class GameNotFound(DomainError):
+    kind = ErrorKind.NOT_FOUND
     code = "game_not_found"
     title = "Game not found"
 
@@ -15,79 +20,93 @@ class GameNotFound(ProblemError):
         return cls(f"There is no game with id {game_id!r}. Check the id and try again.")
 
 
-class NotAPlayer(ProblemError):
-    status_code = 403
+class NotAPlayer(DomainError):
+    kind = ErrorKind.FORBIDDEN
     code = "not_a_player"
     title = "You are not a player in this game"
 
 
-class NotYourTurn(ProblemError):
-    status_code = 409
+class NotYourTurn(DomainError):
+    """Fields: ``to_move`` (the seat whose turn it is), ``your_seat``."""
+
+    kind = ErrorKind.CONFLICT
     code = "not_your_turn"
     title = "It is not your turn"
 
 
-class StaleVersion(ProblemError):
-    status_code = 409
+class StaleVersion(DomainError):
+    """Fields: ``current_version``."""
+
+    kind = ErrorKind.CONFLICT
     code = "stale_version"
     title = "The game has changed since you last read it"
 
 
-class PreconditionFailed(ProblemError):
-    status_code = 412
+class PreconditionFailed(DomainError):
+    """Fields: ``current_version``. An If-Match that names another version."""
+
+    kind = ErrorKind.PRECONDITION_FAILED
     code = "precondition_failed"
     title = "If-Match does not match the game's current version"
 
 
-class PreconditionRequired(ProblemError):
-    status_code = 428
+class PreconditionRequired(DomainError):
+    """Fields: ``current_version``. A move that names no version at all."""
+
+    kind = ErrorKind.PRECONDITION_REQUIRED
     code = "precondition_required"
     title = "Say which version of the game you are playing on"
 
 
-class InvalidNotation(ProblemError):
-    status_code = 400
+class InvalidNotation(DomainError):
+    kind = ErrorKind.INVALID
     code = "invalid_notation"
     title = "The move could not be read"
 
 
-class IllegalMove(ProblemError):
-    status_code = 422
+class IllegalMove(DomainError):
+    """Fields: ``rule`` (the rule id the move breaks, e.g. B-TAKE-2)."""
+
+    kind = ErrorKind.NOT_ALLOWED
     code = "illegal_move"
     title = "That move is not allowed"
 
 
-class AmbiguousMove(ProblemError):
-    status_code = 422
+class AmbiguousMove(DomainError):
+    """Fields: ``rule`` and ``choices`` (every complete legal move it could mean)."""
+
+    kind = ErrorKind.NOT_ALLOWED
     code = "ambiguous_move"
     title = "That move could mean more than one thing"
 
 
-class GameNotActive(ProblemError):
-    status_code = 409
+class GameNotActive(DomainError):
+    """Fields: ``game_status``."""
+
+    kind = ErrorKind.CONFLICT
     code = "game_not_active"
     title = "The game is not in progress"
 
 
-class SeatUnavailable(ProblemError):
-    status_code = 409
+class SeatUnavailable(DomainError):
+    kind = ErrorKind.CONFLICT
     code = "seat_unavailable"
     title = "There is no seat for you in this game"
 
 
-class IdempotencyKeyReused(ProblemError):
-    status_code = 422
+class IdempotencyKeyReused(DomainError):
+    kind = ErrorKind.NOT_ALLOWED
     code = "idempotency_key_reused"
     title = "This Idempotency-Key was already used for a different request"
 
 
-class InvalidGameSetup(ProblemError):
-    status_code = 400
+class InvalidGameSetup(DomainError):
+    kind = ErrorKind.INVALID
     code = "invalid_game_setup"
     title = "The game cannot be set up that way"
 
 
-ALL_PROBLEMS: tuple[type[ProblemError], ...] = (
+ALL_ERRORS: tuple[type[DomainError], ...] = (
     GameNotFound,
     NotAPlayer,
     NotYourTurn,

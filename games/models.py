@@ -94,8 +94,10 @@ class Seat(models.Model):
     # An invited seat is reserved for its user and empty (joined_at NULL) until they join.
     invited = models.BooleanField(default=False)
     joined_at = models.DateTimeField(null=True, blank=True)
+    # A seat that left the game: by resigning, or (timed_out too) on time.
     resigned = models.BooleanField(default=False)
     resigned_at = models.DateTimeField(null=True, blank=True)
+    timed_out = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["index", "join_position", "id"]
@@ -135,10 +137,13 @@ class Move(models.Model):
 
 
 class GameEvent(models.Model):
-    """Outbox row, written in the same transaction as the change it reports.
+    """Outbox row, written in the same transaction as the change it reports: the
+    one way news leaves the games app. docs/events.md lists the kinds and their
+    payloads, which name people by user id and never carry hidden information.
 
-    Consumers claim rows with ``UPDATE ... SET processed_at = now WHERE id = %s AND
-    processed_at IS NULL``. The payload never carries hidden information.
+    Each consumer (email, webhooks, ratings, ...) claims each event for itself
+    with a ``GameEventClaim`` row, so one consumer's progress never hides an
+    event from another.
     """
 
     class Kind(models.TextChoices):
@@ -152,17 +157,43 @@ class GameEvent(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=32, choices=Kind.choices)
     payload = models.JSONField(default=dict)
-    created_at = models.DateTimeField(auto_now_add=True)
-    processed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
         ordering = ["id"]
-        indexes = [
-            models.Index(fields=["id"], condition=Q(processed_at__isnull=True), name="gameevent_unprocessed_idx"),
-        ]
 
     def __str__(self) -> str:
         return f"{self.kind} {self.game_id} {self.payload.get('version', '')}"
+
+
+class GameEventClaim(models.Model):
+    """One consumer's hold on one outbox event.
+
+    The row is unique per (event, consumer): inserting it is the claim, and only
+    one of several racing workers can. ``done_at`` is set once the consumer has
+    handled the event; a claim left unfinished past its lease is retaken with a
+    conditional UPDATE (see ``games.services.game_event_claim``).
+    """
+
+    event = models.ForeignKey(GameEvent, on_delete=models.CASCADE, related_name="claims")
+    consumer = models.CharField(max_length=64)
+    claimed_at = models.DateTimeField()
+    done_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["event", "consumer"], name="gameeventclaim_unique_event_consumer"),
+        ]
+        indexes = [
+            models.Index(
+                fields=["consumer", "claimed_at"], condition=Q(done_at__isnull=True), name="gameeventclaim_open_idx"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        state = "done" if self.done_at else "claimed"
+        return f"{self.consumer}: event {self.event_id} {state}"
 
 
 class IdempotencyRecord(models.Model):

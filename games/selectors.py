@@ -12,11 +12,11 @@ from typing import Any
 
 import engine
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Exists, OuterRef, Prefetch, QuerySet, Subquery
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from games import errors
-from games.models import Game, GameEvent, Move, Seat, is_public_id
+from games.models import Game, GameEvent, GameEventClaim, Move, Seat, is_public_id
 
 
 def _seats_with_players() -> Prefetch:
@@ -206,9 +206,36 @@ def game_rebuild_state(*, game: Game) -> dict[str, Any] | None:
     return engine.to_dict(engine.replay(game.variant, game.seat_count, int(game.seed), moves))
 
 
-def game_events_unprocessed(*, limit: int = 100) -> list[GameEvent]:
-    """Outbox events not yet handled, oldest first (served by a partial index)."""
-    return list(GameEvent.objects.filter(processed_at__isnull=True).order_by("id")[:limit])
+def game_events_pending(
+    *, consumer: str, created_before: datetime, claimed_before: datetime, limit: int = 500
+) -> list[int]:
+    """Ids of outbox events, oldest first, that ``consumer`` has not finished:
+    never claimed, or claimed before ``claimed_before`` and still not done."""
+    finished_or_held = GameEventClaim.objects.filter(event=OuterRef("pk"), consumer=consumer).filter(
+        Q(done_at__isnull=False) | Q(claimed_at__gt=claimed_before)
+    )
+    return list(
+        GameEvent.objects.filter(created_at__lte=created_before)
+        .exclude(Exists(finished_or_held))
+        .order_by("id")
+        .values_list("pk", flat=True)[:limit]
+    )
+
+
+def game_version_for_player(*, game_id: str, user: AbstractBaseUser) -> int:
+    """The version of a game ``user`` may play in now. Refuses as ``move_submit``
+    does, in the same order, before any version is compared: GameNotFound,
+    NotAPlayer, GameNotActive."""
+    game = game_get(game_id=game_id)
+    seat = _seat_of(game, user)
+    if seat is None or not seat.has_joined:
+        raise errors.NotAPlayer("You do not have a seat in this game, so you cannot act in it.")
+    if game.status != Game.Status.ACTIVE:
+        raise errors.GameNotActive(
+            f"This game is {game.status}; moves can be played only while it is active.",
+            game_status=game.status,
+        )
+    return game.version
 
 
 def game_overdue_ids(*, now: datetime | None = None) -> list[str]:
@@ -230,6 +257,7 @@ __all__ = [
     "game_moves",
     "game_export",
     "game_rebuild_state",
-    "game_events_unprocessed",
+    "game_events_pending",
+    "game_version_for_player",
     "game_overdue_ids",
 ]

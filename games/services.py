@@ -1,78 +1,47 @@
 """Every change to a game goes through one of these functions.
 
 Each one runs in a single transaction that locks the game row, changes it,
-bumps ``Game.version``, writes one ``GameEvent`` per change (the outbox) and
-queues after-commit work with ``transaction.on_commit``. Reads live in
-``games.selectors``.
+bumps ``Game.version`` and writes one ``GameEvent`` per change: the outbox, the
+one way news leaves this app. After commit the outbox consumers named in
+``settings.GAME_EVENT_CONSUMERS`` are queued by task name, so this app imports
+none of them. Reads live in ``games.selectors``.
+
+The services speak the game, not HTTP: they take ids, users, move texts and
+versions, return what happened, and raise ``games.errors`` (domain errors). A
+REST view, an email reply, an admin action or a Celery task calls them alike.
 """
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import logging
-import random
 import secrets
-import time
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, ParamSpec, TypeVar
 
 import engine
+from celery import current_app
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, OperationalError, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F, Prefetch
 from django.utils import timezone
 
-from games import errors
-from games.models import Game, GameEvent, IdempotencyRecord, Move, Seat, is_public_id
-from games.selectors import game_overdue_ids
-from games.signals import game_changed
+from core.db import retry_when_database_locked
+from games import errors, selectors
+from games.models import Game, GameEvent, GameEventClaim, Move, Seat, is_public_id
+from games.results import GameResult, ResultReason, result_from_outcome, result_last_standing
 
 logger = logging.getLogger(__name__)
-
-P = ParamSpec("P")
-R = TypeVar("R")
 
 MIN_SEATS = 2
 MAX_SEATS = 4
 MAX_MOVE_TIMEOUT_HOURS = 24 * 30
 
-# SQLite serialises writers; a writer that still finds the database locked after
-# the connection's busy timeout is retried here so that no client ever sees it.
-LOCK_RETRY_ATTEMPTS = 10
-LOCK_RETRY_FIRST_DELAY = 0.05
-LOCK_RETRY_MAX_DELAY = 1.0
-
-Respond = Callable[[Game, Move], tuple[int, dict[str, Any]]]
-
-
-def retry_when_database_locked(fn: Callable[P, R]) -> Callable[P, R]:
-    """Run ``fn`` again, with jittered backoff, when SQLite reports a lock.
-
-    Only the outermost transaction can be retried, so inside an atomic block the
-    error is passed up unchanged.
-    """
-
-    @functools.wraps(fn)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        connection = transaction.get_connection()
-        if connection.vendor != "sqlite" or connection.in_atomic_block:
-            return fn(*args, **kwargs)
-        delay = LOCK_RETRY_FIRST_DELAY
-        for attempt in range(1, LOCK_RETRY_ATTEMPTS + 1):
-            try:
-                return fn(*args, **kwargs)
-            except OperationalError as exc:
-                if "locked" not in str(exc) or attempt == LOCK_RETRY_ATTEMPTS:
-                    raise
-                logger.info("database locked in %s, attempt %d; retrying", fn.__name__, attempt)
-                time.sleep(delay * (1 + random.random()))
-                delay = min(delay * 2, LOCK_RETRY_MAX_DELAY)
-        raise AssertionError("unreachable")  # pragma: no cover
-
-    return wrapper
+# A consumer that claimed an event and did not finish it within this time is
+# taken to have died: the event may be claimed again (at-least-once delivery).
+EVENT_CLAIM_LEASE = timedelta(minutes=5)
 
 
 def seed_commitment_for(seed: int | str) -> str:
@@ -80,38 +49,28 @@ def seed_commitment_for(seed: int | str) -> str:
     return hashlib.sha256(str(int(seed)).encode("ascii")).hexdigest()
 
 
-def request_fingerprint(*, method: str, path: str, body: bytes) -> str:
-    digest = hashlib.sha256()
-    for part in (method.upper().encode("ascii"), path.encode("utf-8"), body):
-        digest.update(len(part).to_bytes(8, "big"))
-        digest.update(part)
-    return digest.hexdigest()
-
-
-def etag_for(version: int) -> str:
-    return f'"{version}"'
-
-
-def etag_matches(header: str, version: int) -> bool:
-    """True when an If-Match / If-None-Match header names ``version`` (or is ``*``)."""
-    for candidate in header.split(","):
-        candidate = candidate.strip()
-        if candidate == "*":
-            return True
-        if candidate.startswith("W/"):
-            candidate = candidate[2:]
-        if candidate.strip('"') == str(version):
-            return True
-    return False
-
-
 @dataclass(frozen=True)
-class MoveSubmission:
+class MovePlayed:
+    """What ``move_submit`` did.
+
+    ``game`` is the saved row with its seats loaded; ``move`` the player's move;
+    ``automatic`` the quiet moves the server then played for resigned seats;
+    ``details`` what the engine says the move did (it may name a blind-reserved
+    card: server-side only, never for another seat).
+    """
+
     game: Game
-    move: Move | None
-    status_code: int | None
-    body: dict[str, Any] | None
-    replayed: bool
+    move: Move
+    details: engine.MoveDetails
+    automatic: list[Move] = field(default_factory=list)
+
+    @property
+    def version(self) -> int:
+        return self.game.version
+
+    @property
+    def finished(self) -> bool:
+        return self.game.status == Game.Status.FINISHED
 
 
 # --- helpers (run inside the caller's transaction) ---------------------------
@@ -144,11 +103,6 @@ def _lock_game(game_id: str, *, with_seats: bool = False) -> Game:
         raise errors.GameNotFound.for_id(game_id) from None
 
 
-def _notify_on_commit(game: Game) -> None:
-    game_id, version = game.pk, game.version
-    transaction.on_commit(lambda: game_changed.send(sender=Game, game_id=game_id, version=version))
-
-
 class _Writes:
     """The rows one service call adds beside the game row: moves and outbox events.
 
@@ -161,17 +115,23 @@ class _Writes:
         self.moves: list[Move] = []
         self.events: list[GameEvent] = []
 
-    def change(self, kind: str, payload: dict[str, Any]) -> None:
-        """Record one state change: bump the version and queue its outbox event."""
+    def change(self, kind: str, payload: dict[str, object]) -> None:
+        """Record one state change: bump the version and queue its outbox event.
+        Payloads name people by user id and seats by index, never by name or
+        address, so that erasing an account erases it here too."""
         self.game.version += 1
         self.events.append(GameEvent(game=self.game, kind=kind, payload={**payload, "version": self.game.version}))
 
     def flush(self) -> None:
+        """Insert the rows, and have the outbox consumers queued once the
+        transaction commits (a rolled-back change queues nothing)."""
         # In order, so that event ids follow the versions (the outbox is read by id).
         if self.moves:
             Move.objects.bulk_create(self.moves)
         if self.events:
             GameEvent.objects.bulk_create(self.events)
+            event_ids = [event.pk for event in self.events if event.pk is not None]
+            transaction.on_commit(lambda: game_events_dispatch(event_ids=event_ids))
         self.moves, self.events = [], []
 
 
@@ -187,30 +147,21 @@ def _deadline(game: Game, now: datetime) -> datetime:
     return now + timedelta(hours=game.move_timeout_hours)
 
 
-def _state(game: Game) -> Any:
+def _state(game: Game) -> engine.State:
     return engine.from_dict(game.state)
 
 
-def _store_state(game: Game, state: Any, now: datetime) -> None:
+def _store_state(game: Game, state: engine.State, now: datetime) -> None:
     game.state = engine.to_dict(state)
     game.to_move = engine.to_move(state)
     game.deadline_at = _deadline(game, now) if game.to_move is not None else None
 
 
-def _scores(state: Any, players: int) -> list[int]:
+def _scores(state: engine.State, players: int) -> list[int]:
     return [engine.score(state, seat) for seat in range(players)]
 
 
-def _result_with_resignations(outcome: dict[str, Any], resigned: Sequence[int]) -> dict[str, Any]:
-    """Resigned seats never win and rank below everyone who played on."""
-    if not resigned:
-        return dict(outcome)
-    ranking = [s for s in outcome["ranking"] if s not in resigned] + [s for s in outcome["ranking"] if s in resigned]
-    winners = [s for s in outcome["winners"] if s not in resigned] or ranking[:1]
-    return {**outcome, "winners": winners, "ranking": ranking, "resigned": sorted(resigned)}
-
-
-def _finish(writes: _Writes, *, result: dict[str, Any], now: datetime) -> None:
+def _finish(writes: _Writes, *, result: GameResult, now: datetime) -> None:
     game = writes.game
     game.status = Game.Status.FINISHED
     game.result = result
@@ -220,7 +171,9 @@ def _finish(writes: _Writes, *, result: dict[str, Any], now: datetime) -> None:
     writes.change(GameEvent.Kind.GAME_FINISHED, {"result": result})
 
 
-def _record_move(writes: _Writes, *, before: Any, move: Any, after: Any, automatic: bool) -> Move:
+def _record_move(
+    writes: _Writes, *, before: engine.State, move: engine.Move, after: engine.State, automatic: bool
+) -> tuple[Move, engine.MoveDetails]:
     details = engine.move_details(before, move, after)
     # The engine counts every move applied since the deal, as the move log does.
     ply = before.ply
@@ -238,10 +191,10 @@ def _record_move(writes: _Writes, *, before: Any, move: Any, after: Any, automat
         GameEvent.Kind.MOVE_PLAYED,
         {"ply": ply, "seat": details["seat"], "move": details["move"], "automatic": automatic},
     )
-    return row
+    return row, details
 
 
-def _quiet_move(state: Any) -> Any:
+def _quiet_move(state: engine.State) -> engine.Move:
     """The move the server plays for a resigned seat: the first legal token take,
     else the first legal move (legal moves come sorted by canonical text)."""
     legal = engine.legal_moves(state)
@@ -251,7 +204,7 @@ def _quiet_move(state: Any) -> Any:
     return legal[0]
 
 
-def _play_resigned_seats(writes: _Writes, state: Any, resigned: Collection[int]) -> Any:
+def _play_resigned_seats(writes: _Writes, state: engine.State, resigned: Collection[int]) -> engine.State:
     while not engine.is_over(state) and engine.to_move(state) in resigned:
         move = _quiet_move(state)
         after = engine.apply(state, move)
@@ -260,19 +213,29 @@ def _play_resigned_seats(writes: _Writes, state: Any, resigned: Collection[int])
     return state
 
 
-def _settle(writes: _Writes, state: Any, now: datetime, *, resigned: Collection[int]) -> None:
+def _settle(
+    writes: _Writes, state: engine.State, now: datetime, *, resigned: Collection[int], timed_out: Collection[int]
+) -> None:
     """Store the state after a change and finish the game when it is over.
-    ``resigned``: the seat indexes that have resigned."""
+    ``resigned``: the seat indexes that have left (``timed_out``: on time)."""
     _store_state(writes.game, state, now)
     if engine.is_over(state):
         outcome = engine.outcome(state)
         assert outcome is not None  # the engine scores every game that is over
-        _finish(writes, result=_result_with_resignations(outcome, sorted(resigned)), now=now)
+        _finish(writes, result=result_from_outcome(outcome, resigned=resigned, timed_out=timed_out), now=now)
+
+
+def _seats_left(game: Game) -> tuple[set[int], set[int]]:
+    """The indexes of the seats that left the game, and of those that left on time
+    (from the seats loaded with the game)."""
+    resigned = {s.index for s in game.seats.all() if s.resigned and s.index is not None}
+    timed_out = {s.index for s in game.seats.all() if s.timed_out and s.index is not None}
+    return resigned, timed_out
 
 
 def _start(writes: _Writes, now: datetime) -> None:
     game = writes.game
-    joined = list(game.seats.filter(joined_at__isnull=False).select_related("user").order_by("join_position"))
+    joined = list(game.seats.filter(joined_at__isnull=False).order_by("join_position"))
     seed = secrets.randbits(256)
     order = engine.seat_permutation(seed, len(joined))
     for seat_index, join_position in enumerate(order):
@@ -288,9 +251,7 @@ def _start(writes: _Writes, now: datetime) -> None:
         GameEvent.Kind.GAME_STARTED,
         {
             "seed_commitment": game.seed_commitment,
-            "seats": [
-                {"seat": s.index, "username": s.user.get_username()} for s in sorted(joined, key=lambda s: s.index)
-            ],
+            "seats": [{"seat": s.index, "user_id": s.user_id} for s in sorted(joined, key=lambda s: s.index)],
         },
     )
 
@@ -350,13 +311,12 @@ def game_create(
             {
                 "variant": variant,
                 "seats": seats,
-                "creator": creator.get_username(),
-                "invited": [user.get_username() for user in invited],
+                "creator_id": creator.pk,
+                "invited_ids": [user.pk for user in invited],
             },
         )
         writes.flush()
         game.save()
-        _notify_on_commit(game)
     return game
 
 
@@ -386,12 +346,11 @@ def seat_join(*, game: Game, user: AbstractBaseUser, expected_version: int | Non
         seat.join_position = joined_count
         seat.save()
         writes = _Writes(locked)
-        writes.change(GameEvent.Kind.SEAT_JOINED, {"username": user.get_username(), "invited": seat.invited})
+        writes.change(GameEvent.Kind.SEAT_JOINED, {"user_id": user.pk, "invited": seat.invited})
         if joined_count + 1 == locked.seat_count:
             _start(writes, now)
         writes.flush()
         locked.save()
-        _notify_on_commit(locked)
     _refresh(game, locked)
     return seat
 
@@ -413,7 +372,6 @@ def game_start(*, game: Game) -> Game:
         _start(writes, now)
         writes.flush()
         locked.save()
-        _notify_on_commit(locked)
     _refresh(game, locked)
     return game
 
@@ -427,139 +385,108 @@ def _sentence(message: str) -> str:
     return message if message[-1] in ".!?" else message + "."
 
 
-@retry_when_database_locked
-def move_submit(
-    *,
-    game_id: str,
-    user: AbstractBaseUser,
-    text: str,
-    expected_version: int | None = None,
-    if_match: str | None = None,
-    idempotency_key: str | None = None,
-    fingerprint: str | None = None,
-    respond: Respond | None = None,
-) -> MoveSubmission:
-    """Play one turn for the caller's seat.
+def _parse(state: engine.State, text: str) -> engine.Move:
+    """The engine's reading of ``text``, its refusals as domain errors naming the rule."""
+    try:
+        return engine.parse_move(state, text)
+    except engine.AmbiguousMove as exc:
+        raise errors.AmbiguousMove(_sentence(exc.message), rule=exc.rule, choices=list(exc.choices)) from None
+    except engine.IllegalMove as exc:
+        raise errors.IllegalMove(_sentence(exc.message), rule=exc.rule) from None
+    except engine.InvalidNotation as exc:
+        raise errors.InvalidNotation(
+            f"Could not read the move ({exc}). Moves look like \"take WUG\", \"take RR\", "
+            "\"reserve 2-13\", \"reserve deck3\", \"buy 1-07\" or \"pass\"; GET legal-moves lists yours."
+        ) from None
 
-    The caller must say which version it played on, with ``expected_version``
-    and/or an ``If-Match`` header value. With an ``idempotency_key`` the response
-    that ``respond`` builds is stored in the same transaction, and a repeat of
-    the same request returns it again without playing anything.
+
+def _check_can_move(game: Game, seat: Seat, *, expected_version: int) -> engine.State:
+    """The state to play on, once the game, the version and the turn allow a move."""
+    if game.status != Game.Status.ACTIVE:
+        raise errors.GameNotActive(
+            f"This game is {game.status}; moves can be played only while it is active.",
+            game_status=game.status,
+        )
+    if expected_version != game.version:
+        if expected_version > game.version:
+            where = f"the game is only at version {game.version}"
+        else:
+            where = f"the game is at version {game.version}"
+        raise errors.StaleVersion(
+            f"You played on version {expected_version} but {where}; read the game again and retry.",
+            current_version=game.version,
+        )
+    state = _state(game)
+    if engine.to_move(state) != seat.index:
+        raise errors.NotYourTurn(
+            f"It is seat {engine.to_move(state)}'s turn, not yours (you are seat {seat.index}).",
+            to_move=engine.to_move(state),
+            your_seat=seat.index,
+        )
+    return state
+
+
+@retry_when_database_locked
+def move_submit(*, game_id: str, user: AbstractBaseUser, text: str, expected_version: int) -> MovePlayed:
+    """Play one turn for ``user``'s seat in the game, on the version they chose it on.
+
+    ``text`` is read by the engine's lenient parser. Refusals: GameNotFound,
+    NotAPlayer, GameNotActive, StaleVersion (with ``current_version``),
+    NotYourTurn, InvalidNotation, IllegalMove and AmbiguousMove (with the rule
+    id). After the move the server plays the turns of resigned seats, and the
+    game finishes when the engine says it is over. Nothing is written unless
+    everything is.
     """
     now = timezone.now()
     with transaction.atomic():
         # The seats come with the lock: the caller's seat, the resigned seats and
-        # the answer's seat list are all read from this one list.
+        # the caller's answer are all read from this one list.
         game = _lock_game(game_id, with_seats=True)
-        if idempotency_key is not None:
-            record = IdempotencyRecord.objects.filter(user=user, key=idempotency_key).first()
-            if record is not None:
-                if record.fingerprint != fingerprint:
-                    raise errors.IdempotencyKeyReused(
-                        "This Idempotency-Key was already used for a different request; "
-                        "use a new key for a new move."
-                    )
-                return MoveSubmission(
-                    game=game, move=None, status_code=record.response_status, body=record.response_body, replayed=True
-                )
         seat = _joined_seat(game, user)
-        if game.status != Game.Status.ACTIVE:
-            raise errors.GameNotActive(
-                f"This game is {game.status}; moves can be played only while it is active.",
-                game_status=game.status,
-            )
-        # "If-Match: *" matches any version, so on its own it names none.
-        if expected_version is None and (if_match is None or if_match.strip() == "*"):
-            raise errors.PreconditionRequired(
-                "Send the version you played on, as \"expected_version\" in the body or an If-Match header "
-                "naming it (If-Match: * names no version), "
-                f"so that a move is never played on a position you have not seen. The game is at version {game.version}.",
-                current_version=game.version,
-            )
-        if if_match is not None and not etag_matches(if_match, game.version):
-            raise errors.PreconditionFailed(
-                f"If-Match {if_match} does not match the game's version {game.version}; read the game again and retry.",
-                current_version=game.version,
-            )
-        if expected_version is not None and expected_version != game.version:
-            raise errors.StaleVersion(
-                f"You played on version {expected_version} but the game is at version {game.version}; "
-                "read the game again and retry.",
-                current_version=game.version,
-            )
-        state = _state(game)
-        if engine.to_move(state) != seat.index:
-            raise errors.NotYourTurn(
-                f"It is seat {engine.to_move(state)}'s turn, not yours (you are seat {seat.index}).",
-                to_move=engine.to_move(state), your_seat=seat.index,
-            )
-        try:
-            move = engine.parse_move(state, text)
-        except engine.AmbiguousMove as exc:
-            raise errors.AmbiguousMove(_sentence(exc.message), rule=exc.rule, choices=list(exc.choices)) from None
-        except engine.IllegalMove as exc:
-            raise errors.IllegalMove(_sentence(exc.message), rule=exc.rule) from None
-        except engine.InvalidNotation as exc:
-            raise errors.InvalidNotation(
-                f"Could not read the move ({exc}). Moves look like \"take WUG\", \"take RR\", "
-                "\"reserve 2-13\", \"reserve deck3\", \"buy 1-07\" or \"pass\"; GET legal-moves lists yours."
-            ) from None
+        state = _check_can_move(game, seat, expected_version=expected_version)
+        move = _parse(state, text)
         writes = _Writes(game)
         after = engine.apply(state, move)
-        row = _record_move(writes, before=state, move=move, after=after, automatic=False)
-        resigned = {s.index for s in game.seats.all() if s.resigned and s.index is not None}
+        row, details = _record_move(writes, before=state, move=move, after=after, automatic=False)
+        resigned, timed_out = _seats_left(game)
         after = _play_resigned_seats(writes, after, resigned)
-        _settle(writes, after, now, resigned=resigned)
+        automatic = writes.moves[1:]
+        _settle(writes, after, now, resigned=resigned, timed_out=timed_out)
         writes.flush()
         game.save(update_fields=PLAY_FIELDS)
-        status_code: int | None = None
-        body: dict[str, Any] | None = None
-        if respond is not None:
-            status_code, body = respond(game, row)
-        if idempotency_key is not None:
-            if body is None or status_code is None or fingerprint is None:
-                raise ValueError("an idempotency_key needs a fingerprint and a respond callback")
-            try:
-                with transaction.atomic():
-                    IdempotencyRecord.objects.create(
-                        user=user, key=idempotency_key, fingerprint=fingerprint,
-                        response_status=status_code, response_body=body,
-                    )
-            except IntegrityError:
-                # The same key, sent at the same moment for another game: this
-                # move is rolled back with the rest of the transaction.
-                raise errors.IdempotencyKeyReused(
-                    "This Idempotency-Key was already used for a different request; "
-                    "use a new key for a new move."
-                ) from None
-        _notify_on_commit(game)
-    return MoveSubmission(game=game, move=row, status_code=status_code, body=body, replayed=False)
+    return MovePlayed(game=game, move=row, details=details, automatic=automatic)
 
 
-def _resign_locked(writes: _Writes, seat: Seat, *, reason: str, now: datetime) -> None:
+def _resign_locked(writes: _Writes, seat: Seat, *, reason: ResultReason, now: datetime) -> None:
     game = writes.game
     seat.resigned = True
     seat.resigned_at = now
-    seat.save(update_fields=["resigned", "resigned_at"])
-    writes.change(GameEvent.Kind.SEAT_RESIGNED, {"seat": seat.index, "reason": reason})
+    seat.timed_out = reason == ResultReason.TIMEOUT
+    seat.save(update_fields=["resigned", "resigned_at", "timed_out"])
+    writes.change(GameEvent.Kind.SEAT_RESIGNED, {"seat": seat.index, "reason": reason.value})
     state = _state(game)
-    remaining = list(game.seats.filter(resigned=False).order_by("index"))
-    if len(remaining) == 1:
-        resigned_order = list(
-            game.seats.filter(resigned=True).order_by(F("resigned_at").desc(), "-index").values_list("index", flat=True)
+    seats = list(game.seats.all().order_by("index"))
+    remaining = [s for s in seats if not s.resigned]
+    timed_out = {s.index for s in seats if s.timed_out and s.index is not None}
+    if len(remaining) == 1 and remaining[0].index is not None:
+        # The last to leave outlasted the others, so ranks above them.
+        left = sorted(
+            (s for s in seats if s.resigned and s.index is not None),
+            key=lambda s: (s.resigned_at or now, s.index or 0),
+            reverse=True,
         )
-        result = {
-            "winners": [remaining[0].index],
-            "scores": _scores(state, game.seat_count),
-            "ranking": [remaining[0].index, *resigned_order],
-            "reason": reason,
-            "resigned": sorted(resigned_order),
-        }
+        result = result_last_standing(
+            winner=remaining[0].index,
+            left_in_order=[s.index for s in left if s.index is not None],
+            scores=_scores(state, game.seat_count),
+            timed_out=timed_out,
+            reason=reason,
+        )
         _finish(writes, result=result, now=now)
         return
-    resigned = set(game.seats.filter(resigned=True).values_list("index", flat=True))
+    resigned = {s.index for s in seats if s.resigned and s.index is not None}
     state = _play_resigned_seats(writes, state, resigned)
-    _settle(writes, state, now, resigned=resigned)
+    _settle(writes, state, now, resigned=resigned, timed_out=timed_out)
 
 
 @retry_when_database_locked
@@ -582,21 +509,20 @@ def game_resign(*, game: Game, user: AbstractBaseUser) -> Game:
         if seat.resigned:
             raise errors.GameNotActive("You have already resigned from this game.")
         writes = _Writes(locked)
-        _resign_locked(writes, seat, reason="resignation", now=now)
+        _resign_locked(writes, seat, reason=ResultReason.RESIGNATION, now=now)
         writes.flush()
         locked.save()
-        _notify_on_commit(locked)
     _refresh(game, locked)
     return game
 
 
-@retry_when_database_locked
 def game_time_out_overdue() -> int:
     """Run ``game_time_out`` on every game whose deadline has passed; returns how
     many had a player run out of time. Each game has its own transaction."""
-    return sum(game_time_out(game_id=game_id) for game_id in game_overdue_ids())
+    return sum(game_time_out(game_id=game_id) for game_id in selectors.game_overdue_ids())
 
 
+@retry_when_database_locked
 def game_time_out(*, game_id: str, now: datetime | None = None) -> bool:
     """Resign the seat to move when its deadline has passed. Safe to run twice:
     returns False and changes nothing when the deadline has not passed."""
@@ -607,10 +533,9 @@ def game_time_out(*, game_id: str, now: datetime | None = None) -> bool:
             return False
         seat = game.seats.get(index=game.to_move)
         writes = _Writes(game)
-        _resign_locked(writes, seat, reason="timeout", now=now)
+        _resign_locked(writes, seat, reason=ResultReason.TIMEOUT, now=now)
         writes.flush()
         game.save()
-        _notify_on_commit(game)
     return True
 
 
@@ -622,8 +547,91 @@ def _refresh(target: Game, source: Game) -> None:
     getattr(target, "_prefetched_objects_cache", {}).clear()
 
 
-def game_event_claim(*, event_id: int) -> bool:
-    """Mark an outbox event processed. True for exactly one caller, however many
-    workers try at once: the UPDATE only matches a row that is still unprocessed."""
-    claimed = GameEvent.objects.filter(pk=event_id, processed_at__isnull=True).update(processed_at=timezone.now())
-    return claimed == 1
+# --- the outbox's consumers ------------------------------------------------------
+
+
+def game_events_dispatch(*, event_ids: Sequence[int]) -> None:
+    """Queue each outbox consumer's task for these events, by task name.
+
+    Runs after commit. A broker that cannot take the message loses nothing: the
+    events stay unclaimed and ``game_events_redeliver`` queues them again.
+    """
+    consumers: dict[str, str] = settings.GAME_EVENT_CONSUMERS
+    for consumer, task_name in consumers.items():
+        for event_id in event_ids:
+            try:
+                _send_task(task_name, event_id)
+            except Exception:
+                logger.warning(
+                    "could not queue outbox event %s for consumer %s; it will be redelivered",
+                    event_id, consumer, exc_info=True,
+                )
+
+
+def _send_task(task_name: str, event_id: int) -> None:
+    # A task registered in this process honours CELERY_TASK_ALWAYS_EAGER;
+    # otherwise the message goes to the broker by name. No retries here: a
+    # request must not wait on a broker that is down.
+    task = current_app.tasks.get(task_name)
+    if task is not None:
+        task.apply_async(args=(event_id,), retry=False)
+    else:
+        current_app.send_task(task_name, args=(event_id,), retry=False)
+
+
+def game_event_claim(*, event_id: int, consumer: str, now: datetime | None = None) -> bool:
+    """Claim one outbox event for one consumer. True for exactly one caller while
+    the claim holds, however many workers try at once: the claim is a row unique
+    per (event, consumer). A claim not finished within EVENT_CLAIM_LEASE is taken
+    to belong to a worker that died and can be claimed again."""
+    now = now or timezone.now()
+    try:
+        with transaction.atomic():
+            GameEventClaim.objects.create(event_id=event_id, consumer=consumer, claimed_at=now)
+        return True
+    except IntegrityError:
+        pass
+    retaken = GameEventClaim.objects.filter(
+        event_id=event_id, consumer=consumer, done_at__isnull=True, claimed_at__lte=now - EVENT_CLAIM_LEASE
+    ).update(claimed_at=now, attempts=F("attempts") + 1)
+    return retaken == 1
+
+
+def game_event_done(*, event_id: int, consumer: str) -> None:
+    """Record that ``consumer`` has handled the event: it is never offered again."""
+    GameEventClaim.objects.filter(event_id=event_id, consumer=consumer).update(done_at=timezone.now())
+
+
+def game_event_consume(*, event_id: int, consumer: str, handle: Callable[[GameEvent], None]) -> bool:
+    """Claim the event for ``consumer``, run ``handle`` on it and record it done.
+
+    Returns False when another worker holds or has finished the claim. When
+    ``handle`` raises, the claim is left to expire and the event is offered
+    again: at-least-once delivery, so ``handle`` must tolerate a repeat.
+    """
+    if not game_event_claim(event_id=event_id, consumer=consumer):
+        return False
+    event = GameEvent.objects.select_related("game").get(pk=event_id)
+    handle(event)
+    game_event_done(event_id=event_id, consumer=consumer)
+    return True
+
+
+def game_events_redeliver(*, older_than: timedelta = timedelta(seconds=60), limit: int = 500) -> int:
+    """Queue again, for each consumer, the events it has not finished: never
+    claimed (the broker or the worker was down when they were written) or
+    claimed by a worker that died. Returns how many were queued."""
+    consumers: dict[str, str] = settings.GAME_EVENT_CONSUMERS
+    queued = 0
+    now = timezone.now()
+    for consumer, task_name in consumers.items():
+        event_ids = selectors.game_events_pending(
+            consumer=consumer, created_before=now - older_than, claimed_before=now - EVENT_CLAIM_LEASE, limit=limit
+        )
+        for event_id in event_ids:
+            try:
+                _send_task(task_name, event_id)
+                queued += 1
+            except Exception:
+                logger.warning("could not queue outbox event %s for %s", event_id, consumer, exc_info=True)
+    return queued

@@ -20,3 +20,10 @@ def sweep_deadlines() -> int:
     Returns how many games had a player run out of time."""
     # The same service as `manage.py games_sweep_deadlines`, the cron alternative.
     return services.game_time_out_overdue()
+
+
+@shared_task(name="games.tasks.redeliver_events", ignore_result=True)
+def redeliver_events() -> int:
+    """Queue again the outbox events a consumer has not finished (its worker or
+    the broker was down when they were written). Returns how many."""
+    return services.game_events_redeliver()

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -16,6 +18,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.permissions import CanPlay, CanRead, CanReadOrPlay
+from api.conditional import etag_for, etag_matches, names_any_version, request_fingerprint, versions_named
+from api.problems import PROBLEM_CONTENT_TYPE, status_for
+from core.db import retry_when_database_locked
+from core.errors import DomainError
 from games import selectors, services
 from games.errors import (
     AmbiguousMove,
@@ -32,7 +38,8 @@ from games.errors import (
     SeatUnavailable,
     StaleVersion,
 )
-from games.models import Game, Move
+from games.models import Game, IdempotencyRecord
+from games.schema import GameProblemSerializer
 from games.serializers import (
     GameCreateInputSerializer,
     GameExportSerializer,
@@ -45,7 +52,6 @@ from games.serializers import (
     MoveHistoryEntrySerializer,
     MoveInputSerializer,
 )
-from splendor_site.api_errors import PROBLEM_CONTENT_TYPE, ProblemError, ProblemSerializer
 
 MAX_IDEMPOTENCY_KEY_LENGTH = 255
 
@@ -58,16 +64,16 @@ _AUTH_PROBLEMS = {
 }
 
 
-def _problems(*problems: type[ProblemError], extra: dict[int, str] | None = None) -> dict[Any, OpenApiResponse]:
+def _problems(*problems: type[DomainError], extra: dict[int, str] | None = None) -> dict[Any, OpenApiResponse]:
     """Document error responses: every status with the stable codes it can carry."""
     by_status: dict[int, list[str]] = {}
     for problem in problems:
-        by_status.setdefault(problem.status_code, []).append(problem.code)
+        by_status.setdefault(status_for(problem), []).append(problem.code)
     descriptions = {code: ", ".join(codes) for code, codes in by_status.items()}
     for code, text in {**_AUTH_PROBLEMS, **(extra or {})}.items():
         descriptions[code] = f"{descriptions[code]}; {text}" if code in descriptions else text
     return {
-        (code, PROBLEM_CONTENT_TYPE): OpenApiResponse(ProblemSerializer, description=f"Problem details: {text}")
+        (code, PROBLEM_CONTENT_TYPE): OpenApiResponse(GameProblemSerializer, description=f"Problem details: {text}")
         for code, text in sorted(descriptions.items())
     }
 
@@ -83,7 +89,7 @@ _GAME_ID = OpenApiParameter("game_id", OpenApiTypes.STR, OpenApiParameter.PATH, 
 def _game_view_response(game: Game, request: Request, status_code: int = status.HTTP_200_OK) -> Response:
     view = selectors.game_get_view(game=game, user=request.user)
     response = Response(GameViewSerializer(view).data, status=status_code)
-    response["ETag"] = services.etag_for(game.version)
+    response["ETag"] = etag_for(game.version)
     return response
 
 
@@ -167,9 +173,9 @@ class GameDetailView(APIView):
     def get(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get(game_id=game_id)
         if_none_match = request.headers.get("If-None-Match")
-        if if_none_match and services.etag_matches(if_none_match, game.version):
+        if if_none_match and etag_matches(if_none_match, game.version):
             response = Response(status=status.HTTP_304_NOT_MODIFIED)
-            response["ETag"] = services.etag_for(game.version)
+            response["ETag"] = etag_for(game.version)
             return _with_vary(response)
         return _with_vary(_game_view_response(game, request))
 
@@ -209,7 +215,7 @@ class GameLegalMovesView(APIView):
     def get(self, request: Request, game_id: str) -> Response:
         data = selectors.game_legal_moves(game_id=game_id, user=request.user)
         response = Response(LegalMovesSerializer(data).data)
-        response["ETag"] = services.etag_for(data["version"])
+        response["ETag"] = etag_for(data["version"])
         return response
 
 
@@ -272,48 +278,151 @@ class GameMovesView(APIView):
     def post(self, request: Request, game_id: str) -> Response:
         data = MoveInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        key = request.headers.get("Idempotency-Key")
-        fingerprint = None
-        if key is not None:
-            key = key.strip()
-            if not key or len(key) > MAX_IDEMPOTENCY_KEY_LENGTH:
-                raise ValidationError(
-                    {"Idempotency-Key": [f"An Idempotency-Key is 1 to {MAX_IDEMPOTENCY_KEY_LENGTH} characters long."]}
-                )
-            if "\x00" in key:
-                # It is stored and looked up, and PostgreSQL refuses NUL in text.
-                raise ValidationError({"Idempotency-Key": ["An Idempotency-Key may not contain NUL characters."]})
-            fingerprint = services.request_fingerprint(
-                method=request.method or "POST",
-                path=request.path,
-                body=json.dumps(request.data, sort_keys=True, separators=(",", ":")).encode("utf-8"),
-            )
-        user = request.user
-
-        def respond(game: Game, move: Move) -> tuple[int, dict[str, Any]]:
-            view = selectors.game_get_view(game=game, user=user)
-            body = MoveCreatedSerializer({"move": move.text, "ply": move.ply, "game": view}).data
-            if key is None:
-                return status.HTTP_201_CREATED, body
-            # Stored for a replay: plain JSON values, as they will be read back.
-            return status.HTTP_201_CREATED, json.loads(json.dumps(body, default=str))
-
-        submission = services.move_submit(
-            game_id=game_id,
-            user=user,
-            text=data.validated_data["move"],
-            expected_version=data.validated_data.get("expected_version"),
-            if_match=request.headers.get("If-Match"),
-            idempotency_key=key,
-            fingerprint=fingerprint,
-            respond=respond,
+        text: str = data.validated_data["move"]
+        expected: int | None = data.validated_data.get("expected_version")
+        if_match = request.headers.get("If-Match")
+        key = _idempotency_key(request)
+        if key is None:
+            played = _move_submit(game_id, request.user, text, expected, if_match)
+            body = _move_created_body(played, request.user)
+            return _move_response(body, status.HTTP_201_CREATED)
+        fingerprint = request_fingerprint(
+            method=request.method or "POST",
+            path=request.path,
+            body=json.dumps(request.data, sort_keys=True, separators=(",", ":")).encode("utf-8"),
         )
-        assert submission.body is not None and submission.status_code is not None
-        response = Response(submission.body, status=submission.status_code)
-        response["ETag"] = services.etag_for(submission.body["game"]["version"])
-        if submission.replayed:
-            response["Idempotent-Replayed"] = "true"
-        return response
+        try:
+            status_code, body, replayed = _move_submit_once(
+                game_id, request.user, text, expected, if_match, key=key, fingerprint=fingerprint
+            )
+        except DomainError:
+            # A copy of this request may have played the move while this one
+            # waited for the game's lock: then its answer is this one's too.
+            record = IdempotencyRecord.objects.filter(user=request.user, key=key).first()
+            if record is None:
+                raise
+            status_code, body, replayed = _replay(record, fingerprint)
+        return _move_response(body, status_code, replayed=replayed)
+
+
+def _idempotency_key(request: Request) -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    key = key.strip()
+    if not key or len(key) > MAX_IDEMPOTENCY_KEY_LENGTH:
+        raise ValidationError(
+            {"Idempotency-Key": [f"An Idempotency-Key is 1 to {MAX_IDEMPOTENCY_KEY_LENGTH} characters long."]}
+        )
+    if "\x00" in key:
+        # It is stored and looked up, and PostgreSQL refuses NUL in text.
+        raise ValidationError({"Idempotency-Key": ["An Idempotency-Key may not contain NUL characters."]})
+    return key
+
+
+def _expected_version(game_id: str, user: AbstractBaseUser, expected: int | None, if_match: str | None) -> int:
+    """The version a move request names, from ``expected_version`` and/or If-Match.
+
+    Neither (or only ``If-Match: *``) is a 428. When the two agree, or If-Match
+    names one version, that is the version; otherwise the game's version decides
+    between a 412 (If-Match does not match) and a 409 (``expected_version`` is stale).
+    """
+    if not names_any_version(if_match):
+        if expected is None:
+            current = selectors.game_version_for_player(game_id=game_id, user=user)
+            raise PreconditionRequired(
+                'Send the version you played on, as "expected_version" in the body or an If-Match header '
+                "naming it (If-Match: * names no version), "
+                f"so that a move is never played on a position you have not seen. The game is at version {current}.",
+                current_version=current,
+            )
+        return expected
+    assert if_match is not None
+    named = versions_named(if_match)
+    if expected is not None and expected in named:
+        return expected
+    if expected is None and len(named) == 1:
+        return next(iter(named))
+    current = selectors.game_version_for_player(game_id=game_id, user=user)
+    if current not in named:
+        raise _precondition_failed(if_match, current)
+    return expected if expected is not None else current
+
+
+def _precondition_failed(if_match: str, current: int) -> PreconditionFailed:
+    return PreconditionFailed(
+        f"If-Match {if_match} does not match the game's version {current}; read the game again and retry.",
+        current_version=current,
+    )
+
+
+def _move_submit(
+    game_id: str, user: AbstractBaseUser, text: str, expected: int | None, if_match: str | None
+) -> services.MovePlayed:
+    version = _expected_version(game_id, user, expected, if_match)
+    try:
+        return services.move_submit(game_id=game_id, user=user, text=text, expected_version=version)
+    except StaleVersion as exc:
+        current = exc.fields["current_version"]
+        if names_any_version(if_match) and current not in versions_named(if_match or ""):
+            raise _precondition_failed(if_match or "", current) from None
+        raise
+
+
+@retry_when_database_locked
+def _move_submit_once(
+    game_id: str,
+    user: AbstractBaseUser,
+    text: str,
+    expected: int | None,
+    if_match: str | None,
+    *,
+    key: str,
+    fingerprint: str,
+) -> tuple[int, dict[str, Any], bool]:
+    """Play the move and store its answer under the Idempotency-Key in one
+    transaction; a key already used answers its stored response instead."""
+    with transaction.atomic():
+        record = IdempotencyRecord.objects.filter(user=user, key=key).first()
+        if record is not None:
+            return _replay(record, fingerprint)
+        played = _move_submit(game_id, user, text, expected, if_match)
+        # Stored for a replay: plain JSON values, as they will be read back.
+        body = json.loads(json.dumps(_move_created_body(played, user), default=str))
+        try:
+            with transaction.atomic():
+                IdempotencyRecord.objects.create(
+                    user=user, key=key, fingerprint=fingerprint,
+                    response_status=status.HTTP_201_CREATED, response_body=body,
+                )
+        except IntegrityError:
+            # The same key, sent at the same moment for another game: this
+            # move is rolled back with the rest of the transaction.
+            raise IdempotencyKeyReused(
+                "This Idempotency-Key was already used for a different request; use a new key for a new move."
+            ) from None
+    return status.HTTP_201_CREATED, body, False
+
+
+def _replay(record: IdempotencyRecord, fingerprint: str) -> tuple[int, dict[str, Any], bool]:
+    if record.fingerprint != fingerprint:
+        raise IdempotencyKeyReused(
+            "This Idempotency-Key was already used for a different request; use a new key for a new move."
+        )
+    return record.response_status, record.response_body, True
+
+
+def _move_created_body(played: services.MovePlayed, user: AbstractBaseUser) -> dict[str, Any]:
+    view = selectors.game_get_view(game=played.game, user=user)
+    return dict(MoveCreatedSerializer({"move": played.move.text, "ply": played.move.ply, "game": view}).data)
+
+
+def _move_response(body: dict[str, Any], status_code: int, *, replayed: bool = False) -> Response:
+    response = Response(body, status=status_code)
+    response["ETag"] = etag_for(body["game"]["version"])
+    if replayed:
+        response["Idempotent-Replayed"] = "true"
+    return response
 
 
 class GameResignView(APIView):

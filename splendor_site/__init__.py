@@ -1,4 +1,4 @@
-"""Wiring only: settings, URLs, the Celery app and the API error handler."""
+"""Wiring only: settings, URLs, the Celery app, WSGI and ASGI."""
 
 from splendor_site.celery import app as celery_app
 

@@ -160,15 +160,15 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "splendor_site.middleware.ApiProblemMiddleware",
-    "splendor_site.middleware.BodySizeLimitMiddleware",
+    "api.middleware.ApiProblemMiddleware",
+    "api.middleware.BodySizeLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "splendor_site.middleware.RateLimitHeadersMiddleware",
+    "api.middleware.RateLimitHeadersMiddleware",
 ]
 
 ROOT_URLCONF = "splendor_site.urls"
@@ -285,6 +285,9 @@ CELERY_TIMEZONE = TIME_ZONE
 # Periodic work, sent by `celery -A splendor_site beat` and run by the workers.
 # Deadlines are swept, never scheduled as long ETA tasks (games.models.Game.deadline_at).
 DEADLINE_SWEEP_SECONDS = env_int("DEADLINE_SWEEP_SECONDS", 60, minimum=1)
+# Outbox events a consumer has not finished (its worker or the broker was down)
+# are queued again this often.
+OUTBOX_REDELIVER_SECONDS = env_int("OUTBOX_REDELIVER_SECONDS", 60, minimum=1)
 CELERY_BEAT_SCHEDULE = {
     "games-sweep-deadlines": {
         "task": "games.tasks.sweep_deadlines",
@@ -292,7 +295,18 @@ CELERY_BEAT_SCHEDULE = {
         # A sweep still queued when the next one is due is dropped: the next one does its work.
         "options": {"expires": DEADLINE_SWEEP_SECONDS},
     },
+    "games-redeliver-events": {
+        "task": "games.tasks.redeliver_events",
+        "schedule": float(OUTBOX_REDELIVER_SECONDS),
+        "options": {"expires": OUTBOX_REDELIVER_SECONDS},
+    },
 }
+
+# The outbox's consumers: consumer name -> the Celery task, by name, that takes
+# one GameEvent id. games queues them on commit without importing them; each
+# consumer claims each event for itself (games.models.GameEventClaim). See
+# docs/events.md.
+GAME_EVENT_CONSUMERS: dict[str, str] = {}
 
 # --- Redis (optional; used by tests marked `redis` and by operators) -----------
 
@@ -311,12 +325,12 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "splendor_site.api_errors.problem_exception_handler",
-    "DEFAULT_PAGINATION_CLASS": "splendor_site.pagination.LimitOffsetPagination",
+    "EXCEPTION_HANDLER": "api.problems.problem_exception_handler",
+    "DEFAULT_PAGINATION_CLASS": "api.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 20,
     "DEFAULT_THROTTLE_CLASSES": [
-        "splendor_site.throttling.UserRateThrottle",
-        "splendor_site.throttling.AnonRateThrottle",
+        "api.throttling.UserRateThrottle",
+        "api.throttling.AnonRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": API_THROTTLE_ANON_RATE,

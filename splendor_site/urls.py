@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from splendor_site.health import healthz
+from api.health import healthz
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -13,5 +13,5 @@ urlpatterns = [
     path("api/v1/", include("games.urls")),
 ]
 
-handler404 = "splendor_site.api_errors.handler404"
-handler500 = "splendor_site.api_errors.handler500"
+handler404 = "api.problems.handler404"
+handler500 = "api.problems.handler500"

@@ -41,7 +41,7 @@ def test_play_scope_implies_read(alice):
 
 
 def test_unknown_scope_is_a_validation_error(alice):
-    from rest_framework.exceptions import ValidationError
+    from core.errors import InvalidInput as ValidationError
 
     with pytest.raises(ValidationError):
         token_create(user=alice, name="t", scopes=["admin"])

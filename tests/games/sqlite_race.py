@@ -38,8 +38,8 @@ def main(path: str, busy_timeout: float, threads: int) -> None:
     # A short busy timeout makes writers give up quickly, so the service's own retry must cover it.
     settings.DATABASES["default"]["OPTIONS"]["timeout"] = busy_timeout
     settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {"anon": "100000/minute", "user": "100000/minute"}
-    logging.getLogger("games.services").addHandler(_CountRetries())
-    logging.getLogger("games.services").setLevel(logging.INFO)
+    logging.getLogger("core.db").addHandler(_CountRetries())
+    logging.getLogger("core.db").setLevel(logging.INFO)
 
     from games.models import GameEvent, Move
     from tests.games.game_helpers import make_player, race_same_turn, start_two_player_game

@@ -7,7 +7,7 @@ import pytest
 import time_machine
 from django.core.cache import cache
 
-from splendor_site.throttling import FixedWindowRateThrottle
+from api.throttling import FixedWindowRateThrottle
 
 pytestmark = [pytest.mark.urls("tests.site.urls"), pytest.mark.django_db]
 

@@ -5,7 +5,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from splendor_site.api_errors import ProblemError
+from api.problems import ProblemError
 
 
 class IllegalMoveError(ProblemError):
@@ -51,5 +51,5 @@ urlpatterns = [
     path("", include("splendor_site.urls")),
 ]
 
-handler404 = "splendor_site.api_errors.handler404"
-handler500 = "splendor_site.api_errors.handler500"
+handler404 = "api.problems.handler404"
+handler500 = "api.problems.handler500"

@@ -10,8 +10,8 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
-from rest_framework.exceptions import ValidationError
 
+from accounts.errors import InvalidInput
 from accounts.services import player_create, token_create
 
 
@@ -32,7 +32,7 @@ class Command(BaseCommand):
                     username=options["username"], email=options["email"], display_name=options["display_name"]
                 )
                 _, plaintext = token_create(user=user, name="created by player_create", scopes=scopes)
-        except ValidationError as exc:
-            messages = "; ".join(f"{field}: {' '.join(map(str, errs))}" for field, errs in exc.detail.items())
+        except InvalidInput as exc:
+            messages = "; ".join(f"{field}: {' '.join(errs)}" for field, errs in exc.errors.items())
             raise CommandError(messages) from None
         self.stdout.write(json.dumps({"username": user.username, "email": user.email, "token": plaintext}))

@@ -10,7 +10,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import Resolver404, resolve
 
-from splendor_site.api_errors import is_api_path, problem_response
+from api.problems import is_api_path, problem_response
 
 logger = logging.getLogger(__name__)
 
@@ -46,7 +46,7 @@ class BodySizeLimitMiddleware:
 class ApiProblemMiddleware:
     """No HTML error page reaches an API client, even with DEBUG on.
 
-    DRF views already answer with problem details (see api_errors). This catches
+    DRF views already answer with problem details (see api.problems). This catches
     what happens outside them: an unknown /api/ URL (Django's debug 404 page) or
     an exception in a plain Django view under /api/.
     """
@@ -108,7 +108,7 @@ def _problem_for_status(status_code: int) -> HttpResponse:
 class RateLimitHeadersMiddleware:
     """Announce the tightest throttle on every API response.
 
-    The throttles in splendor_site.throttling record what they saw on the request;
+    The throttles in api.throttling record what they saw on the request;
     this copies it into RateLimit-Limit / RateLimit-Remaining / RateLimit-Reset.
     """
 

@@ -10,8 +10,10 @@ Shape (Content-Type: application/problem+json)::
 `code` is stable snake_case that clients may branch on; `detail` is a sentence a
 person can act on. Validation errors add `errors`: {field: [messages]}.
 
-Apps raise `ProblemError` subclasses for their own failures. This module imports
-nothing from the apps, so importing it from them creates no cycle.
+Services raise `core.errors.DomainError`s, which carry no HTTP: `STATUS_FOR_KIND`
+maps each error kind to its status code, here and nowhere else. `ProblemError`
+is for refusals that only exist at the HTTP edge (a body too large, a token
+scope). This module imports no app: the apps' views import it.
 """
 
 from __future__ import annotations
@@ -27,9 +29,29 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
+from core.errors import DomainError, ErrorKind, InvalidInput, field_errors_sentence
+
 logger = logging.getLogger(__name__)
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
+
+# The one table from a domain error's kind to the HTTP status it is sent with.
+STATUS_FOR_KIND: dict[ErrorKind, int] = {
+    ErrorKind.INVALID: status.HTTP_400_BAD_REQUEST,
+    ErrorKind.UNAUTHENTICATED: status.HTTP_401_UNAUTHORIZED,
+    ErrorKind.FORBIDDEN: status.HTTP_403_FORBIDDEN,
+    ErrorKind.NOT_FOUND: status.HTTP_404_NOT_FOUND,
+    ErrorKind.CONFLICT: status.HTTP_409_CONFLICT,
+    ErrorKind.PRECONDITION_FAILED: status.HTTP_412_PRECONDITION_FAILED,
+    ErrorKind.NOT_ALLOWED: status.HTTP_422_UNPROCESSABLE_ENTITY,
+    ErrorKind.PRECONDITION_REQUIRED: status.HTTP_428_PRECONDITION_REQUIRED,
+    ErrorKind.TOO_MANY: status.HTTP_429_TOO_MANY_REQUESTS,
+}
+
+
+def status_for(error: type[DomainError] | DomainError) -> int:
+    """The status code a domain error is answered with."""
+    return STATUS_FOR_KIND[error.kind]
 
 
 class ProblemError(exceptions.APIException):
@@ -100,6 +122,8 @@ def problem_response(*, status_code: int, code: str, detail: str, **extra: Any) 
 
 def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     """DRF's EXCEPTION_HANDLER. Never returns None: nothing falls through to an HTML 500."""
+    if isinstance(exc, DomainError):
+        return domain_error_response(exc)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
@@ -129,6 +153,28 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
     return Response(body, status=exc.status_code, headers=headers, content_type=PROBLEM_CONTENT_TYPE)
 
 
+def domain_error_body(exc: DomainError) -> dict[str, Any]:
+    """The problem body of a domain error: its code, title, message and fields."""
+    status_code = status_for(exc)
+    if isinstance(exc, InvalidInput):
+        return problem_body(
+            status_code=status_code, code=exc.code, title=exc.title, detail=exc.message, errors=exc.errors
+        )
+    extra = dict(exc.fields)
+    if exc.retry_after is not None:
+        extra.setdefault("retry_after", exc.retry_after)
+    return problem_body(status_code=status_code, code=exc.code, title=exc.title, detail=exc.message, **extra)
+
+
+def domain_error_response(exc: DomainError) -> Response:
+    """A DRF response for a domain error; the transaction is rolled back."""
+    headers = {"Retry-After": "%d" % exc.retry_after} if exc.retry_after is not None else {}
+    set_rollback()
+    return Response(
+        domain_error_body(exc), status=status_for(exc), headers=headers, content_type=PROBLEM_CONTENT_TYPE
+    )
+
+
 def _body_for(exc: exceptions.APIException) -> dict[str, Any]:
     if isinstance(exc, ProblemError):
         return problem_body(
@@ -144,7 +190,7 @@ def _body_for(exc: exceptions.APIException) -> dict[str, Any]:
             status_code=exc.status_code,
             code="validation_error",
             title="Invalid input",
-            detail=_validation_sentence(errors),
+            detail=field_errors_sentence(errors),
             errors=errors,
         )
     codes = exc.get_codes()
@@ -169,16 +215,6 @@ def _messages(value: Any) -> Any:
     return [str(value)]
 
 
-def _validation_sentence(errors: dict[str, Any]) -> str:
-    fields = [name for name in errors if name != "non_field_errors"]
-    general = errors.get("non_field_errors")
-    if not fields and isinstance(general, list) and general:
-        return str(general[0])
-    if len(fields) == 1:
-        first = errors[fields[0]]
-        if isinstance(first, list) and first and isinstance(first[0], str):
-            return f"{fields[0]}: {first[0]}"
-    return "Some fields are invalid: " + ", ".join(fields) + ". See `errors` for each one."
 
 
 def _status_title(status_code: int) -> str:
@@ -231,24 +267,8 @@ class ProblemSerializer(serializers.Serializer):
     detail = serializers.CharField()
     code = serializers.CharField()
     errors = serializers.DictField(required=False, help_text="Validation errors by field.")
-    # Extension members: present only with the codes named in their help text.
-    rule = serializers.CharField(
-        required=False, help_text="illegal_move, ambiguous_move: the id of the rule the move breaks (B-TAKE-2)."
+    retry_after = serializers.IntegerField(
+        required=False, help_text="throttled, too_many_*: seconds to wait (as Retry-After)."
     )
-    choices = serializers.ListField(
-        child=serializers.CharField(), required=False,
-        help_text="ambiguous_move: every complete legal move the incomplete one could mean, in canonical text.",
-    )
-    current_version = serializers.IntegerField(
-        required=False,
-        help_text="stale_version, precondition_failed, precondition_required: the game's version now; read it and retry.",
-    )
-    to_move = serializers.IntegerField(required=False, help_text="not_your_turn: the seat whose turn it is.")
-    your_seat = serializers.IntegerField(required=False, help_text="not_your_turn: the caller's seat.")
-    game_status = serializers.CharField(required=False, help_text="game_not_active: the game's status.")
-    required_scope = serializers.CharField(required=False, help_text="insufficient_scope: the scope the token lacks.")
-    retry_after = serializers.IntegerField(required=False, help_text="throttled: seconds to wait (as Retry-After).")
     limit = serializers.IntegerField(required=False, help_text="payload_too_large: the largest body, in bytes.")
-    attempts_left = serializers.IntegerField(
-        required=False, help_text="Sign-up verification: wrong codes still allowed."
-    )
+    # Each app adds the extension members of its own codes in a subclass.

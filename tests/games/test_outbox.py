@@ -1,0 +1,163 @@
+"""The outbox: GameEvent rows are the one way news leaves the games app.
+
+Each consumer claims each event for itself (a GameEventClaim row), is queued
+by task name once the change commits, and gets what it missed from the
+periodic redelivery. A recording task stands in for the real consumers
+(email, webhooks, ratings), which register themselves the same way.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from celery import shared_task
+from django.db import transaction
+from django.utils import timezone
+from tests.games.game_helpers import make_player, play_moves, start_two_player_game, user_to_move
+
+from games import selectors, services
+from games.models import Game, GameEvent, GameEventClaim
+
+RECEIVED: list[tuple[str, int]] = []
+
+
+@shared_task(name="tests.outbox.record_first")
+def record_first(event_id: int) -> None:
+    services.game_event_consume(event_id=event_id, consumer="first", handle=lambda e: RECEIVED.append(("first", e.pk)))
+
+
+@shared_task(name="tests.outbox.record_second")
+def record_second(event_id: int) -> None:
+    services.game_event_consume(
+        event_id=event_id, consumer="second", handle=lambda e: RECEIVED.append(("second", e.pk))
+    )
+
+
+@pytest.fixture
+def two_consumers(settings: Any) -> list[tuple[str, int]]:
+    settings.GAME_EVENT_CONSUMERS = {"first": "tests.outbox.record_first", "second": "tests.outbox.record_second"}
+    RECEIVED.clear()
+    return RECEIVED
+
+
+def test_a_committed_change_reaches_every_consumer_once_per_event(
+    two_consumers: list[tuple[str, int]], alice: Any, bob: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        game = start_two_player_game(alice, bob)
+    events = list(GameEvent.objects.filter(game=game).values_list("pk", flat=True))
+    assert len(events) == 3
+    assert sorted(two_consumers) == sorted([("first", e) for e in events] + [("second", e) for e in events])
+    assert GameEventClaim.objects.filter(done_at__isnull=False).count() == 6
+
+
+def test_a_rolled_back_change_queues_nothing(
+    two_consumers: list[tuple[str, int]], alice: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        with pytest.raises(RuntimeError):
+            with transaction.atomic():
+                services.game_create(creator=alice, seats=2)
+                raise RuntimeError("roll back")
+    assert callbacks == [] and two_consumers == []
+    assert not GameEvent.objects.exists()
+
+
+def test_an_event_is_claimed_by_exactly_one_worker_per_consumer(active_game: Game) -> None:
+    event = GameEvent.objects.filter(game=active_game).first()
+    assert event is not None
+    assert services.game_event_claim(event_id=event.pk, consumer="email") is True
+    assert services.game_event_claim(event_id=event.pk, consumer="email") is False
+    # Another consumer's claim is its own.
+    assert services.game_event_claim(event_id=event.pk, consumer="ratings") is True
+
+
+def test_a_claim_left_unfinished_past_its_lease_is_taken_again(active_game: Game) -> None:
+    event = GameEvent.objects.filter(game=active_game).first()
+    assert event is not None
+    assert services.game_event_claim(event_id=event.pk, consumer="email") is True
+    later = timezone.now() + services.EVENT_CLAIM_LEASE + timedelta(seconds=1)
+    assert services.game_event_claim(event_id=event.pk, consumer="email", now=later) is True
+    assert GameEventClaim.objects.get(event=event, consumer="email").attempts == 2
+    # A finished claim is never taken again, however late.
+    services.game_event_done(event_id=event.pk, consumer="email")
+    assert services.game_event_claim(event_id=event.pk, consumer="email", now=later + timedelta(days=1)) is False
+
+
+def test_a_consumer_that_fails_leaves_the_event_to_be_offered_again(active_game: Game) -> None:
+    event = GameEvent.objects.filter(game=active_game).first()
+    assert event is not None
+
+    def crash(_: GameEvent) -> None:
+        raise ConnectionError("SMTP server went away")
+
+    with pytest.raises(ConnectionError):
+        services.game_event_consume(event_id=event.pk, consumer="email", handle=crash)
+    claim = GameEventClaim.objects.get(event=event, consumer="email")
+    assert claim.done_at is None
+    later = timezone.now() + services.EVENT_CLAIM_LEASE + timedelta(minutes=1)
+    pending = selectors.game_events_pending(
+        consumer="email", created_before=later, claimed_before=later - services.EVENT_CLAIM_LEASE
+    )
+    assert event.pk in pending
+
+
+def test_redelivery_queues_only_what_each_consumer_has_not_finished(
+    two_consumers: list[tuple[str, int]], active_game: Game, time_machine: Any
+) -> None:
+    # The events were written while no consumer was configured: nobody was told.
+    assert two_consumers == []
+    first_event = GameEvent.objects.filter(game=active_game).first()
+    assert first_event is not None
+    services.game_event_claim(event_id=first_event.pk, consumer="first")
+    services.game_event_done(event_id=first_event.pk, consumer="first")
+    time_machine.move_to(timezone.now() + timedelta(minutes=2))
+
+    queued = services.game_events_redeliver()
+
+    assert queued == 3 + 2
+    assert ("first", first_event.pk) not in two_consumers
+    assert ("second", first_event.pk) in two_consumers
+    assert services.game_events_redeliver() == 0
+
+
+def test_a_broker_that_refuses_the_message_never_fails_the_move(
+    settings: Any, active_game: Game, django_capture_on_commit_callbacks: Any, caplog: Any
+) -> None:
+    settings.GAME_EVENT_CONSUMERS = {"email": "tests.outbox.not_registered_anywhere"}
+
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise ConnectionError("broker down")
+
+    from celery import current_app
+
+    original = current_app.send_task
+    current_app.send_task = refuse  # type: ignore[method-assign]
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            played = services.move_submit(
+                game_id=active_game.pk, user=user_to_move(active_game), text="take WUG", expected_version=3
+            )
+    finally:
+        current_app.send_task = original  # type: ignore[method-assign]
+    assert played.version == 4
+    assert "will be redelivered" in caplog.text
+
+
+def test_payloads_name_people_by_id_never_by_name_or_address(alice: Any, bob: Any) -> None:
+    dave = make_player("dave")
+    game = services.game_create(creator=alice, seats=3, invited=[bob])
+    services.seat_join(game=game, user=bob)
+    services.seat_join(game=game, user=dave)
+    game.refresh_from_db()
+    play_moves(game, 4)
+    services.game_resign(game=game, user=bob)
+    payloads = " ".join(str(e.payload) for e in GameEvent.objects.filter(game=game))
+    for person in (alice, bob, dave):
+        assert person.username not in payloads
+        assert person.email not in payloads
+        assert person.player.display_name not in payloads
+    kinds = set(GameEvent.objects.filter(game=game).values_list("kind", flat=True))
+    assert kinds == {"game_created", "seat_joined", "game_started", "move_played", "seat_resigned"}
