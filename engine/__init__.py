@@ -6,44 +6,45 @@ Public API (a contract: the service and external tests use these names)::
     legal_moves(s); format_move(m); parse_move(s, text); apply(s, m)
     to_move(s); observe(s, seat); is_over(s); outcome(s)
     to_dict(s); from_dict(d); replay(variant, players, seed_or_deal, moves)
+
+Typed results (``engine.results``), to annotate against: ``Outcome`` (from
+``outcome``) with its ``EndReason``; ``MoveDetails`` (from ``move_details``);
+``BoardView`` (from ``observe``) and its parts ``SeatView``, ``CardView``,
+``MarketCardView``, ``ReservedCardView``, ``HiddenReservedView``, ``TileView``,
+``GauntletView``. At run time all are plain JSON-ready dicts (``EndReason`` is a ``str``).
+
+Modules, each importing only those below it: ``errors``, ``data``, ``results``;
+``moves``, ``variants``; ``state``; ``rules`` (legality, the next state, the end);
+``diagnosis`` (which rule a refused move breaks); ``notation`` (reading text)
+and ``observation`` (views); ``play`` (the validating ``apply``, ``replay``);
+``bots``; ``selfplay``. ``tests/engine/test_layers.py`` holds them to it.
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
-
 from .errors import AmbiguousMove, EngineError, IllegalMove, InvalidNotation
 from .moves import Move, format_move, move_from_text
-from .notation import is_legal, parse_move
+from .notation import parse_move
 from .observation import observe
-from .rules import apply, check_invariants, is_over, legal_moves, move_details, outcome, to_move
+from .play import apply, replay
+from .results import (
+    BoardView,
+    CardView,
+    EndReason,
+    GauntletView,
+    HiddenReservedView,
+    MarketCardView,
+    MoveDetails,
+    Outcome,
+    ReservedCardView,
+    SeatView,
+    TileView,
+)
+from .rules import check_invariants, is_legal, is_over, legal_moves, move_details, outcome, to_move
 from .state import State, from_dict, new_game, score, seat_permutation, to_dict
 from .variants import VARIANTS as _VARIANTS
 
 VARIANTS: tuple[str, ...] = tuple(_VARIANTS)
-
-
-def replay(variant: str, players: int, seed_or_deal: int | Mapping[str, Any],
-           moves: Iterable[str]) -> State:
-    """The state reached by playing ``moves`` (canonical texts) from the start.
-
-    ``seed_or_deal`` is a seed (int) or an explicit deal (mapping). A move that
-    is not legal raises, naming its ply in the message.
-    """
-    if isinstance(seed_or_deal, Mapping):
-        state = new_game(variant=variant, players=players, deal=seed_or_deal)
-    else:
-        state = new_game(variant=variant, players=players, seed=seed_or_deal)
-    for ply, text in enumerate(moves):
-        try:
-            state = apply(state, parse_move(state, text))
-        except IllegalMove as exc:
-            exc.message = f"ply {ply}: {exc.message}"
-            exc.args = (f"{exc.rule}: {exc.message}",)
-            raise
-        except InvalidNotation as exc:
-            raise InvalidNotation(f"ply {ply}: {exc}") from None
-    return state
 
 
 __all__ = [
@@ -51,4 +52,7 @@ __all__ = [
     "VARIANTS", "apply", "check_invariants", "format_move", "from_dict", "is_legal", "is_over",
     "legal_moves", "move_details", "move_from_text", "new_game", "observe", "outcome",
     "parse_move", "replay", "score", "seat_permutation", "to_dict", "to_move",
+    # typed results
+    "BoardView", "CardView", "EndReason", "GauntletView", "HiddenReservedView",
+    "MarketCardView", "MoveDetails", "Outcome", "ReservedCardView", "SeatView", "TileView",
 ]

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import re
 
+from .diagnosis import diagnose
 from .errors import InvalidNotation
 from .moves import Move, make_move, move_from_text, sort_letters
-from .rules import _diagnose, _legal_index, legal_moves
+from .rules import legal_index
 from .state import State
 from .variants import Variant
 
@@ -44,10 +45,9 @@ def parse_move(state: State, text: str) -> Move:
             if first and first[0].lower() in _ACTIONS:
                 raise lenient_error from None
             raise canonical_error from None
-    if move in _legal_index(state):
+    if move in legal_index(state):
         return move
-    _diagnose(state, move)
-    raise AssertionError("unreachable: _diagnose always raises")
+    diagnose(state, move)
 
 
 def _norm_name(s: str) -> str:
@@ -173,7 +173,3 @@ def _lenient(state: State, text: str) -> Move:
         raise InvalidNotation(f"{text!r}: a turn takes at most 3 tokens")
     return make_move(kind, take=take, card=card, deck=deck, pay=pay, ret=ret, tile=tile)
 
-
-def is_legal(state: State, move: Move) -> bool:
-    """Whether ``move`` is one of ``legal_moves(state)``."""
-    return move.text in _legal_index(state) if legal_moves(state) else False

@@ -2,15 +2,48 @@
 
 ``observe(state, seat)`` shows deck sizes (never their order) and, for other
 seats' blind reservations, only the level (B-RESERVE-3).
+
+The views are plain JSON-ready dicts whose keys ``engine.results`` names
+(:class:`BoardView` and its parts).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Generic, TypedDict, TypeVar
 
+from .results import (
+    BoardView,
+    CardView,
+    GauntletView,
+    HiddenReservedView,
+    ReservedCardView,
+    SeatView,
+    TileView,
+)
 from .rules import meets_gauntlet, outcome, to_move
 from .state import State, score
 from .variants import JOKER, TIME, Variant
+
+_T = TypeVar("_T")
+
+
+class _TilesByWord(TypedDict, Generic[_T], total=False):
+    # The one key the variant's tile word names: "nobles" (base) or "locations" (Marvel).
+    nobles: list[_T]
+    locations: list[_T]
+
+
+class _MarvelSeat(TypedDict, total=False):
+    # SeatView's Marvel-only keys: all of them in Marvel, none in base.
+    avengers_icons: int
+    avengers_assemble: bool
+    time_stone: bool
+    gauntlet: GauntletView
+
+
+class _MarvelBoard(TypedDict, total=False):
+    # BoardView's Marvel-only key.
+    avengers_assemble: int | None
 
 
 def _tokens(v: Variant, tokens: tuple[int, ...]) -> dict[str, int]:
@@ -20,10 +53,44 @@ def _tokens(v: Variant, tokens: tuple[int, ...]) -> dict[str, int]:
     return out
 
 
-def card_view(v: Variant, cid: str) -> dict[str, Any]:
+def _by_tile_word(v: Variant, items: list[_T]) -> _TilesByWord[_T]:
+    """``items`` under the variant's plural tile word, as a one-key dict."""
+    if v.tile_word == "location":
+        return {"locations": items}
+    assert v.tile_word == "noble", v.tile_word
+    return {"nobles": items}
+
+
+def _marvel_seat(state: State, s: int) -> _MarvelSeat:
+    """What a seat view shows only in Marvel: Avengers icons and tile, Time Stone, Gauntlet."""
+    v = state.variant
+    if not v.avengers:
+        return {}
+    p = state.players[s]
+    pts = score(state, s)
+    return {
+        "avengers_icons": p.icons,
+        "avengers_assemble": state.avengers == s,
+        "time_stone": p.tokens[TIME] > 0,
+        "gauntlet": {
+            "points": pts,
+            "points_needed": max(0, v.target_points - pts),
+            "missing_colors": [v.letters[i] for i in range(5) if p.bonuses[i] == 0],
+            "time_stone": p.tokens[TIME] > 0,
+            "meets": meets_gauntlet(state, s),
+        },
+    }
+
+
+def _marvel_board(state: State) -> _MarvelBoard:
+    """What the board view shows only in Marvel: who holds Avengers Assemble."""
+    return {"avengers_assemble": state.avengers} if state.variant.avengers else {}
+
+
+def card_view(v: Variant, cid: str) -> CardView:
     """A face-up card, as shown to everyone."""
     c = v.cards[cid]
-    view: dict[str, Any] = {
+    view: CardView = {
         "id": c.id,
         "level": c.level,
         "color": v.letters[c.color],
@@ -38,10 +105,10 @@ def card_view(v: Variant, cid: str) -> dict[str, Any]:
     return view
 
 
-def tile_view(v: Variant, tid: str) -> dict[str, Any]:
+def tile_view(v: Variant, tid: str) -> TileView:
     """A noble or location tile."""
     t = v.tiles[tid]
-    view: dict[str, Any] = {
+    view: TileView = {
         "id": t.id,
         "points": t.points,
         "requires": {v.letters[i]: t.requires[i] for i in range(5) if t.requires[i]},
@@ -51,7 +118,7 @@ def tile_view(v: Variant, tid: str) -> dict[str, Any]:
     return view
 
 
-def observe(state: State, seat: int | None) -> dict[str, Any]:
+def observe(state: State, seat: int | None) -> BoardView:
     """A JSON-serialisable view of ``state`` for ``seat`` (``None``: a spectator).
 
     Two states that differ only in what ``seat`` cannot see (deck order, other
@@ -60,16 +127,15 @@ def observe(state: State, seat: int | None) -> dict[str, Any]:
     v = state.variant
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < state.n):
         raise ValueError(f"seat must be None or 0..{state.n - 1}, not {seat!r}")
-    tiles_key = v.tile_word + "s"
-    seats = []
+    seats: list[SeatView] = []
     for s, p in enumerate(state.players):
-        reserved = []
+        reserved: list[ReservedCardView | HiddenReservedView] = []
         for slot, (cid, blind) in enumerate(p.reserved, start=1):
             if blind and s != seat:
                 reserved.append({"slot": f"h{slot}", "level": int(cid[0]), "hidden": True})
             else:
                 reserved.append({"slot": f"h{slot}", **card_view(v, cid), "blind": blind})
-        entry: dict[str, Any] = {
+        entry: SeatView = {
             "seat": s,
             "points": score(state, s),
             "tokens": _tokens(v, p.tokens),
@@ -78,22 +144,11 @@ def observe(state: State, seat: int | None) -> dict[str, Any]:
             "cards": list(p.cards),
             "card_count": len(p.cards),
             "reserved": reserved,
-            tiles_key: list(p.tiles),
+            **_by_tile_word(v, list(p.tiles)),
+            **_marvel_seat(state, s),
         }
-        if v.avengers:
-            entry["avengers_icons"] = p.icons
-            entry["avengers_assemble"] = state.avengers == s
-            entry["time_stone"] = p.tokens[TIME] > 0
-            pts = score(state, s)
-            entry["gauntlet"] = {
-                "points": pts,
-                "points_needed": max(0, v.target_points - pts),
-                "missing_colors": [v.letters[i] for i in range(5) if p.bonuses[i] == 0],
-                "time_stone": p.tokens[TIME] > 0,
-                "meets": meets_gauntlet(state, s),
-            }
         seats.append(entry)
-    view: dict[str, Any] = {
+    view: BoardView = {
         "variant": v.name,
         "players": state.n,
         "seat": seat,
@@ -113,10 +168,9 @@ def observe(state: State, seat: int | None) -> dict[str, Any]:
             for level, row in enumerate(state.market, start=1)
         },
         "decks": {str(level): len(deck) for level, deck in enumerate(state.decks, start=1)},
-        tiles_key: [tile_view(v, t) for t in state.tiles],
+        **_by_tile_word(v, [tile_view(v, t) for t in state.tiles]),
         "seats": seats,
         "joker": v.letters[JOKER],
+        **_marvel_board(state),
     }
-    if v.avengers:
-        view["avengers_assemble"] = state.avengers
     return view

@@ -1,8 +1,10 @@
-"""The rules: legal moves, applying a move, the end of the game.
+"""The rules: legal moves, the state after a legal move, the end of the game.
 
-``legal_moves`` is the one source of legality: ``apply`` accepts a move exactly
-when it is in ``legal_moves(state)``. When it is not, ``_diagnose`` only works
-out which rule the move breaks, so the error can name it.
+``legal_moves`` is the one source of legality. This module trusts its caller:
+``apply_legal`` plays a move already known to be legal. The validating
+``apply`` (in ``engine.play``) accepts a move exactly when it is in
+``legal_moves(state)``; when it is not, ``engine.diagnosis`` only works out
+which rule the move breaks, so the error can name it.
 
 Hot paths cache what depends on a few small values (the supply pattern, a
 player's tokens, a payment), never on the state object itself.
@@ -13,8 +15,8 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from .errors import AmbiguousMove, IllegalMove
 from .moves import Move, make_move
+from .results import EndReason, MoveDetails, Outcome
 from .state import Player, State, score
 from .variants import JOKER, TIME, Variant
 
@@ -128,8 +130,8 @@ def qualifying_tiles(state: State, bonuses: tuple[int, ...]) -> list[str]:
     return out
 
 
-def _default_payment(card_cost: tuple[int, ...], bonuses: tuple[int, ...],
-                     tokens: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
+def default_payment(card_cost: tuple[int, ...], bonuses: tuple[int, ...],
+                    tokens: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
     """B-BUY-1: gems paid per colour by default, and jokers needed for the rest."""
     paid = []
     deficit = 0
@@ -162,12 +164,18 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     return legal  # type: ignore[no-any-return]
 
 
-def _legal_index(state: State) -> frozenset[str]:
+def legal_index(state: State) -> frozenset[str]:
+    """``legal_moves(state)`` as a set of texts, for membership tests (memoised)."""
     index = state._index
     if index is None:
         index = frozenset(legal_moves(state))
         state._index = index
     return index  # type: ignore[no-any-return]
+
+
+def is_legal(state: State, move: Move) -> bool:
+    """Whether ``move`` is one of ``legal_moves(state)``."""
+    return move.text in legal_index(state)
 
 
 def _with_tiles(moves: list[Move], tiles: list[str]) -> list[Move]:
@@ -371,20 +379,6 @@ def _buy_options(v: Variant, cid: str, paid: tuple[int, ...], deficit: int,
 
 # --- applying a move -----------------------------------------------------------
 
-def apply(state: State, move: Move | str) -> State:
-    """The state after ``move``; ``state`` is unchanged. Illegal moves raise
-    :class:`IllegalMove` (or :class:`AmbiguousMove`) naming the rule."""
-    if not isinstance(move, Move):
-        if not isinstance(move, str):
-            raise TypeError(f"apply() needs a Move, not {type(move).__name__}")
-        from .notation import parse_move
-
-        move = parse_move(state, move)
-    if move not in legal_moves(state):
-        _diagnose(state, move)
-    return _apply(state, move)
-
-
 def _replace_in_market(state: State, cid: str) -> tuple[tuple[tuple[str | None, ...], ...], tuple[tuple[str, ...], ...]]:
     """B-MARKET-1: a card leaving the market is replaced from its deck, in its slot."""
     level = int(cid[0]) - 1
@@ -401,7 +395,12 @@ def _replace_in_market(state: State, cid: str) -> tuple[tuple[tuple[str | None, 
     return market, decks
 
 
-def _apply(state: State, move: Move) -> State:
+def apply_legal(state: State, move: Move) -> State:
+    """The state after ``move``, which the caller knows is in ``legal_moves(state)``.
+
+    Nothing is checked here: an illegal move gives a corrupt state. Everything
+    outside the engine goes through the validating ``apply`` (``engine.play``).
+    """
     v = state.variant
     seat = state.seat
     p = state.players[seat]
@@ -438,7 +437,7 @@ def _apply(state: State, move: Move) -> State:
             reserved = tuple(r for r in reserved if r[0] != cid)
         else:
             market, decks = _replace_in_market(state, cid)
-        paid, deficit = _default_payment(card.cost, bonuses, p.tokens)
+        paid, deficit = default_payment(card.cost, bonuses, p.tokens)
         gems = list(paid)
         for ch in move.pay:
             i = letters.index(ch)
@@ -501,24 +500,24 @@ def _reached_end(state: State, seat: int) -> bool:
 
 
 def _end_of_turn(state: State, seat: int) -> None:
-    """Trigger and finish the game on the fresh ``state`` (still private to _apply)."""
+    """Trigger and finish the game on the fresh ``state`` (still private to apply_legal)."""
     n = state.n
     if not state.end_triggered and _reached_end(state, seat):
         state.end_triggered = True
     if state.passes >= n:  # B-PASS-2
-        state.over, state.reason = True, "all-passed"
+        state.over, state.reason = True, EndReason.ALL_PASSED
         return
     if seat == n - 1:  # the round is complete
         if state.end_triggered:
             if state.variant.end == "points":
-                state.over, state.reason = True, "points"  # B-END-1
+                state.over, state.reason = True, EndReason.POINTS  # B-END-1
                 return
             if any(meets_gauntlet(state, s) for s in range(n)):
-                state.over, state.reason = True, "gauntlet"  # M-END-2
+                state.over, state.reason = True, EndReason.GAUNTLET  # M-END-2
                 return
             state.end_triggered = False  # M-END-3: nobody qualifies any more; play on
         if state.ply >= state.variant.round_limit * n:  # B-END-3
-            state.over, state.reason = True, "round-limit"
+            state.over, state.reason = True, EndReason.ROUND_LIMIT
 
 
 # --- queries -------------------------------------------------------------------
@@ -538,15 +537,17 @@ def _rank_key(state: State, seat: int) -> tuple[int, ...]:
     if state.variant.end == "points":
         return (-score(state, seat), len(p.cards))  # B-END-2
     # M-END-4; after a Gauntlet end only qualifying players can win (M-END-3)
-    q = 0 if state.reason != "gauntlet" or meets_gauntlet(state, seat) else 1
+    q = 0 if state.reason != EndReason.GAUNTLET or meets_gauntlet(state, seat) else 1
     return (q, -score(state, seat), 0 if state.avengers == seat else 1, len(p.cards))
 
 
-def outcome(state: State) -> dict[str, Any] | None:
+def outcome(state: State) -> Outcome | None:
     """``None`` before the end; then winners, scores, ranking (best first), the
     place of each seat (equal players share a place) and the reason it ended."""
     if not state.over:
         return None
+    reason = state.reason
+    assert reason is not None  # the rules and from_dict set it whenever the game is over
     n = state.n
     keys = [_rank_key(state, s) for s in range(n)]
     ranking = sorted(range(n), key=lambda s: (keys[s], s))
@@ -556,11 +557,11 @@ def outcome(state: State) -> dict[str, Any] | None:
         "scores": [score(state, s) for s in range(n)],
         "ranking": ranking,
         "places": places,
-        "reason": state.reason,
+        "reason": reason,
     }
 
 
-def move_details(before: State, move: Move, after: State) -> dict[str, Any]:
+def move_details(before: State, move: Move, after: State) -> MoveDetails:
     """What a move did, for the move log. ``private_card`` names a blind-reserved
     card and must be shown only to the seat that reserved it (B-RESERVE-3)."""
     seat = before.seat
@@ -612,148 +613,3 @@ def check_invariants(state: State, cards_total: int | None = None) -> list[str]:
     if not state.over and not legal_moves(state):
         problems.append("no legal move before the end")
     return problems
-
-
-# --- explaining an illegal move ------------------------------------------------
-
-def _diagnose(state: State, move: Move) -> None:
-    """Raise the error that explains why ``move`` is not legal here."""
-    v = state.variant
-    if state.over:
-        raise IllegalMove(v.rule("over"), "the game is over; no more moves can be played")
-    legal = legal_moves(state)
-    same_action = [m for m in legal if m.action_text == move.action_text]
-    if same_action:
-        _diagnose_suffix(state, move, same_action)
-    else:
-        _diagnose_action(state, move)
-    raise IllegalMove("B-TURN", f"{move.text!r} is not a legal move in this position")
-
-
-def _letters_ok(v: Variant, letters: str) -> bool:
-    return all(v.letter_index(ch) >= 0 for ch in letters)
-
-
-def _diagnose_suffix(state: State, move: Move, same: list[Move]) -> None:
-    v = state.variant
-    p = state.players[state.seat]
-    rets = sorted({m.ret for m in same})
-    if move.ret not in rets:
-        if rets == [""]:
-            raise IllegalMove(v.rule("limit"), "you may return tokens only when the move leaves you "
-                              "with more than 10; this one does not")
-        need = len(rets[0])
-        if not move.ret:
-            choices = [m.text for m in same if not move.tile or m.tile == move.tile] or [m.text for m in same]
-            raise AmbiguousMove(v.rule("limit"), f"this move leaves you with {LIMIT + need} tokens; "
-                                f"add 'return' and {need} token letter(s) to get down to 10", choices)
-        if v.time_letter and v.time_letter in move.ret:
-            raise IllegalMove(v.rule("limit_time"), "the Time Stone can never be returned; "
-                              "return other tokens")
-        if len(move.ret) != need:
-            raise IllegalMove(v.rule("limit"), f"return exactly {need} token(s) to get down to 10, "
-                              f"not {len(move.ret)}")
-        raise IllegalMove(v.rule("limit"), f"you cannot return {move.ret}: you would not hold those tokens")
-    tiles = sorted({m.tile for m in same if m.tile})
-    word = v.tile_word
-    if not tiles:
-        q = qualifying_tiles(state, _bonuses_after(state, p, move))
-        if move.tile in q:
-            raise IllegalMove(v.rule("tile_choice"), f"{move.tile} is the only {word} you qualify for; "
-                              f"it comes by itself, so leave out '{word} {move.tile}'")
-        raise IllegalMove(v.rule("tile"), f"you do not qualify for {word} {move.tile}: "
-                          f"its requirement is counted in cards (bonuses), not tokens")
-    if move.tile is None:
-        choices = [m.text for m in same if m.ret == move.ret]
-        raise AmbiguousMove(v.rule("tile_choice"), f"you qualify for several {word}s ({', '.join(tiles)}); "
-                            f"add '{word} <id>' to choose one", choices)
-    raise IllegalMove(v.rule("tile"), f"you do not qualify for {word} {move.tile}; "
-                      f"you may choose one of {', '.join(tiles)}")
-
-
-def _bonuses_after(state: State, p: Player, move: Move) -> tuple[int, ...]:
-    if move.kind != "buy" or move.card not in state.variant.cards:
-        return p.bonuses
-    b = list(p.bonuses)
-    b[state.variant.cards[move.card].color] += 1
-    return tuple(b)
-
-
-def _diagnose_action(state: State, move: Move) -> None:
-    v = state.variant
-    p = state.players[state.seat]
-    kind = move.kind
-    for letters in (move.take, move.pay, move.ret):
-        if not _letters_ok(v, letters):
-            bad = "".join(ch for ch in letters if v.letter_index(ch) < 0)
-            raise IllegalMove("B-TURN", f"{bad} is not a token of the {v.name} game "
-                              f"(letters: {v.all_letters})")
-    others = [m for m in legal_moves(state) if m.kind != "pass"]
-    if kind == "pass":
-        raise IllegalMove(v.rule("pass"), "you may pass only when no other move is possible; "
-                          f"you have {len(others)} legal moves")
-    if kind == "take":
-        _diagnose_take(state, move)
-    elif kind == "reserve":
-        if len(p.reserved) >= MAX_RESERVED:
-            raise IllegalMove(v.rule("reserve_limit"), "you already hold 3 reserved cards; "
-                              "buy one before reserving another")
-        if move.deck is not None:
-            raise IllegalMove(v.rule("reserve"), f"deck {move.deck} is empty")
-        if any(c == move.card for c, _ in p.reserved):
-            raise IllegalMove(v.rule("reserve"), f"you have already reserved {move.card}")
-        raise IllegalMove(v.rule("reserve"), f"{move.card} is not face up in the market")
-    elif kind == "buy":
-        _diagnose_buy(state, p, move)
-
-
-def _diagnose_take(state: State, move: Move) -> None:
-    v = state.variant
-    take = move.take
-    idx = [v.letter_index(ch) for ch in take]
-    if any(i >= 5 for i in idx):
-        raise IllegalMove(v.rule("take_joker"), f"{v.untakeable} tokens can never be taken; "
-                          "take gems of the five colours")
-    names = [v.colours[i] for i in idx]
-    if len(take) == 2 and take[0] == take[1]:
-        n = state.supply[idx[0]]
-        raise IllegalMove(v.rule("take2"), f"{names[0]} has {n} token(s); taking two needs 4")
-    if len(set(take)) != len(take):
-        raise IllegalMove(v.rule("take3"), "take 3 tokens of different colours, or 2 of one colour")
-    empty = [names[k] for k, i in enumerate(idx) if state.supply[i] == 0]
-    if empty:
-        raise IllegalMove(v.rule("take3"), f"no {', '.join(empty)} tokens are left")
-    left = sum(1 for i in range(5) if state.supply[i] > 0)
-    raise IllegalMove(v.rule("take3"), f"take 3 different colours (fewer only when fewer are left; "
-                      f"{left} colours are left)")
-
-
-def _diagnose_buy(state: State, p: Player, move: Move) -> None:
-    v = state.variant
-    cid = move.card
-    assert cid is not None
-    in_market = any(cid in row for row in state.market)
-    in_hand = any(c == cid for c, _ in p.reserved)
-    if not (in_market or in_hand):
-        raise IllegalMove(v.rule("buy"), f"{cid} is neither face up in the market nor in your reserve")
-    card = v.cards[cid]
-    paid, deficit = _default_payment(card.cost, p.bonuses, p.tokens)
-    jokers = p.tokens[JOKER]
-    if deficit > jokers:
-        missing = []
-        for i in range(5):
-            need = max(0, card.cost[i] - p.bonuses[i])
-            if need > p.tokens[i]:
-                missing.append(f"{need - p.tokens[i]} {v.colours[i]}")
-        raise IllegalMove(v.rule("buy"), f"you cannot afford {cid}: after bonuses you are short of "
-                          f"{', '.join(missing)} and hold {jokers} {v.joker_name} joker(s) to cover "
-                          f"{deficit}")
-    for ch in set(move.pay):
-        i = v.letter_index(ch)
-        if i >= 5:
-            raise IllegalMove(v.rule("buy"), "'J:' lists gem colours where a joker replaces a gem")
-        if move.pay.count(ch) > paid[i]:
-            raise IllegalMove(v.rule("buy"), f"J:{move.pay} spends more jokers on {v.colours[i]} "
-                              f"than the default payment spends {v.colours[i]} gems ({paid[i]})")
-    raise IllegalMove(v.rule("buy"), f"J:{move.pay} needs {len(move.pay)} more joker(s) than the "
-                      f"{jokers - deficit} you have to spare")

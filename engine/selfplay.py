@@ -12,7 +12,8 @@ from .bots import make_bot
 from .moves import Move
 from .notation import parse_move
 from .observation import observe
-from .rules import apply, check_invariants, is_over, legal_moves, outcome, to_move
+from .play import apply
+from .rules import check_invariants, is_over, legal_moves, outcome, to_move
 from .state import State, new_game
 
 

@@ -11,6 +11,7 @@ import hashlib
 import random
 from typing import Any, Mapping, Sequence
 
+from .results import EndReason
 from .variants import SLOTS, Variant, get_variant
 
 Tokens = tuple[int, ...]  # seven slots, see variants.SLOTS
@@ -79,7 +80,7 @@ class State:
         passes: int = 0,
         end_triggered: bool = False,
         over: bool = False,
-        reason: str | None = None,
+        reason: EndReason | None = None,
         avengers: int | None = None,
     ) -> None:
         self.variant = variant
@@ -93,7 +94,7 @@ class State:
         self.passes = passes  # forced passes in a row (B-PASS-2)
         self.end_triggered = end_triggered  # B-END-1 / M-END-2: the round is being finished
         self.over = over
-        self.reason = reason
+        self.reason = reason  # None until the game is over
         self.avengers = avengers  # seat holding Avengers Assemble (M-AVENGERS)
         self._legal: Any = None
         self._index: Any = None
@@ -229,7 +230,10 @@ def seat_permutation(seed: int, players: int) -> list[int]:
 # --- serialisation -----------------------------------------------------------
 
 def to_dict(state: State) -> dict[str, Any]:
-    """The full state as JSON-ready data (hidden information included: server only)."""
+    """The full state as JSON-ready data (hidden information included: server only).
+
+    ``reason`` is the :class:`EndReason`'s plain string value (or ``None``).
+    """
     return {
         "variant": state.variant.name,
         "players": state.n,
@@ -250,7 +254,7 @@ def to_dict(state: State) -> dict[str, Any]:
         "passes": state.passes,
         "end_triggered": state.end_triggered,
         "over": state.over,
-        "reason": state.reason,
+        "reason": None if state.reason is None else state.reason.value,
         "avengers": state.avengers,
     }
 
@@ -293,7 +297,7 @@ def from_dict(d: Mapping[str, Any]) -> State:
             passes=int(d["passes"]),
             end_triggered=bool(d["end_triggered"]),
             over=bool(d["over"]),
-            reason=d["reason"],
+            reason=None if d["reason"] is None else EndReason(d["reason"]),
             avengers=d["avengers"],
         )
     except (KeyError, TypeError, IndexError, ValueError) as exc:
@@ -331,3 +335,5 @@ def _check_state(state: State) -> None:
             raise bad(f"{tid!r} is not a tile of the {v.name} game")
     if state.avengers is not None and state.avengers not in range(state.n):
         raise bad("'avengers' must be a seat or null")
+    if state.over != (state.reason is not None):
+        raise bad("'reason' must be given exactly when 'over' is true")

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from typing import Sequence
+
+from ..results import BoardView
 
 
 class Bot:
@@ -14,6 +16,6 @@ class Bot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, view: dict[str, Any], legal: Sequence[str]) -> str:
+    def choose(self, view: BoardView, legal: Sequence[str]) -> str:
         """One of ``legal`` (canonical texts), given the seat's ``view``."""
         raise NotImplementedError

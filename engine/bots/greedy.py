@@ -6,9 +6,10 @@ through the REST API as in self-play.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Sequence
 
 from ..moves import move_from_text
+from ..results import BoardView, CardView
 from .base import Bot
 
 
@@ -17,30 +18,33 @@ class GreedyBot(Bot):
 
     name = "greedy"
 
-    def choose(self, view: dict[str, Any], legal: Sequence[str]) -> str:
-        me = view["seats"][view["seat"]]
+    def choose(self, view: BoardView, legal: Sequence[str]) -> str:
+        seat = view["seat"]
+        if seat is None:
+            raise ValueError("a bot plays a seat; this is a spectator's view")
+        me = view["seats"][seat]
         letters = [k for k in me["bonuses"]]  # the five colour letters, in order
         bonus = me["bonuses"]
         tokens = me["tokens"]
-        cards: dict[str, dict[str, Any]] = {}
+        cards: dict[str, CardView] = {}
         for row in view["market"].values():
-            for card in row:
-                if card:
-                    cards[card["id"]] = card
-        for card in me["reserved"]:
-            if "id" in card:
-                cards[card["id"]] = card
+            for face_up in row:
+                if face_up:
+                    cards[face_up["id"]] = face_up
+        for held in me["reserved"]:
+            if "id" in held:  # not another seat's hidden blind reservation
+                cards[held["id"]] = held
         tiles = view.get("nobles") or view.get("locations") or []
 
-        def deficit(card: dict[str, Any]) -> dict[str, int]:
+        def deficit(card: CardView) -> dict[str, int]:
             return {c: max(0, card["cost"].get(c, 0) - bonus[c] - tokens[c]) for c in letters}
 
         # Cards worth saving for: points (and bonuses nobles want) per missing gem.
         wanted: dict[str, float] = {c: 0.0 for c in letters}
-        for card in cards.values():
-            d = deficit(card)
+        for known in cards.values():
+            d = deficit(known)
             missing = sum(d.values())
-            worth = (card["points"] + 1.0) / (missing + 1.0)
+            worth = (known["points"] + 1.0) / (missing + 1.0)
             for c, k in d.items():
                 if k:
                     wanted[c] += worth * k / missing

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Sequence
 
+from ..results import BoardView
 from .base import Bot
 
 
@@ -12,5 +13,5 @@ class RandomBot(Bot):
 
     name = "random"
 
-    def choose(self, view: dict[str, Any], legal: Sequence[str]) -> str:
+    def choose(self, view: BoardView, legal: Sequence[str]) -> str:
         return self.rng.choice(list(legal))

@@ -1,0 +1,167 @@
+"""Explaining an illegal move: which rule it breaks, in words a player can act on.
+
+Legality itself is decided by ``rules.legal_moves`` alone; these functions run
+only for a move already known not to be in it, and always raise
+:class:`IllegalMove` (or :class:`AmbiguousMove`, with the complete moves it
+could have meant).
+"""
+
+from __future__ import annotations
+
+from typing import NoReturn
+
+from .errors import AmbiguousMove, IllegalMove
+from .moves import Move
+from .rules import LIMIT, MAX_RESERVED, default_payment, legal_moves, qualifying_tiles
+from .state import Player, State
+from .variants import JOKER, Variant
+
+
+def diagnose(state: State, move: Move) -> NoReturn:
+    """Raise the error that explains why ``move``, which is not in
+    ``legal_moves(state)``, is not legal here."""
+    v = state.variant
+    if state.over:
+        raise IllegalMove(v.rule("over"), "the game is over; no more moves can be played")
+    legal = legal_moves(state)
+    same_action = [m for m in legal if m.action_text == move.action_text]
+    if same_action:
+        diagnose_suffix(state, move, same_action)
+    else:
+        diagnose_action(state, move)
+    raise IllegalMove("B-TURN", f"{move.text!r} is not a legal move in this position")
+
+
+def _letters_ok(v: Variant, letters: str) -> bool:
+    return all(v.letter_index(ch) >= 0 for ch in letters)
+
+
+def diagnose_suffix(state: State, move: Move, same: list[Move]) -> NoReturn:
+    """Raise for a legal action with wrong suffixes: ``same`` are the legal moves
+    with the same action, differing in their returns or tile choice."""
+    v = state.variant
+    p = state.players[state.seat]
+    rets = sorted({m.ret for m in same})
+    if move.ret not in rets:
+        if rets == [""]:
+            raise IllegalMove(v.rule("limit"), "you may return tokens only when the move leaves you "
+                              "with more than 10; this one does not")
+        need = len(rets[0])
+        if not move.ret:
+            choices = [m.text for m in same if not move.tile or m.tile == move.tile] or [m.text for m in same]
+            raise AmbiguousMove(v.rule("limit"), f"this move leaves you with {LIMIT + need} tokens; "
+                                f"add 'return' and {need} token letter(s) to get down to 10", choices)
+        if v.time_letter and v.time_letter in move.ret:
+            raise IllegalMove(v.rule("limit_time"), "the Time Stone can never be returned; "
+                              "return other tokens")
+        if len(move.ret) != need:
+            raise IllegalMove(v.rule("limit"), f"return exactly {need} token(s) to get down to 10, "
+                              f"not {len(move.ret)}")
+        raise IllegalMove(v.rule("limit"), f"you cannot return {move.ret}: you would not hold those tokens")
+    tiles = sorted({m.tile for m in same if m.tile})
+    word = v.tile_word
+    if not tiles:
+        q = qualifying_tiles(state, _bonuses_after(state, p, move))
+        if move.tile in q:
+            raise IllegalMove(v.rule("tile_choice"), f"{move.tile} is the only {word} you qualify for; "
+                              f"it comes by itself, so leave out '{word} {move.tile}'")
+        raise IllegalMove(v.rule("tile"), f"you do not qualify for {word} {move.tile}: "
+                          f"its requirement is counted in cards (bonuses), not tokens")
+    if move.tile is None:
+        choices = [m.text for m in same if m.ret == move.ret]
+        raise AmbiguousMove(v.rule("tile_choice"), f"you qualify for several {word}s ({', '.join(tiles)}); "
+                            f"add '{word} <id>' to choose one", choices)
+    raise IllegalMove(v.rule("tile"), f"you do not qualify for {word} {move.tile}; "
+                      f"you may choose one of {', '.join(tiles)}")
+
+
+def _bonuses_after(state: State, p: Player, move: Move) -> tuple[int, ...]:
+    if move.kind != "buy" or move.card not in state.variant.cards:
+        return p.bonuses
+    b = list(p.bonuses)
+    b[state.variant.cards[move.card].color] += 1
+    return tuple(b)
+
+
+def diagnose_action(state: State, move: Move) -> None:
+    """Raise for an action that no legal move shares (a move of an unknown kind
+    falls through to the caller's catch-all)."""
+    v = state.variant
+    p = state.players[state.seat]
+    kind = move.kind
+    for letters in (move.take, move.pay, move.ret):
+        if not _letters_ok(v, letters):
+            bad = "".join(ch for ch in letters if v.letter_index(ch) < 0)
+            raise IllegalMove("B-TURN", f"{bad} is not a token of the {v.name} game "
+                              f"(letters: {v.all_letters})")
+    others = [m for m in legal_moves(state) if m.kind != "pass"]
+    if kind == "pass":
+        raise IllegalMove(v.rule("pass"), "you may pass only when no other move is possible; "
+                          f"you have {len(others)} legal moves")
+    if kind == "take":
+        diagnose_take(state, move)
+    elif kind == "reserve":
+        if len(p.reserved) >= MAX_RESERVED:
+            raise IllegalMove(v.rule("reserve_limit"), "you already hold 3 reserved cards; "
+                              "buy one before reserving another")
+        if move.deck is not None:
+            raise IllegalMove(v.rule("reserve"), f"deck {move.deck} is empty")
+        if any(c == move.card for c, _ in p.reserved):
+            raise IllegalMove(v.rule("reserve"), f"you have already reserved {move.card}")
+        raise IllegalMove(v.rule("reserve"), f"{move.card} is not face up in the market")
+    elif kind == "buy":
+        diagnose_buy(state, p, move)
+
+
+def diagnose_take(state: State, move: Move) -> NoReturn:
+    """Raise for a take that is not legal: the colours, or the piles, do not allow it."""
+    v = state.variant
+    take = move.take
+    idx = [v.letter_index(ch) for ch in take]
+    if any(i >= 5 for i in idx):
+        raise IllegalMove(v.rule("take_joker"), f"{v.untakeable} tokens can never be taken; "
+                          "take gems of the five colours")
+    names = [v.colours[i] for i in idx]
+    if len(take) == 2 and take[0] == take[1]:
+        n = state.supply[idx[0]]
+        raise IllegalMove(v.rule("take2"), f"{names[0]} has {n} token(s); taking two needs 4")
+    if len(set(take)) != len(take):
+        raise IllegalMove(v.rule("take3"), "take 3 tokens of different colours, or 2 of one colour")
+    empty = [names[k] for k, i in enumerate(idx) if state.supply[i] == 0]
+    if empty:
+        raise IllegalMove(v.rule("take3"), f"no {', '.join(empty)} tokens are left")
+    left = sum(1 for i in range(5) if state.supply[i] > 0)
+    raise IllegalMove(v.rule("take3"), f"take 3 different colours (fewer only when fewer are left; "
+                      f"{left} colours are left)")
+
+
+def diagnose_buy(state: State, p: Player, move: Move) -> NoReturn:
+    """Raise for a card ``p`` cannot buy, or a ``J:`` payment it cannot make."""
+    v = state.variant
+    cid = move.card
+    assert cid is not None
+    in_market = any(cid in row for row in state.market)
+    in_hand = any(c == cid for c, _ in p.reserved)
+    if not (in_market or in_hand):
+        raise IllegalMove(v.rule("buy"), f"{cid} is neither face up in the market nor in your reserve")
+    card = v.cards[cid]
+    paid, deficit = default_payment(card.cost, p.bonuses, p.tokens)
+    jokers = p.tokens[JOKER]
+    if deficit > jokers:
+        missing = []
+        for i in range(5):
+            need = max(0, card.cost[i] - p.bonuses[i])
+            if need > p.tokens[i]:
+                missing.append(f"{need - p.tokens[i]} {v.colours[i]}")
+        raise IllegalMove(v.rule("buy"), f"you cannot afford {cid}: after bonuses you are short of "
+                          f"{', '.join(missing)} and hold {jokers} {v.joker_name} joker(s) to cover "
+                          f"{deficit}")
+    for ch in set(move.pay):
+        i = v.letter_index(ch)
+        if i >= 5:
+            raise IllegalMove(v.rule("buy"), "'J:' lists gem colours where a joker replaces a gem")
+        if move.pay.count(ch) > paid[i]:
+            raise IllegalMove(v.rule("buy"), f"J:{move.pay} spends more jokers on {v.colours[i]} "
+                              f"than the default payment spends {v.colours[i]} gems ({paid[i]})")
+    raise IllegalMove(v.rule("buy"), f"J:{move.pay} needs {len(move.pay)} more joker(s) than the "
+                      f"{jokers - deficit} you have to spare")
