@@ -35,6 +35,11 @@ def parse_move(state: State, text: str) -> Move:
     """
     if isinstance(text, str) and len(text) > MAX_MOVE_TEXT:
         raise InvalidNotation(f"a move is at most {MAX_MOVE_TEXT} characters")
+    if isinstance(text, str) and not text.isascii():
+        # Lookalike digits and letters (a full-width 2, a Cyrillic a) would
+        # otherwise read as ids or colours they only resemble.
+        odd = "".join(dict.fromkeys(ch for ch in text if not ch.isascii()))
+        raise InvalidNotation(f"{text!r}: moves are written in plain ASCII letters and digits, not {odd!r}")
     try:
         move = move_from_text(text)
     except InvalidNotation as canonical_error:
@@ -57,13 +62,13 @@ def _norm_name(s: str) -> str:
 def _letters(v: Variant, words: list[str], what: str) -> str:
     out = ""
     count = 1
-    for w in words:
-        w = w.strip(",;.").lower()
+    for original in words:
+        w = original.strip(",;.").lower()
         if not w or w in ("and", "&", "+"):
             continue
         if w.isdigit():
             if len(w) > 1 or not 1 <= int(w) <= 3:
-                raise InvalidNotation(f"{w!r}: a turn takes at most 3 tokens")
+                raise InvalidNotation(f"{original!r}: a turn takes at most 3 tokens")
             count = int(w)
             continue
         m = re.match(r"^([1-3])x$|^x([1-3])$", w)
@@ -77,7 +82,7 @@ def _letters(v: Variant, words: list[str], what: str) -> str:
         elif all(v.letter_index(ch) >= 0 for ch in w):
             out += w.upper() * count
         else:
-            raise InvalidNotation(f"{w!r} is not a token colour of the {v.name} game "
+            raise InvalidNotation(f"{original!r} is not a token colour of the {v.name} game "
                                   f"(letters {v.all_letters}, or words like {next(iter(v.words))})")
         count = 1
         if len(out) > _MAX_LETTERS:
@@ -134,18 +139,34 @@ def _lenient(state: State, text: str) -> Move:
     kind = _ACTIONS.get(words[0].lower())
     if kind is None:
         raise InvalidNotation(f"{text!r}: a move starts with take, reserve, buy or pass")
-    rest = words[1:]
-    segments: dict[str, list[str]] = {"args": [], "pay": [], "return": [], "tile": []}
+    # Every word lands in exactly one part, and every part must be read in full:
+    # nothing a player wrote is dropped (a stray word is refused, not ignored).
+    segments: dict[str, list[str]] = {"args": []}
     current = "args"
-    for w in rest:
+    for w in words[1:]:
         lw = w.lower()
         if lw in _SUFFIXES:
             current = "return" if lw == "return" else "tile"
+            if current in segments:
+                raise InvalidNotation(f"{text!r}: {w!r} is written twice")
+            segments[current] = []
             continue
         if lw.startswith("j:"):
-            segments["pay"].append(lw[2:])
+            if kind != "buy":
+                raise InvalidNotation(f"{text!r}: {w!r} names jokers to pay with, which only a buy does")
+            if "pay" in segments:
+                raise InvalidNotation(f"{text!r}: {w!r}: name the jokers to pay with in one J: part")
+            segments["pay"] = [lw[2:]]
+            if not lw[2:]:
+                raise InvalidNotation(f"{text!r}: {w!r} needs colour letters, e.g. J:R")
             continue
         segments[current].append(w)
+    for part, word in (("return", "return"), ("tile", state.variant.tile_word)):
+        if part in segments and not segments[part]:
+            raise InvalidNotation(
+                f"{text!r}: {word!r} needs what follows it, e.g. "
+                + ("'return K'" if part == "return" else "'noble N03'" if word == "noble" else "'location L2B'")
+            )
     take = pay = ret = ""
     card: str | None = None
     deck: int | None = None
@@ -155,14 +176,14 @@ def _lenient(state: State, text: str) -> Move:
         if not segments["args"]:
             raise InvalidNotation(f"{text!r}: '{kind}' needs a card")
         card, deck = _card_ref(state, " ".join(segments["args"]), kind)
-        if segments["pay"]:
+        if "pay" in segments:
             pay = _letters(v, segments["pay"], "J:")
     elif segments["args"]:
         raise InvalidNotation(f"{text!r}: 'pass' takes no argument")
-    if segments["return"]:
+    if "return" in segments:
         ret = _letters(v, segments["return"], "return")
     tile = None
-    if segments["tile"]:
+    if "tile" in segments:
         tile = "".join(segments["tile"]).upper()
         if not re.fullmatch(r"N\d\d|L[1-4][AB]", tile):
             found = [t.id for t in v.tiles.values() if t.name and _norm_name(t.name) == _norm_name(tile)]

@@ -343,3 +343,48 @@ def test_absurd_counts_and_lengths_are_refused_at_once_as_invalid_notation(text)
     state = engine.new_game(variant="base", players=2, seed=1)
     with pytest.raises(InvalidNotation):
         engine.parse_move(state, text)
+
+
+# --- nothing written is dropped ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, part",
+    [
+        ("take WUG J:R", "J:R"),
+        ("reserve deck1 J:RR", "J:RR"),
+        ("take WUG return", "return"),
+        ("take WUG noble", "noble"),
+        ("buy 1-01 noble", "noble"),
+        ("take WUG return K return K", "return"),
+        ("take WUG stray", "stray"),
+        ("buy 1-01 J:", "J:"),
+    ],
+)
+def test_a_part_that_cannot_be_read_refuses_the_whole_move_and_is_named(text: str, part: str) -> None:
+    state = engine.new_game(variant="base", players=2, seed=7)
+    with pytest.raises(InvalidNotation) as caught:
+        engine.parse_move(state, text)
+    assert repr(part) in str(caught.value)
+
+
+@pytest.mark.parametrize("text", ["take ２ red", "buy 1-０７", "take wuɡ", "reserve dеck1"])
+def test_lookalike_digits_and_letters_are_invalid_notation_not_an_illegal_move(text: str) -> None:
+    state = engine.new_game(variant="base", players=2, seed=7)
+    with pytest.raises(InvalidNotation, match="plain ASCII"):
+        engine.parse_move(state, text)
+
+
+def test_an_error_quotes_the_players_words_as_they_wrote_them() -> None:
+    state = engine.new_game(variant="base", players=2, seed=7)
+    with pytest.raises(InvalidNotation) as caught:
+        engine.parse_move(state, "take White Purple")
+    assert "'Purple'" in str(caught.value)
+
+
+def test_a_well_formed_suffix_the_position_forbids_is_illegal_with_its_rule() -> None:
+    """B-LIMIT-1: a return when the move does not go over 10."""
+    state = engine.new_game(variant="base", players=2, seed=7)
+    with pytest.raises(IllegalMove) as caught:
+        engine.parse_move(state, "take WUG return K")
+    assert caught.value.rule == "B-LIMIT-1"

@@ -253,3 +253,44 @@ def test_the_engine_never_calls_the_global_random_generator(monkeypatch):
             moves = engine.legal_moves(state)
             state = engine.apply(state, moves[(state.ply * 7) % len(moves)])
         assert engine.observe(state, 0)["ply"] == 60
+
+
+# Parts that cannot be read, or cannot belong to the move they follow: the whole
+# text is refused as invalid notation (notation.md: a part that cannot be read is
+# invalid; nothing written is dropped).
+UNREADABLE_SUFFIXES = ["return", "noble", "location", "J:", "zebra", "return K return K", "noble N01 noble N02"]
+
+
+@pytest.mark.parametrize("variant, players", CONFIGS)
+@PLAYOUT
+@given(data=st.data())
+def test_a_legal_move_with_a_part_that_does_not_belong_is_refused_whole(variant, players, data):
+    """B-LIMIT-1, B-NOBLE-2, M-LOCATION-2: a suffix is played as written or refused."""
+    checked = 0
+
+    def on_ply(state: engine.State) -> None:
+        nonlocal checked
+        moves = engine.legal_moves(state)
+        move = str(moves[data.draw(st.integers(0, len(moves) - 1), label="move")])
+        suffix = data.draw(st.sampled_from([*UNREADABLE_SUFFIXES, "J:R", "return K", f"{TILE_WORD[variant]} N01"]))
+        text = f"{move} {suffix}"
+        note(text)
+        try:
+            parsed = engine.parse_move(state, text)
+        except engine.InvalidNotation:
+            checked += 1
+            return
+        except (engine.IllegalMove, engine.AmbiguousMove):
+            # Well formed, but the position forbids it: refused with its rule.
+            assert suffix not in UNREADABLE_SUFFIXES, text
+            checked += 1
+            return
+        # Only a J: part added to a buy can be another legal move (another payment);
+        # it is never the move without the part.
+        assert move.startswith("buy ") and suffix == "J:R" and "J:" not in move, text
+        assert parsed != move and "J:" in str(parsed), text
+        if suffix in UNREADABLE_SUFFIXES:
+            raise AssertionError(f"{text!r} was played as {parsed!r}")
+
+    play_random_game(data, variant, players, on_ply)
+    assert checked > 0
