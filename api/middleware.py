@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import logging
 from collections.abc import Callable
 
@@ -34,13 +35,50 @@ class BodySizeLimitMiddleware:
         except ValueError:
             length = 0  # as Django itself does with a malformed header
         if limit is not None and length > limit:
-            return problem_response(
-                status_code=413,
-                code="payload_too_large",
-                detail=f"The request body is {length} bytes; the limit is {limit} bytes.",
-                limit=limit,
-            )
+            return _too_large(length, limit)
+        if "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower() and not request.META.get(
+            "CONTENT_LENGTH"
+        ):
+            refused = _read_chunked_body(request, limit)
+            if refused is not None:
+                return refused
         return self.get_response(request)
+
+
+def _too_large(length: int, limit: int, *, at_least: bool = False) -> HttpResponse:
+    size = f"more than {limit}" if at_least else str(length)
+    return problem_response(
+        status_code=413,
+        code="payload_too_large",
+        detail=f"The request body is {size} bytes; the limit is {limit} bytes.",
+        limit=limit,
+    )
+
+
+def _read_chunked_body(request: HttpRequest, limit: int | None) -> HttpResponse | None:
+    """A body sent with Transfer-Encoding: chunked has no Content-Length, and
+    Django reads such a body as empty. When the server has decoded the chunks
+    and marks the end of the input (``wsgi.input_terminated``, as gunicorn
+    does), read it here, within the size limit, so the view sees what was sent;
+    when it cannot be read to its end, say so (411) rather than read nothing.
+    """
+    environ = request.META
+    if not environ.get("wsgi.input_terminated"):
+        return problem_response(
+            status_code=411,
+            code="length_required",
+            detail="This server cannot read a chunked request body here; send the body with a Content-Length.",
+        )
+    stream = environ["wsgi.input"]
+    cap = (limit or 0) + 1 if limit is not None else -1
+    body = stream.read(cap) if cap > 0 else stream.read()
+    if limit is not None and len(body) > limit:
+        return _too_large(len(body), limit, at_least=True)
+    environ["CONTENT_LENGTH"] = str(len(body))
+    # WSGIRequest reads its body from _stream, built from CONTENT_LENGTH when the
+    # request was made: give it the bytes that were read.
+    request._stream = io.BytesIO(body)  # type: ignore[attr-defined]
+    return None
 
 
 class ApiProblemMiddleware:

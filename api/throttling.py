@@ -7,6 +7,14 @@ and the whole list pickled each way. These count requests in fixed windows
 request. A client may send up to twice the limit around the turn of a window;
 in exchange the count costs the same however high the limit is.
 
+The cache is not needed to serve: when it is down or slow (its timeouts are a
+fraction of a second, settings.CACHE_TIMEOUT_SECONDS) the count goes on in a
+cache private to the process, a warning is logged (once a minute at most) and
+``cache_failures`` counts it for /healthz. Limits then hold per process.
+
+Anonymous callers are told apart by ``api.client_address``, which believes
+X-Forwarded-For only from the proxies in settings.TRUSTED_PROXIES.
+
 Rates come from REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] (env API_THROTTLE_*),
 read when a throttle is built rather than when this module is imported, so
 `override_settings` works in tests. A view may add its own scope with
@@ -15,11 +23,35 @@ read when a throttle is built rather than when this module is imported, so
 
 from __future__ import annotations
 
+import logging
 import math
+import time
 from dataclasses import dataclass
 
+from django.core.cache.backends.base import BaseCache
+from django.core.cache.backends.locmem import LocMemCache
 from rest_framework import throttling
 from rest_framework.settings import api_settings
+
+from api.client_address import client_address
+
+logger = logging.getLogger(__name__)
+
+# Counts in this process when the shared cache fails.
+_fallback: BaseCache = LocMemCache("throttle-fallback", {"OPTIONS": {"MAX_ENTRIES": 10_000}})
+cache_failures = 0  # since the process started; shown by /healthz
+_last_warning = 0.0
+
+
+def _cache_failed(exc: Exception) -> None:
+    global cache_failures, _last_warning
+    cache_failures += 1
+    now = time.monotonic()
+    if now - _last_warning >= 60:
+        _last_warning = now
+        logger.warning(
+            "rate-limit cache unavailable (%s: %s); counting in this process instead", type(exc).__name__, exc
+        )
 
 
 @dataclass(frozen=True)
@@ -34,6 +66,10 @@ class FixedWindowRateThrottle(throttling.SimpleRateThrottle):
 
     count: int = 0
     window_end: float = 0.0
+
+    def get_ident(self, request) -> str:  # type: ignore[no-untyped-def]
+        """The caller's address; X-Forwarded-For only from trusted proxies."""
+        return client_address(request)
 
     def get_rate(self) -> str | None:
         scope = getattr(self, "scope", None)
@@ -62,12 +98,19 @@ class FixedWindowRateThrottle(throttling.SimpleRateThrottle):
         expires while it is still counting.
         """
         try:
-            return int(self.cache.incr(key))
+            return self._incr(self.cache, key)
+        except Exception as exc:  # any failure of the shared cache: count here instead
+            _cache_failed(exc)
+            return self._incr(_fallback, key)
+
+    def _incr(self, cache: BaseCache, key: str) -> int:
+        try:
+            return int(cache.incr(key))
         except ValueError:  # the window's first request (or an unknown key)
             pass
-        if self.cache.add(key, 1, timeout=self.duration + 1):
+        if cache.add(key, 1, timeout=self.duration + 1):
             return 1
-        return int(self.cache.incr(key))  # another request started the window first
+        return int(cache.incr(key))  # another request started the window first
 
     def wait(self) -> float:
         """Seconds until the window ends and the count starts again."""
