@@ -8,14 +8,20 @@ Every variable is listed in README.md.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import dj_database_url
+import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.module_loading import import_string
+
+# Lets classes that are generic only in the type stubs take type arguments at
+# run time too (`admin.ModelAdmin[Game]`), so `mypy --strict` can check them.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -115,6 +121,39 @@ def env_broker_url(name: str, default: str) -> str:
                 f"start it with one of {allowed} (e.g. redis://127.0.0.1:6379/0)."
             )
     return value
+
+
+def env_trusted_proxies(name: str) -> int | list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    """How far to believe X-Forwarded-For: a count of proxies (``1``) or the
+    proxies' networks (``10.0.0.0/8, 127.0.0.1``). Unset: none (REMOTE_ADDR only)."""
+    value = _raw(name)
+    if value is None:
+        return 0
+    if value.isdigit():
+        return int(value)
+    networks = []
+    for item in value.split(","):
+        try:
+            networks.append(ipaddress.ip_network(item.strip(), strict=False))
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name}={value!r}: {item.strip()!r} is not a network. Give a number of proxies (1) "
+                "or their addresses or networks, comma-separated (10.0.0.0/8, 127.0.0.1)."
+            ) from None
+    return networks
+
+
+def env_seconds(name: str, default: float, *, maximum: float) -> float:
+    value = _raw(name)
+    if value is None:
+        return default
+    try:
+        number = float(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r} is not a number of seconds.") from None
+    if not 0 < number <= maximum:
+        raise ImproperlyConfigured(f"{name}={value!r} must be more than 0 and at most {maximum} seconds.")
+    return number
 
 
 def _redact(url: str) -> str:
@@ -226,8 +265,22 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CACHE_URL = env_str("CACHE_URL", "locmem://")
 assert CACHE_URL is not None
+# The cache holds only rate-limit counters, so the service works without it: short
+# timeouts keep a cache that is down or hangs from holding a worker (api.throttling
+# then counts in the process instead; /healthz reports it).
+CACHE_TIMEOUT_SECONDS = env_seconds("CACHE_TIMEOUT_SECONDS", 0.25, maximum=5)
 if CACHE_URL.startswith(("redis://", "rediss://")):
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "OPTIONS": {
+                "socket_connect_timeout": CACHE_TIMEOUT_SECONDS,
+                "socket_timeout": CACHE_TIMEOUT_SECONDS,
+                "retry_on_timeout": False,
+            },
+        }
+    }
 elif CACHE_URL == "locmem://":
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 else:
@@ -281,6 +334,14 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
+# A request that queues a task must not wait long on a broker that is down: the
+# outbox keeps the event and redelivery queues it again (docs/operations.md).
+BROKER_TIMEOUT_SECONDS = env_seconds("BROKER_TIMEOUT_SECONDS", 0.5, maximum=30)
+CELERY_BROKER_CONNECTION_TIMEOUT = BROKER_TIMEOUT_SECONDS
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": BROKER_TIMEOUT_SECONDS,
+    "socket_timeout": max(BROKER_TIMEOUT_SECONDS, 5.0),
+}
 
 # Periodic work, sent by `celery -A splendor_site beat` and run by the workers.
 # Deadlines are swept, never scheduled as long ETA tasks (games.models.Game.deadline_at).
@@ -319,11 +380,21 @@ API_THROTTLE_USER_RATE = env_rate("API_THROTTLE_USER_RATE", "120/minute")
 # POST /api/v1/players/resend/ sends email: a tighter limit per IP address.
 API_THROTTLE_RESEND_RATE = env_rate("API_THROTTLE_RESEND_RATE", "5/hour")
 
+# Proxies in front of the service whose X-Forwarded-For is believed: a count or
+# networks (api.client_address). Default none: clients cannot choose their address.
+TRUSTED_PROXIES = env_trusted_proxies("TRUSTED_PROXIES")
+
+# Password guessing, per account (accounts.services.credentials_check): after this
+# many wrong passwords for one username the account's password is refused for a
+# while, doubling each time, whatever address the guesses come from.
+LOGIN_FAILURES_BEFORE_LOCKOUT = env_int("LOGIN_FAILURES_BEFORE_LOCKOUT", 5, minimum=1)
+LOGIN_LOCKOUT_SECONDS = env_int("LOGIN_LOCKOUT_SECONDS", 60, minimum=1)
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["accounts.authentication.BearerTokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.StrictJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "api.problems.problem_exception_handler",
     "DEFAULT_PAGINATION_CLASS": "api.pagination.LimitOffsetPagination",
