@@ -9,6 +9,7 @@ __all__ = [
     "InsufficientScopeError",
     "InvalidCredentialsError",
     "InvalidInput",
+    "LoginLockedError",
     "TooManyAttemptsError",
     "TooManyCodesError",
     "VerificationError",
@@ -64,3 +65,15 @@ class InvalidCredentialsError(DomainError):
     code = "invalid_credentials"
     title = "Invalid credentials"
     default_message = "The username or password is wrong, or the account is not verified yet."
+
+
+class LoginLockedError(DomainError):
+    """Raised with ``retry_after``: the seconds until a password is checked again."""
+
+    kind = ErrorKind.TOO_MANY
+    code = "login_locked"
+    title = "Too many wrong passwords"
+    default_message = (
+        "Too many wrong passwords were given for this username; passwords for it are not checked until "
+        "Retry-After has passed."
+    )

@@ -76,3 +76,20 @@ class EmailVerification(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+
+
+class PasswordFailures(models.Model):
+    """Wrong passwords given for one username, to slow guessing per account
+    whatever address it comes from (accounts.services.login_check).
+
+    The username is kept only as a SHA-256 digest: a row may name an account
+    that does not exist, or one that is later erased.
+    """
+
+    username_digest = models.CharField(max_length=64, unique=True)
+    failures = models.PositiveIntegerField(default=0)
+    locked_until = models.DateTimeField(null=True, blank=True)
+    last_failure_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.username_digest[:12]}: {self.failures} failures"

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
 import secrets
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.conf import settings
+from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.mail import send_mail
@@ -17,16 +19,22 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 from accounts.errors import (
+    InvalidCredentialsError,
     InvalidInput,
+    LoginLockedError,
     TooManyAttemptsError,
     TooManyCodesError,
     VerificationError,
     VerificationExpiredError,
 )
-from accounts.models import ApiToken, EmailVerification, Player, scopes_normalise
+from accounts.models import ApiToken, EmailVerification, PasswordFailures, Player, scopes_normalise
 from accounts.tokens import token_generate, token_hash, token_public_prefix
 
-User = get_user_model()
+if TYPE_CHECKING:
+    # AUTH_USER_MODEL, as the mypy plugin reads it from the settings.
+    from django.contrib.auth.models import User
+else:
+    User = get_user_model()
 
 VERIFICATION_LIFETIME = timedelta(hours=24)
 VERIFICATION_MAX_ATTEMPTS = 5
@@ -40,7 +48,7 @@ VERIFICATION_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 VERIFICATION_LENGTH = 10
 
 
-def _pending_signups() -> QuerySet:
+def _pending_signups() -> QuerySet[User]:
     """Users who signed up and never verified their email address."""
     return User.objects.filter(is_active=False, player__isnull=False, player__email_verified_at__isnull=True)
 
@@ -54,7 +62,7 @@ def _live_codes(now: datetime) -> QuerySet[EmailVerification]:
 
 def _claim_username_and_email(
     *, username: str, email: str, now: datetime, take_over_pending_email: bool
-) -> AbstractBaseUser | None:
+) -> User | None:
     """Make way for a new account with `username` and `email`, or raise InvalidInput.
 
     Verified accounts hold both. A sign-up waiting for verification holds its
@@ -99,7 +107,7 @@ def _claim_username_and_email(
     return User.objects.get(pk=reuse) if reuse is not None else None
 
 
-def _save_new_username(user: AbstractBaseUser) -> None:
+def _save_new_username(user: User) -> None:
     # Two sign-ups racing for one username: the database's unique index decides.
     try:
         with transaction.atomic():
@@ -115,7 +123,7 @@ def player_create(
     email: str,
     display_name: str | None = None,
     password: str | None = None,
-) -> AbstractBaseUser:
+) -> User:
     """A verified, active player. Returns the user; its Player is `user.player`.
 
     For operators and tests (`manage.py player_create`); people sign up through
@@ -132,19 +140,19 @@ def player_create(
     return user
 
 
-def player_for_user(*, user: AbstractBaseUser) -> Player:
+def player_for_user(*, user: User) -> Player:
     """The user's Player, made on first use for users created outside these services
     (such as `createsuperuser`)."""
     try:
         # No query for a user that came with its player (the token lookup loads both).
-        return user.player  # type: ignore[attr-defined]
+        return user.player
     except Player.DoesNotExist:
         pass
     player, _ = Player.objects.get_or_create(user=user, defaults={"display_name": user.get_username()})
     return player
 
 
-def token_create(*, user: AbstractBaseUser, name: str, scopes: list[str]) -> tuple[ApiToken, str]:
+def token_create(*, user: User, name: str, scopes: list[str]) -> tuple[ApiToken, str]:
     """A new token for `user`. The plain token is returned here and never again."""
     try:
         granted = scopes_normalise(scopes)
@@ -163,9 +171,9 @@ def token_create(*, user: AbstractBaseUser, name: str, scopes: list[str]) -> tup
     return token, plaintext
 
 
-def token_revoke(*, token: ApiToken, by_user: AbstractBaseUser) -> ApiToken:
+def token_revoke(*, token: ApiToken, by_user: User) -> ApiToken:
     """Revoke `token`. Its owner or staff may; revoking twice keeps the first time."""
-    if token.user_id != by_user.pk and not getattr(by_user, "is_staff", False):
+    if token.user_id != by_user.pk and not by_user.is_staff:
         raise PermissionError("only the token's owner or staff may revoke it")
     ApiToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
     token.refresh_from_db(fields=["revoked_at"])
@@ -177,7 +185,7 @@ def _code_hash(code: str) -> str:
     return salted_hmac("accounts.email_verification", code.upper()).hexdigest()
 
 
-def _next_code_at(*, user: AbstractBaseUser, now: datetime, resend: bool) -> datetime:
+def _next_code_at(*, user: User, now: datetime, resend: bool) -> datetime:
     """The earliest time `user` may be sent another code: at most
     VERIFICATION_CODES_PER_DAY a day and, for a resend, not sooner than
     VERIFICATION_RESEND_INTERVAL after the last one."""
@@ -199,7 +207,7 @@ def _seconds_until(moment: datetime, now: datetime) -> int:
     return max(1, math.ceil((moment - now).total_seconds()))
 
 
-def _code_send(*, user: AbstractBaseUser, display_name: str, now: datetime) -> None:
+def _code_send(*, user: User, display_name: str, now: datetime) -> None:
     """A new code for `user`, emailed after commit. Earlier unused codes stop working."""
     EmailVerification.objects.filter(user=user, used_at__isnull=True, expires_at__gt=now).update(expires_at=now)
     code = "".join(secrets.choice(VERIFICATION_ALPHABET) for _ in range(VERIFICATION_LENGTH))
@@ -220,7 +228,7 @@ def _code_send(*, user: AbstractBaseUser, display_name: str, now: datetime) -> N
 
 
 @transaction.atomic
-def signup_start(*, username: str, email: str, password: str, display_name: str | None = None) -> AbstractBaseUser:
+def signup_start(*, username: str, email: str, password: str, display_name: str | None = None) -> User:
     """An inactive user and a code emailed to them; `signup_verify` activates it.
 
     A sign-up that was never verified gives way to this one: see
@@ -266,7 +274,7 @@ def signup_code_resend(*, username: str | None = None, email: str | None = None)
         _code_send(user=user, display_name=user.player.display_name, now=now)
 
 
-def signup_verify(*, code: str, username: str | None = None, email: str | None = None) -> AbstractBaseUser:
+def signup_verify(*, code: str, username: str | None = None, email: str | None = None) -> User:
     """Activate the account waiting for `code`. Wrong codes count against a limit."""
     if not username and not email:
         raise InvalidInput({"username": ["Give the username or the email address you signed up with."]})
@@ -277,7 +285,7 @@ def signup_verify(*, code: str, username: str | None = None, email: str | None =
         if user is not None
         else None
     )
-    if verification is None:
+    if user is None or verification is None:
         raise VerificationError("No account is waiting for verification under that name. Sign up first.")
 
     now = timezone.now()
@@ -304,3 +312,44 @@ def signup_verify(*, code: str, username: str | None = None, email: str | None =
         Player.objects.filter(user=user).update(email_verified_at=now)
     user.refresh_from_db()
     return user
+
+
+# --- password checks ---------------------------------------------------------------
+
+
+def _username_digest(username: str) -> str:
+    return hashlib.sha256(username.strip().lower().encode("utf-8")).hexdigest()
+
+
+def login_check(*, username: str, password: str) -> AbstractBaseUser:
+    """The active, verified account these credentials name.
+
+    Password guessing is slowed per username, whatever address the guesses come
+    from: after LOGIN_FAILURES_BEFORE_LOCKOUT wrong passwords in a row, no
+    password is checked for LOGIN_LOCKOUT_SECONDS, doubling with each further
+    wrong one (LoginLockedError, with ``retry_after``). It works the same for a
+    username that has no account, so the answer tells nothing about who has one.
+    A right password clears the count.
+    """
+    now = timezone.now()
+    digest = _username_digest(username)
+    record = PasswordFailures.objects.filter(username_digest=digest).first()
+    if record is not None and record.locked_until is not None and record.locked_until > now:
+        raise LoginLockedError(retry_after=math.ceil((record.locked_until - now).total_seconds()))
+    user = authenticate(username=username, password=password)
+    if user is not None:
+        if record is not None:
+            record.delete()
+        return user
+    with transaction.atomic():
+        record, _ = PasswordFailures.objects.select_for_update().get_or_create(
+            username_digest=digest, defaults={"last_failure_at": now}
+        )
+        record.failures += 1
+        record.last_failure_at = now
+        over = record.failures - settings.LOGIN_FAILURES_BEFORE_LOCKOUT
+        if over >= 0:
+            seconds = settings.LOGIN_LOCKOUT_SECONDS * 2 ** min(over, 12)
+            record.locked_until = now + timedelta(seconds=seconds)
+        record.save()
+    raise InvalidCredentialsError()

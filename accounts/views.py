@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from django.contrib.auth import authenticate
+from typing import Any
+
+from django.db.models import QuerySet
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import generics, status
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
@@ -17,8 +19,8 @@ from api.problems import PROBLEM_CONTENT_TYPE
 from api.throttling import ScopedRateThrottle
 
 from accounts import selectors, services
-from accounts.errors import InvalidCredentialsError
-from accounts.permissions import CanPlay, CanRead
+from accounts.models import ApiToken
+from accounts.permissions import CanPlay, CanRead, request_user
 from accounts.serializers import (
     AccountProblemSerializer,
     MeSerializer,
@@ -35,7 +37,7 @@ from accounts.serializers import (
 PROBLEM = OpenApiResponse(AccountProblemSerializer, description="Problem details (application/problem+json)")
 
 
-def _problems(*status_codes: int) -> dict:
+def _problems(*status_codes: int) -> dict[Any, OpenApiResponse]:
     """Error responses under the media type they are sent with, not application/json.
     Every API view is rate limited (REST_FRAMEWORK throttles), so 429 is always one."""
     return {(code, PROBLEM_CONTENT_TYPE): PROBLEM for code in sorted({*status_codes, 429})}
@@ -52,7 +54,7 @@ RETRY_AFTER = OpenApiParameter(
 
 class PlayerSignupView(APIView):
     permission_classes = [AllowAny]
-    authentication_classes: list = []
+    authentication_classes = []
 
     @extend_schema(
         operation_id="players_signup",
@@ -80,7 +82,7 @@ class PlayerSignupView(APIView):
 
 class PlayerVerifyView(APIView):
     permission_classes = [AllowAny]
-    authentication_classes: list = []
+    authentication_classes = []
 
     @extend_schema(
         operation_id="players_verify",
@@ -110,9 +112,10 @@ RESEND_ACCEPTED = (
 
 class PlayerResendView(APIView):
     permission_classes = [AllowAny]
-    authentication_classes: list = []
+    authentication_classes = []
     # On top of the usual limits: each call may send an email.
-    throttle_classes = [*api_settings.DEFAULT_THROTTLE_CLASSES, ScopedRateThrottle]
+    # The stubs type the setting as its import strings; api_settings hands out the classes.
+    throttle_classes = [*api_settings.DEFAULT_THROTTLE_CLASSES, ScopedRateThrottle]  # type: ignore[list-item]
     throttle_scope = "signup_resend"
 
     @extend_schema(
@@ -140,15 +143,15 @@ class PlayerResendView(APIView):
         parameters=[RETRY_AFTER],
     )
 )
-class TokenListCreateView(generics.ListAPIView):
+class TokenListCreateView(generics.ListAPIView[ApiToken]):
     serializer_class = TokenSerializer
 
-    def get_permissions(self):  # type: ignore[no-untyped-def]
+    def get_permissions(self) -> list[BasePermission]:
         # Minting accepts a password instead of a token; post() checks either.
         return [AllowAny()] if self.request.method == "POST" else [CanRead()]
 
-    def get_queryset(self):  # type: ignore[no-untyped-def]
-        return selectors.token_list(user=self.request.user)
+    def get_queryset(self) -> QuerySet[ApiToken]:
+        return selectors.token_list(user=request_user(self.request))
 
     @extend_schema(
         operation_id="tokens_create",
@@ -164,13 +167,11 @@ class TokenListCreateView(generics.ListAPIView):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         if data.get("username"):
-            user = authenticate(request._request, username=data["username"], password=data["password"])
-            if user is None:
-                raise InvalidCredentialsError()
+            user = services.login_check(username=data["username"], password=data["password"])
         else:
             if not CanPlay().has_permission(request, self):
                 self.permission_denied(request)  # anonymous: 401 with the Bearer challenge
-            user = request.user
+            user = request_user(request)
         token, plaintext = services.token_create(user=user, name=data["name"], scopes=data["scopes"])
         body = TokenCreatedSerializer(token, context={"plaintext": plaintext}).data
         return Response(body, status=status.HTTP_201_CREATED)
@@ -187,10 +188,11 @@ class TokenDetailView(APIView):
         parameters=[RETRY_AFTER],
     )
     def delete(self, request: Request, token_id: int) -> Response:
-        token = selectors.token_get_for_user(user=request.user, token_id=token_id)
+        user = request_user(request)
+        token = selectors.token_get_for_user(user=user, token_id=token_id)
         if token is None:
             raise Http404
-        services.token_revoke(token=token, by_user=request.user)
+        services.token_revoke(token=token, by_user=user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -204,5 +206,5 @@ class MeView(APIView):
         parameters=[RETRY_AFTER],
     )
     def get(self, request: Request) -> Response:
-        player = services.player_for_user(user=request.user)
+        player = services.player_for_user(user=request_user(request))
         return Response(MeSerializer(player, context={"token": request.auth}).data)
