@@ -10,6 +10,7 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import Resolver404, resolve
+from django.utils.cache import patch_vary_headers
 
 from api.problems import is_api_path, problem_response
 
@@ -160,4 +161,31 @@ class RateLimitHeadersMiddleware:
             response["RateLimit-Limit"] = str(state.limit)
             response["RateLimit-Remaining"] = str(state.remaining)
             response["RateLimit-Reset"] = str(state.reset)
+        return response
+
+
+# Public documents: the same for every caller, so shared caches may keep them.
+PUBLIC_API_PREFIXES = ("/api/schema/", "/api/docs/")
+
+
+class PrivateApiResponsesMiddleware:
+    """Tell caches that API answers belong to their caller.
+
+    What /api/v1/ answers depends on the token (a seat's view holds its own
+    blind-reserved card, legal moves can name it, a new token is shown once), so
+    every such response says ``Vary: Authorization`` and ``Cache-Control:
+    private, no-store``: no shared cache may hand one player's answer to another,
+    and none keeps it. Conditional requests (ETag, If-None-Match) still work: the
+    client keeps the version it saw. A view that sets its own Cache-Control keeps it.
+    """
+
+    def __init__(self, get_response: GetResponse) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if is_api_path(request) and not request.path.startswith(PUBLIC_API_PREFIXES):
+            patch_vary_headers(response, ("Authorization",))
+            if "Cache-Control" not in response:
+                response["Cache-Control"] = "private, no-store"
         return response

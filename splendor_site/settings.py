@@ -199,6 +199,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "api.middleware.PrivateApiResponsesMiddleware",
     "api.middleware.ApiProblemMiddleware",
     "api.middleware.BodySizeLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

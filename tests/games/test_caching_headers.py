@@ -1,0 +1,76 @@
+"""Every answer that depends on its caller says so to caches: Vary: Authorization
+and Cache-Control: private, no-store (a seat's view and its legal moves can name
+its own blind-reserved card; a new token is shown once)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.urls import get_resolver
+from tests.games.game_helpers import client_for
+
+from accounts.models import ApiToken
+from games.models import Game
+
+ACCOUNT_AND_GAME_CALLS = [
+    ("post", "/api/v1/players/"),
+    ("post", "/api/v1/players/verify/"),
+    ("post", "/api/v1/players/resend/"),
+    ("delete", "/api/v1/tokens/{token}/"),
+    ("get", "/api/v1/me/"),
+    ("get", "/api/v1/tokens/"),
+    ("post", "/api/v1/tokens/"),
+    ("get", "/api/v1/games/"),
+    ("post", "/api/v1/games/"),
+    ("get", "/api/v1/games/{id}/"),
+    ("get", "/api/v1/games/{id}/legal-moves/"),
+    ("get", "/api/v1/games/{id}/moves/"),
+    ("post", "/api/v1/games/{id}/moves/"),
+    ("post", "/api/v1/games/{id}/join/"),
+    ("post", "/api/v1/games/{id}/resign/"),
+    ("get", "/api/v1/games/{id}/export/"),
+    ("get", "/api/v1/games/nope/"),  # an error answer too
+    ("get", "/api/v1/nothing-here/"),
+]
+
+
+def test_the_list_of_calls_covers_every_api_route() -> None:
+    routes = set()
+    for included in get_resolver().url_patterns:
+        if str(included.pattern) == "api/v1/":
+            for route in included.url_patterns:
+                routes.add("/api/v1/" + re.sub(r"<\w+:(\w+)>", "{}", str(route.pattern)))
+    called = {re.sub(r"\{\w+\}", "{}", path) for _, path in ACCOUNT_AND_GAME_CALLS}
+    assert len(routes) >= 12
+    assert routes <= called, sorted(routes - called)
+
+
+@pytest.mark.parametrize("method, path", ACCOUNT_AND_GAME_CALLS)
+def test_every_answer_that_depends_on_the_caller_is_private(
+    method: str, path: str, active_game: Game, alice: Any
+) -> None:
+    client = client_for(alice)
+    token = ApiToken.objects.filter(user=alice).first()
+    assert token is not None
+    url = path.replace("{id}", active_game.pk).replace("{token}", str(token.pk))
+    body = {"name": "x", "move": "take WUG", "expected_version": active_game.version}
+    answer = client.get(url) if method == "get" else getattr(client, method)(url, body, format="json")
+    assert "Authorization" in answer.get("Vary", ""), (url, answer.status_code)
+    cache_control = answer.get("Cache-Control", "")
+    assert "private" in cache_control and "no-store" in cache_control, (url, answer.status_code, cache_control)
+
+
+def test_a_not_modified_answer_is_private_too(active_game: Game, alice: Any) -> None:
+    client = client_for(alice)
+    url = f"/api/v1/games/{active_game.pk}/"
+    etag = client.get(url)["ETag"]
+    answer = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert answer.status_code == 304
+    assert "Authorization" in answer["Vary"] and "no-store" in answer["Cache-Control"]
+
+
+def test_the_public_schema_may_be_cached_by_anyone(client: Any) -> None:
+    answer = client.get("/api/schema/")
+    assert "Authorization" not in answer.get("Vary", "")
