@@ -1,53 +1,93 @@
-"""GET /healthz: liveness and readiness in one answer, for load balancers and operators."""
+"""GET /healthz: each dependency's state, for load balancers and operators.
+
+The database is required: without it nothing can be read or played, so the
+answer is 503. The cache only holds rate-limit counters (they fall back to a
+count per process) and the broker only carries notifications (the outbox keeps
+them until it is back), so either being down makes the answer "degraded" but
+still 200: the service keeps taking moves. docs/operations.md says the same.
+"""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET
 
-logger = logging.getLogger(__name__)
+from api import throttling
 
-BROKER_TIMEOUT_SECONDS = 2
+logger = logging.getLogger(__name__)
 
 
 def _check_database() -> str:
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
         cursor.fetchone()
-    return "ok"
+    return "up"
+
+
+def _check_cache() -> str:
+    backend = settings.CACHES["default"]["BACKEND"]
+    cache.set("healthz", "1", timeout=10)
+    if cache.get("healthz") != "1":
+        raise ConnectionError("the cache did not keep a value")
+    return "up (in-process)" if backend.endswith("LocMemCache") else "up"
 
 
 def _check_broker() -> str:
     url = settings.CELERY_BROKER_URL
     if url.startswith("memory://"):
-        return "ok (in-process broker)"
+        return "up (in-process)"
     from kombu import Connection
 
-    with Connection(url, connect_timeout=BROKER_TIMEOUT_SECONDS) as conn:
-        conn.ensure_connection(max_retries=1, timeout=BROKER_TIMEOUT_SECONDS)
-    return "ok"
+    timeout = settings.BROKER_TIMEOUT_SECONDS
+    with Connection(url, connect_timeout=timeout, transport_options={"socket_timeout": timeout}) as conn:
+        conn.ensure_connection(max_retries=1, timeout=timeout)
+    return "up"
 
 
-CHECKS = {"database": _check_database, "broker": _check_broker}
+@dataclass(frozen=True)
+class Check:
+    run: Callable[[], str]
+    required: bool
+    when_down: str  # what the service does without it
+
+
+CHECKS = {
+    "database": Check(_check_database, True, "nothing can be read or played"),
+    "cache": Check(_check_cache, False, "rate limits are counted in each process"),
+    "broker": Check(_check_broker, False, "notifications wait in the outbox and go out when it is back"),
+}
 
 
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
-    results: dict[str, str] = {}
-    healthy = True
+    results: dict[str, dict[str, object]] = {}
+    required_down = optional_down = False
     for name, check in CHECKS.items():
         try:
-            results[name] = check()
-        except Exception as exc:  # any failure means "not ready"; say which kind
+            results[name] = {"state": check.run(), "required": check.required}
+        except Exception as exc:  # any failure means "down"; say which kind, not the secrets in it
             logger.warning("Health check %s failed: %r", name, exc)
-            results[name] = f"failed: {type(exc).__name__}"
-            healthy = False
+            results[name] = {
+                "state": "down",
+                "required": check.required,
+                "error": type(exc).__name__,
+                "meanwhile": check.when_down,
+            }
+            if check.required:
+                required_down = True
+            else:
+                optional_down = True
+    results["cache"]["rate_limit_fallbacks"] = throttling.cache_failures
+    status = "unavailable" if required_down else "degraded" if optional_down else "ok"
     return JsonResponse(
-        {"status": "ok" if healthy else "unavailable", "checks": results},
-        status=200 if healthy else 503,
+        {"status": status, "checks": results},
+        status=503 if required_down else 200,
         headers={"Cache-Control": "no-store"},
     )

@@ -115,14 +115,32 @@ def test_healthz_is_200_when_the_database_answers(client):
     response = client.get("/healthz")
     assert response.status_code == 200
     assert response.json()["status"] == "ok"
-    assert response.json()["checks"]["database"] == "ok"
+    checks = response.json()["checks"]
+    assert checks["database"] == {"state": "up", "required": True}
+    assert checks["cache"]["state"] == "up (in-process)" and checks["cache"]["required"] is False
+    assert checks["broker"]["state"] == "up (in-process)"
 
 
-def test_healthz_is_503_when_the_broker_does_not_answer(client, settings):
+def test_healthz_reports_a_broker_that_does_not_answer_as_degraded_not_unavailable(client, settings):
     settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"  # nothing listens on port 1
     response = client.get("/healthz")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "degraded"
+    assert body["checks"]["broker"]["state"] == "down" and "outbox" in body["checks"]["broker"]["meanwhile"]
+
+
+def test_healthz_is_503_when_the_database_does_not_answer(client, monkeypatch):
+    from api import health
+
+    def down() -> str:
+        raise ConnectionError("database gone")
+
+    monkeypatch.setitem(health.CHECKS, "database", health.Check(down, True, "nothing works"))
+    response = client.get("/healthz")
     assert response.status_code == 503
-    assert response.json()["checks"]["broker"].startswith("failed")
+    assert response.json()["status"] == "unavailable"
+    assert response.json()["checks"]["database"]["state"] == "down"
 
 
 def test_schema_and_docs_are_served_without_authentication(client):
