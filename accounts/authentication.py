@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from django.db.models import Q
 from django.utils import timezone
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
+from rest_framework.request import Request
 
 from accounts.models import ApiToken
 from accounts.selectors import token_get_by_plaintext
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 # last_used_at is for people reading their token list; a minute is precise
 # enough and spares a database write on every request.
@@ -20,7 +25,7 @@ LAST_USED_RESOLUTION = timedelta(minutes=1)
 class BearerTokenAuthentication(BaseAuthentication):
     keyword = "Bearer"
 
-    def authenticate(self, request):  # type: ignore[no-untyped-def]
+    def authenticate(self, request: Request) -> tuple[User, ApiToken] | None:
         parts = get_authorization_header(request).split()
         if not parts or parts[0].lower() != self.keyword.lower().encode():
             return None  # not ours: the request is anonymous as far as we are concerned
@@ -51,7 +56,7 @@ class BearerTokenAuthentication(BaseAuthentication):
         self._touch(token)
         return (token.user, token)
 
-    def authenticate_header(self, request) -> str:  # type: ignore[no-untyped-def]
+    def authenticate_header(self, request: Request) -> str:
         return f'{self.keyword} realm="api"'
 
     @staticmethod

@@ -10,13 +10,33 @@ without `token=`) holds no scopes. Anonymous callers get 401, not 403.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import SAFE_METHODS, BasePermission
+from rest_framework.request import Request
+from rest_framework.views import APIView
 
 from accounts.errors import InsufficientScopeError
 from accounts.models import ApiToken, Scope
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
-def _require_scope(request, scope: str) -> bool:  # type: ignore[no-untyped-def]
+
+def request_user(request: Request) -> User:
+    """The user of a request that one of these permissions let through.
+
+    They let no anonymous request through, so this narrows the type for the
+    views; one that got here all the same gets the 401 they would have given.
+    """
+    user = request.user
+    if not user.is_authenticated:
+        raise NotAuthenticated()
+    return user
+
+
+def _require_scope(request: Request, scope: str) -> bool:
     if not (request.user and request.user.is_authenticated):
         return False  # DRF turns this into 401 with WWW-Authenticate
     token = request.auth
@@ -29,15 +49,15 @@ def _require_scope(request, scope: str) -> bool:  # type: ignore[no-untyped-def]
 
 
 class CanRead(BasePermission):
-    def has_permission(self, request, view) -> bool:  # type: ignore[no-untyped-def]
+    def has_permission(self, request: Request, view: APIView) -> bool:
         return _require_scope(request, Scope.READ)
 
 
 class CanPlay(BasePermission):
-    def has_permission(self, request, view) -> bool:  # type: ignore[no-untyped-def]
+    def has_permission(self, request: Request, view: APIView) -> bool:
         return _require_scope(request, Scope.PLAY)
 
 
 class CanReadOrPlay(BasePermission):
-    def has_permission(self, request, view) -> bool:  # type: ignore[no-untyped-def]
+    def has_permission(self, request: Request, view: APIView) -> bool:
         return _require_scope(request, Scope.READ if request.method in SAFE_METHODS else Scope.PLAY)

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from typing import TYPE_CHECKING
+
 from django.db.models import QuerySet
 
 from accounts.models import ApiToken
 from accounts.tokens import TOKEN_PREFIX, token_hash
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
 def token_get_by_plaintext(*, plaintext: str) -> ApiToken | None:
@@ -21,10 +25,10 @@ def token_get_by_plaintext(*, plaintext: str) -> ApiToken | None:
         return None
 
 
-def token_list(*, user: AbstractBaseUser) -> QuerySet[ApiToken]:
+def token_list(*, user: User) -> QuerySet[ApiToken]:
     return ApiToken.objects.filter(user=user)
 
 
-def token_get_for_user(*, user: AbstractBaseUser, token_id: int) -> ApiToken | None:
+def token_get_for_user(*, user: User, token_id: int) -> ApiToken | None:
     """The user's own token with this id; None for unknown ids and other people's tokens."""
     return ApiToken.objects.filter(user=user, pk=token_id).first()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from rest_framework import serializers
 
@@ -11,26 +13,26 @@ from api.problems import ProblemSerializer
 SCOPE_CHOICES = [scope.value for scope in Scope]
 
 
-class SignupSerializer(serializers.Serializer):
+class SignupSerializer(serializers.Serializer[dict[str, Any]]):
     username = serializers.CharField(max_length=150, validators=[UnicodeUsernameValidator()])
     email = serializers.EmailField()
     password = serializers.CharField(write_only=True, style={"input_type": "password"})
     display_name = serializers.CharField(max_length=64, required=False, allow_blank=False)
 
 
-class SignupAcceptedSerializer(serializers.Serializer):
+class SignupAcceptedSerializer(serializers.Serializer[dict[str, str]]):
     username = serializers.CharField()
     email = serializers.EmailField()
     detail = serializers.CharField()
 
 
-class _SignedUpAsSerializer(serializers.Serializer):
+class _SignedUpAsSerializer(serializers.Serializer[dict[str, Any]]):
     """Names a sign-up by its username or, failing that, its email address."""
 
     username = serializers.CharField(required=False, max_length=150)
     email = serializers.EmailField(required=False)
 
-    def validate(self, attrs: dict) -> dict:
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if not attrs.get("username") and not attrs.get("email"):
             raise serializers.ValidationError(
                 {"username": ["Give the username or the email address you signed up with."]}
@@ -46,11 +48,11 @@ class ResendSerializer(_SignedUpAsSerializer):
     pass
 
 
-class ResendAcceptedSerializer(serializers.Serializer):
+class ResendAcceptedSerializer(serializers.Serializer[dict[str, str]]):
     detail = serializers.CharField()
 
 
-class TokenCreateSerializer(serializers.Serializer):
+class TokenCreateSerializer(serializers.Serializer[dict[str, Any]]):
     name = serializers.CharField(max_length=64)
     scopes = serializers.ListField(
         child=serializers.ChoiceField(choices=SCOPE_CHOICES), default=lambda: ["read", "play"], allow_empty=False
@@ -60,7 +62,7 @@ class TokenCreateSerializer(serializers.Serializer):
     )
     password = serializers.CharField(required=False, write_only=True, style={"input_type": "password"})
 
-    def validate(self, attrs: dict) -> dict:
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if bool(attrs.get("username")) != bool(attrs.get("password")):
             raise serializers.ValidationError(
                 {"password": ["Give both username and password, or neither (and a Bearer token)."]}
@@ -68,7 +70,7 @@ class TokenCreateSerializer(serializers.Serializer):
         return attrs
 
 
-class TokenSerializer(serializers.ModelSerializer):
+class TokenSerializer(serializers.ModelSerializer[ApiToken]):
     revoked = serializers.BooleanField(source="is_revoked", read_only=True)
 
     class Meta:
@@ -85,10 +87,11 @@ class TokenCreatedSerializer(TokenSerializer):
         read_only_fields = fields
 
     def get_token(self, obj: ApiToken) -> str:
-        return self.context["plaintext"]
+        plaintext: str = self.context["plaintext"]
+        return plaintext
 
 
-class MeSerializer(serializers.ModelSerializer):
+class MeSerializer(serializers.ModelSerializer[Player]):
     username = serializers.CharField(source="user.username")
     email = serializers.EmailField(source="user.email")
     scopes = serializers.SerializerMethodField()

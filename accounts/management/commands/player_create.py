@@ -7,6 +7,8 @@ Creates a verified player and a token, and prints one line of JSON:
 from __future__ import annotations
 
 import json
+from argparse import ArgumentParser
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
@@ -18,13 +20,13 @@ from accounts.services import player_create, token_create
 class Command(BaseCommand):
     help = "Create a verified player with an API token; print them as one line of JSON."
 
-    def add_arguments(self, parser):  # type: ignore[no-untyped-def]
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("username")
         parser.add_argument("--email", required=True)
         parser.add_argument("--display-name", default=None)
         parser.add_argument("--scopes", default="read,play", help="comma-separated: read, play (default read,play)")
 
-    def handle(self, *args, **options):  # type: ignore[no-untyped-def]
+    def handle(self, *args: Any, **options: Any) -> None:
         scopes = [s.strip() for s in options["scopes"].split(",") if s.strip()]
         try:
             with transaction.atomic():
