@@ -14,14 +14,14 @@ from typing import TYPE_CHECKING
 
 from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import SAFE_METHODS, BasePermission
-from rest_framework.request import Request
-from rest_framework.views import APIView
 
 from accounts.errors import InsufficientScopeError
 from accounts.models import ApiToken, Scope
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
 
 
 def request_user(request: Request) -> User:

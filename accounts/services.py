@@ -321,7 +321,7 @@ def _username_digest(username: str) -> str:
     return hashlib.sha256(username.strip().lower().encode("utf-8")).hexdigest()
 
 
-def login_check(*, username: str, password: str) -> AbstractBaseUser:
+def login_check(*, username: str, password: str) -> User:
     """The active, verified account these credentials name.
 
     Password guessing is slowed per username, whatever address the guesses come

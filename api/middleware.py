@@ -78,7 +78,7 @@ def _read_chunked_body(request: HttpRequest, limit: int | None) -> HttpResponse 
     environ["CONTENT_LENGTH"] = str(len(body))
     # WSGIRequest reads its body from _stream, built from CONTENT_LENGTH when the
     # request was made: give it the bytes that were read.
-    request._stream = io.BytesIO(body)  # type: ignore[attr-defined]
+    request._stream = io.BytesIO(body)
     return None
 
 

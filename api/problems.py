@@ -24,7 +24,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.http import Http404, HttpRequest, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
@@ -140,8 +140,9 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         return Response(body, status=500, content_type=PROBLEM_CONTENT_TYPE)
 
     headers: dict[str, str] = {}
-    if getattr(exc, "auth_header", None):
-        headers["WWW-Authenticate"] = exc.auth_header  # type: ignore[attr-defined]
+    auth_header = getattr(exc, "auth_header", None)  # set by DRF's APIView.handle_exception
+    if auth_header:
+        headers["WWW-Authenticate"] = auth_header
     wait = getattr(exc, "wait", None)
     if wait:
         headers["Retry-After"] = "%d" % wait
@@ -236,17 +237,17 @@ def is_api_path(request: HttpRequest) -> bool:
 # Django's own handlers: API paths get problem details, the rest Django's pages.
 
 
-def handler404(request: HttpRequest, exception: Exception | None = None):  # type: ignore[no-untyped-def]
+def handler404(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if is_api_path(request):
         return problem_response(
             status_code=404, code="not_found", detail="There is nothing at this address."
         )
     from django.views.defaults import page_not_found
 
-    return page_not_found(request, exception)  # type: ignore[arg-type]
+    return page_not_found(request, exception)
 
 
-def handler500(request: HttpRequest):  # type: ignore[no-untyped-def]
+def handler500(request: HttpRequest) -> HttpResponse:
     if is_api_path(request):
         return problem_response(
             status_code=500,
@@ -258,7 +259,7 @@ def handler500(request: HttpRequest):  # type: ignore[no-untyped-def]
     return server_error(request)
 
 
-class ProblemSerializer(serializers.Serializer):
+class ProblemSerializer(serializers.Serializer[dict[str, Any]]):
     """The error body, for the OpenAPI schema only."""
 
     type = serializers.CharField()
@@ -266,7 +267,9 @@ class ProblemSerializer(serializers.Serializer):
     status = serializers.IntegerField()
     detail = serializers.CharField()
     code = serializers.CharField()
-    errors = serializers.DictField(required=False, help_text="Validation errors by field.")
+    # DRF's metaclass moves declared fields off the class, so Serializer.errors
+    # stays the property; the stubs cannot know that.
+    errors = serializers.DictField(required=False, help_text="Validation errors by field.")  # type: ignore[assignment]
     retry_after = serializers.IntegerField(
         required=False, help_text="throttled, too_many_*: seconds to wait (as Retry-After)."
     )

@@ -28,12 +28,21 @@ import math
 import time
 from dataclasses import dataclass
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
 from django.core.cache.backends.base import BaseCache
 from django.core.cache.backends.locmem import LocMemCache
 from rest_framework import throttling
 from rest_framework.settings import api_settings
 
 from api.client_address import client_address
+
+if TYPE_CHECKING:
+    # Not at run time: rest_framework.views reads DEFAULT_THROTTLE_CLASSES, which
+    # names the throttles in this module, as it is imported.
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
 
 logger = logging.getLogger(__name__)
 
@@ -66,20 +75,25 @@ class FixedWindowRateThrottle(throttling.SimpleRateThrottle):
 
     count: int = 0
     window_end: float = 0.0
+    # Set by SimpleRateThrottle.__init__ from parse_rate(): None exactly when
+    # `rate` is. The stubs leave them out.
+    num_requests: int | None
+    duration: int | None
 
-    def get_ident(self, request) -> str:  # type: ignore[no-untyped-def]
+    def get_ident(self, request: Request) -> str:
         """The caller's address; X-Forwarded-For only from trusted proxies."""
-        return client_address(request)
+        return client_address(request._request)
 
     def get_rate(self) -> str | None:
-        scope = getattr(self, "scope", None)
-        rates = api_settings.DEFAULT_THROTTLE_RATES
-        if scope not in rates:
+        scope: str | None = getattr(self, "scope", None)
+        # The stubs call the rates numbers; DRF's rates are "N/period" strings.
+        rates: Mapping[str, str | None] = api_settings.DEFAULT_THROTTLE_RATES  # type: ignore[assignment]
+        if scope is None or scope not in rates:
             return super().get_rate()  # raises the usual error
         return rates[scope]
 
-    def allow_request(self, request, view) -> bool:  # type: ignore[no-untyped-def]
-        if self.rate is None:
+    def allow_request(self, request: Request, view: APIView) -> bool:
+        if self.rate is None or self.num_requests is None or self.duration is None:
             return True
         self.key = self.get_cache_key(request, view)
         if self.key is None:
@@ -87,10 +101,10 @@ class FixedWindowRateThrottle(throttling.SimpleRateThrottle):
         self.now = self.timer()
         window = int(self.now // self.duration)
         self.window_end = (window + 1) * self.duration
-        self.count = self._count_one(f"{self.key}_{window}")
+        self.count = self._count_one(f"{self.key}_{window}", timeout=self.duration + 1)
         return self.count <= self.num_requests
 
-    def _count_one(self, key: str) -> int:
+    def _count_one(self, key: str, *, timeout: int) -> int:
         """Add this request to the window's counter and return the new count.
 
         Refused requests count too; that changes nothing, as the window ends
@@ -98,17 +112,17 @@ class FixedWindowRateThrottle(throttling.SimpleRateThrottle):
         expires while it is still counting.
         """
         try:
-            return self._incr(self.cache, key)
+            return self._incr(self.cache, key, timeout=timeout)
         except Exception as exc:  # any failure of the shared cache: count here instead
             _cache_failed(exc)
-            return self._incr(_fallback, key)
+            return self._incr(_fallback, key, timeout=timeout)
 
-    def _incr(self, cache: BaseCache, key: str) -> int:
+    def _incr(self, cache: BaseCache, key: str, *, timeout: int) -> int:
         try:
             return int(cache.incr(key))
         except ValueError:  # the window's first request (or an unknown key)
             pass
-        if cache.add(key, 1, timeout=self.duration + 1):
+        if cache.add(key, 1, timeout=timeout):
             return 1
         return int(cache.incr(key))  # another request started the window first
 
@@ -117,24 +131,26 @@ class FixedWindowRateThrottle(throttling.SimpleRateThrottle):
         return max(self.window_end - self.now, 0.0)
 
 
-class RateLimitHeadersMixin:
-    """Records, on the Django request, the tightest throttle that applied."""
+class RateLimitHeadersMixin(FixedWindowRateThrottle):
+    """Records, on the Django request, the tightest throttle that applied.
 
-    def allow_request(self, request, view) -> bool:  # type: ignore[no-untyped-def]
-        allowed = super().allow_request(request, view)  # type: ignore[misc]
-        if getattr(self, "key", None) is not None and self.rate is not None:  # type: ignore[attr-defined]
-            self._record(request)
+    Listed first in each throttle below, so its class order stays: this, DRF's
+    throttle (the cache key), FixedWindowRateThrottle (the counting)."""
+
+    def allow_request(self, request: Request, view: APIView) -> bool:
+        allowed = super().allow_request(request, view)
+        if getattr(self, "key", None) is not None and self.rate is not None and self.num_requests is not None:
+            self._record(request, limit=self.num_requests)
         return allowed
 
-    def _record(self, request) -> None:  # type: ignore[no-untyped-def]
-        limit: int = self.num_requests  # type: ignore[attr-defined]
-        count: int = self.count  # type: ignore[attr-defined]
-        reset = math.ceil(self.window_end - self.now)  # type: ignore[attr-defined]
+    def _record(self, request: Request, *, limit: int) -> None:
+        count = self.count
+        reset = math.ceil(self.window_end - self.now)
         state = RateLimitState(limit=limit, remaining=max(0, limit - count), reset=max(0, reset))
         django_request = getattr(request, "_request", request)
         current: RateLimitState | None = getattr(django_request, "rate_limit", None)
         if current is None or state.remaining < current.remaining:
-            django_request.rate_limit = state
+            setattr(django_request, "rate_limit", state)  # read back by api.middleware
 
 
 class AnonRateThrottle(RateLimitHeadersMixin, throttling.AnonRateThrottle, FixedWindowRateThrottle):

@@ -4,9 +4,10 @@ the seed of an unfinished game is never shown."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib import admin
+from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 
 from games.models import Game, GameEvent, GameEventClaim, Move, Seat
@@ -25,8 +26,10 @@ class ReadOnlyMixin:
 
 HIDDEN_FIELDS = frozenset({"seed", "state", "private_card"})
 
+_ModelT = TypeVar("_ModelT", bound=Model)
 
-class HiddenInformationMixin:
+
+class HiddenInformationMixin(admin.ModelAdmin[_ModelT]):
     """Refuse list filters from the query string that touch hidden information.
 
     Django lets an admin list filter on any of a model's fields through the URL
@@ -34,39 +37,37 @@ class HiddenInformationMixin:
     order or a blind reservation one guess at a time. Such a lookup gets a 400.
     """
 
-    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None) -> bool:
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest) -> bool:
         if HIDDEN_FIELDS.intersection(lookup.split("__")):
             return False
         if "\x00" in str(value):  # PostgreSQL refuses it: a 400, not a 500
             return False
-        return super().lookup_allowed(lookup, value, request)  # type: ignore[misc]
+        return super().lookup_allowed(lookup, value, request)
 
 
-class SeatInline(ReadOnlyMixin, admin.TabularInline):
+class SeatInline(ReadOnlyMixin, admin.TabularInline[Seat, Game]):
     model = Seat
-    fields = ["index", "user", "join_position", "invited", "joined_at", "resigned", "resigned_at"]
-    readonly_fields = fields
+    fields = readonly_fields = ("index", "user", "join_position", "invited", "joined_at", "resigned", "resigned_at")
     extra = 0
 
 
-class MoveInline(ReadOnlyMixin, admin.TabularInline):
+class MoveInline(ReadOnlyMixin, admin.TabularInline[Move, Game]):
     model = Move
     # No private_card: the admin list is not the owner's view.
-    fields = ["ply", "seat", "text", "automatic", "created_at"]
-    readonly_fields = fields
+    fields = readonly_fields = ("ply", "seat", "text", "automatic", "created_at")
     extra = 0
     ordering = ["ply"]
 
 
 @admin.register(Game)
-class GameAdmin(HiddenInformationMixin, ReadOnlyMixin, admin.ModelAdmin):
+class GameAdmin(HiddenInformationMixin[Game], ReadOnlyMixin, admin.ModelAdmin[Game]):
     list_display = ["id", "variant", "status", "seat_count", "version", "to_move", "deadline_at", "created_at"]
     list_filter = ["status", "variant", "seat_count"]
     search_fields = ["id", "seats__user__username", "created_by__username"]
     date_hierarchy = "created_at"
     inlines = [SeatInline, MoveInline]
     # The state snapshot holds hidden information and the seed only matters after the end.
-    fields = [
+    fields = readonly_fields = (
         "id",
         "variant",
         "seat_count",
@@ -82,10 +83,9 @@ class GameAdmin(HiddenInformationMixin, ReadOnlyMixin, admin.ModelAdmin):
         "created_at",
         "started_at",
         "finished_at",
-    ]
-    readonly_fields = fields
+    )
 
-    def get_queryset(self, request: HttpRequest) -> Any:
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
         return super().get_queryset(request).select_related("created_by").distinct()
 
     @admin.display(description="seed")
@@ -96,7 +96,7 @@ class GameAdmin(HiddenInformationMixin, ReadOnlyMixin, admin.ModelAdmin):
 
 
 @admin.register(Seat)
-class SeatAdmin(HiddenInformationMixin, ReadOnlyMixin, admin.ModelAdmin):
+class SeatAdmin(HiddenInformationMixin[Seat], ReadOnlyMixin, admin.ModelAdmin[Seat]):
     list_display = ["game", "user", "index", "invited", "joined_at", "resigned"]
     list_filter = ["game__status", "game__variant", "invited", "resigned"]
     search_fields = ["game__id", "user__username"]
@@ -104,19 +104,17 @@ class SeatAdmin(HiddenInformationMixin, ReadOnlyMixin, admin.ModelAdmin):
 
 
 @admin.register(Move)
-class MoveAdmin(HiddenInformationMixin, ReadOnlyMixin, admin.ModelAdmin):
+class MoveAdmin(HiddenInformationMixin[Move], ReadOnlyMixin, admin.ModelAdmin[Move]):
     list_display = ["game", "ply", "seat", "text", "automatic", "created_at"]
     list_filter = ["game__status", "game__variant", "automatic"]
     search_fields = ["game__id", "text"]
-    fields = ["game", "ply", "seat", "text", "automatic", "created_at"]
-    readonly_fields = fields
+    fields = readonly_fields = ("game", "ply", "seat", "text", "automatic", "created_at")
     list_select_related = ["game"]
 
 
-class GameEventClaimInline(admin.TabularInline):
+class GameEventClaimInline(admin.TabularInline[GameEventClaim, GameEvent]):
     model = GameEventClaim
-    fields = ["consumer", "claimed_at", "done_at", "attempts"]
-    readonly_fields = fields
+    fields = readonly_fields = ("consumer", "claimed_at", "done_at", "attempts")
     extra = 0
     can_delete = False
 
@@ -128,7 +126,7 @@ class GameEventClaimInline(admin.TabularInline):
 
 
 @admin.register(GameEvent)
-class GameEventAdmin(HiddenInformationMixin, ReadOnlyMixin, admin.ModelAdmin):
+class GameEventAdmin(HiddenInformationMixin[GameEvent], ReadOnlyMixin, admin.ModelAdmin[GameEvent]):
     list_display = ["id", "game", "kind", "created_at"]
     list_filter = ["kind", "claims__consumer"]
     search_fields = ["game__id"]

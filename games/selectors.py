@@ -8,18 +8,93 @@ except ``game_rebuild_state``, which is for server-side checks.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 import engine
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from games import errors
 from games.models import Game, GameEvent, GameEventClaim, Move, Seat, is_public_id
+from games.results import GameResult
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+# What the reads return; the API's serializers render them as they are. These
+# are read by the type checker only (nothing inspects their keys at run time).
 
 
-def _seats_with_players() -> Prefetch:
+class SeatSummary(TypedDict):
+    seat: int | None  # play order; None until the game starts
+    username: str
+    display_name: str
+    joined: bool
+    invited: bool
+    resigned: bool
+
+
+class GameSummary(TypedDict):
+    id: str
+    variant: str
+    status: str
+    version: int
+    seat_count: int
+    open_seats: int
+    seats: list[SeatSummary]
+    to_move: int | None
+    your_seat: int | None
+    move_timeout_hours: int
+    deadline_at: datetime | None
+    seed_commitment: str | None
+    created_by: str
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    result: GameResult | None
+
+
+class GameView(GameSummary):
+    board: engine.BoardView | None  # None before the start
+    seed: str | None  # once the game is over
+
+
+class LegalMoves(TypedDict):
+    version: int
+    to_move: int | None
+    your_seat: int | None
+    moves: list[str]
+
+
+class MoveHistoryEntry(TypedDict):
+    ply: int
+    seat: int
+    move: str
+    automatic: bool
+    created_at: datetime
+    private_card: NotRequired[str]  # only to the seat that reserved it blind
+
+
+class ExportSeat(TypedDict):
+    seat: int | None
+    join_position: int | None
+    username: str
+
+
+class GameExport(TypedDict):
+    id: str
+    variant: str
+    players: int
+    status: str
+    seed_commitment: str | None
+    seed: str | None
+    seats: list[ExportSeat]
+    moves: list[str]
+    result: GameResult | None
+
+
+def _seats_with_players() -> Prefetch[str, QuerySet[Seat], str]:
     # One query for the seats with their users and players, not one per table.
     return Prefetch("seats", queryset=Seat.objects.select_related("user__player"))
 
@@ -36,7 +111,7 @@ def game_get(*, game_id: str) -> Game:
 
 def game_list(
     *,
-    user: AbstractBaseUser,
+    user: User,
     mine: bool = False,
     my_turn: bool = False,
     status: str | None = None,
@@ -56,7 +131,7 @@ def game_list(
     return games.order_by("-created_at", "pk").select_related("created_by").prefetch_related(_seats_with_players())
 
 
-def _seat_of(game: Game, user: AbstractBaseUser | None) -> Seat | None:
+def _seat_of(game: Game, user: User | AnonymousUser | None) -> Seat | None:
     if user is None or not user.is_authenticated:
         return None
     for seat in game.seats.all():
@@ -65,13 +140,13 @@ def _seat_of(game: Game, user: AbstractBaseUser | None) -> Seat | None:
     return None
 
 
-def _display_name(user: AbstractBaseUser) -> str:
+def _display_name(user: User) -> str:
     player = getattr(user, "player", None)
     name = getattr(player, "display_name", "") if player is not None else ""
     return name or user.get_username()
 
 
-def _seats_summary(game: Game) -> list[dict[str, Any]]:
+def _seats_summary(game: Game) -> list[SeatSummary]:
     seats = sorted(
         game.seats.all(),
         key=lambda s: (s.index if s.index is not None else 99, s.join_position if s.join_position is not None else 99, s.pk),
@@ -89,7 +164,7 @@ def _seats_summary(game: Game) -> list[dict[str, Any]]:
     ]
 
 
-def game_summary(*, game: Game, user: AbstractBaseUser | None) -> dict[str, Any]:
+def game_summary(*, game: Game, user: User | AnonymousUser | None) -> GameSummary:
     """The public facts of a game, without the board (for lists)."""
     seat = _seat_of(game, user)
     reserved = len(game.seats.all())
@@ -114,11 +189,11 @@ def game_summary(*, game: Game, user: AbstractBaseUser | None) -> dict[str, Any]
     }
 
 
-def game_get_view(*, game: Game, user: AbstractBaseUser | None) -> dict[str, Any]:
+def game_get_view(*, game: Game, user: User | AnonymousUser | None) -> GameView:
     """The game as ``user`` may see it: their seat's view if they play in it,
     the spectator view otherwise. ``board`` is None before the start."""
     summary = game_summary(game=game, user=user)
-    board = None
+    board: engine.BoardView | None = None
     if game.state is not None:
         state = engine.from_dict(game.state)
         board = engine.observe(state, summary["your_seat"])
@@ -129,7 +204,7 @@ def game_get_view(*, game: Game, user: AbstractBaseUser | None) -> dict[str, Any
     }
 
 
-def game_legal_moves(*, game_id: str, user: AbstractBaseUser) -> dict[str, Any]:
+def game_legal_moves(*, game_id: str, user: User | AnonymousUser) -> LegalMoves:
     """The caller's legal moves in canonical text (empty unless it is their turn),
     with the game's version, the seat to move and the caller's seat.
 
@@ -150,18 +225,19 @@ def game_legal_moves(*, game_id: str, user: AbstractBaseUser) -> dict[str, Any]:
     your_seat = getattr(game, "your_seat", None)
     moves: list[str] = []
     if game.status == Game.Status.ACTIVE and your_seat is not None and your_seat == game.to_move:
+        assert game.state is not None  # stored when the game started
         state = engine.from_dict(game.state)
         moves = [engine.format_move(move) for move in engine.legal_moves(state)]
     return {"version": game.version, "to_move": game.to_move, "your_seat": your_seat, "moves": moves}
 
 
-def game_moves(*, game: Game, user: AbstractBaseUser | None) -> list[dict[str, Any]]:
+def game_moves(*, game: Game, user: User | AnonymousUser | None) -> list[MoveHistoryEntry]:
     """The move history; a blind-reserved card is shown only to its owner."""
     seat = _seat_of(game, user)
     own_index = seat.index if seat is not None else None
     history = []
     for move in Move.objects.filter(game=game).order_by("ply"):
-        entry: dict[str, Any] = {
+        entry: MoveHistoryEntry = {
             "ply": move.ply,
             "seat": move.seat,
             "move": move.text,
@@ -174,7 +250,7 @@ def game_moves(*, game: Game, user: AbstractBaseUser | None) -> list[dict[str, A
     return history
 
 
-def game_export(*, game: Game) -> dict[str, Any]:
+def game_export(*, game: Game) -> GameExport:
     """Everything needed to replay the game with ``engine.replay``; the seed only
     once the game is over, so that anyone can check it against the commitment
     and check the seat order with ``engine.seat_permutation``."""
@@ -222,7 +298,7 @@ def game_events_pending(
     )
 
 
-def game_version_for_player(*, game_id: str, user: AbstractBaseUser) -> int:
+def game_version_for_player(*, game_id: str, user: User) -> int:
     """The version of a game ``user`` may play in now. Refuses as ``move_submit``
     does, in the same order, before any version is compared: GameNotFound,
     NotAPlayer, GameNotActive."""

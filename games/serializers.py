@@ -7,15 +7,34 @@ unchanged; the schema-only serializers in the middle section describe them.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypedDict
 
+import engine
 from django.contrib.auth import get_user_model
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
 from engine.variants import BASE, JOKER, MARVEL, Variant
 from games.models import Game
+from games.results import GameResult
+from games.selectors import (
+    ExportSeat,
+    GameExport,
+    GameSummary,
+    GameView,
+    LegalMoves,
+    MoveHistoryEntry,
+    SeatSummary,
+)
 from games.services import MAX_MOVE_TIMEOUT_HOURS, MAX_SEATS, MIN_SEATS
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+# Input serializers are never given an instance, only data; the schema-only and
+# output serializers are parametrised with the shape of the dict they render.
+_Input = dict[str, Any]
 
 # --- input ---------------------------------------------------------------------
 
@@ -24,17 +43,17 @@ from games.services import MAX_MOVE_TIMEOUT_HOURS, MAX_SEATS, MIN_SEATS
 _TEXT = serializers.CharField()
 
 
-class UsernameField(serializers.SlugRelatedField):
+class UsernameField(serializers.SlugRelatedField["User"]):
     """A user named by username. A related field is not a CharField, so it does not
     get CharField's checks on its own; it runs them before the lookup."""
 
-    def to_internal_value(self, data: Any) -> Any:
+    def to_internal_value(self, data: Any) -> User:
         if isinstance(data, str):
             _TEXT.run_validators(data)
         return super().to_internal_value(data)
 
 
-class GameCreateInputSerializer(serializers.Serializer):
+class GameCreateInputSerializer(serializers.Serializer[_Input]):
     variant = serializers.ChoiceField(choices=Game.Variant.choices, default=Game.Variant.BASE)
     seats = serializers.IntegerField(min_value=MIN_SEATS, max_value=MAX_SEATS, default=2)
     invited = UsernameField(
@@ -42,7 +61,9 @@ class GameCreateInputSerializer(serializers.Serializer):
         queryset=get_user_model().objects.filter(is_active=True),
         many=True,
         required=False,
-        default=list,
+        # The stubs type a related field's default as one object; with many=True
+        # DRF builds a ManyRelatedField, whose default is the list.
+        default=list,  # type: ignore[arg-type]
         help_text="Usernames to reserve seats for; they take them with POST .../join/.",
         error_messages={"does_not_exist": "There is no player with the username {value}."},
     )
@@ -54,17 +75,17 @@ class GameCreateInputSerializer(serializers.Serializer):
     move_timeout_hours = serializers.IntegerField(min_value=1, max_value=MAX_MOVE_TIMEOUT_HOURS, default=72)
 
 
-class GameListQuerySerializer(serializers.Serializer):
+class GameListQuerySerializer(serializers.Serializer[_Input]):
     mine = serializers.BooleanField(default=False, help_text="Only games where you hold or are invited to a seat.")
     my_turn = serializers.BooleanField(default=False, help_text="Only active games where it is your turn.")
     status = serializers.ChoiceField(choices=Game.Status.choices, required=False)
 
 
-class JoinInputSerializer(serializers.Serializer):
+class JoinInputSerializer(serializers.Serializer[_Input]):
     expected_version = serializers.IntegerField(min_value=0, required=False)
 
 
-class MoveInputSerializer(serializers.Serializer):
+class MoveInputSerializer(serializers.Serializer[_Input]):
     move = serializers.CharField(
         max_length=200, help_text='The move in canonical or friendly notation, e.g. "take WUG" or "buy 1-07".'
     )
@@ -94,7 +115,7 @@ BOARD_END_REASONS = ("points", "gauntlet", "all-passed", "round-limit")
 RESULT_END_REASONS = (*BOARD_END_REASONS, "resignation", "timeout")
 
 
-def _enum_field(component: str, values: Sequence[str], description: str) -> type[serializers.ChoiceField]:
+def _enum_field(component: str, values: Sequence[str], description: str) -> Callable[..., serializers.ChoiceField]:
     """A choice field whose values the schema publishes once, as the enum ``component``.
 
     drf-spectacular names an inline enum after its property and warns when one
@@ -114,14 +135,18 @@ def _enum_field(component: str, values: Sequence[str], description: str) -> type
     return EnumField
 
 
-def _json_field(name: str, schema: Any) -> type[serializers.JSONField]:
+def _json_field(
+    name: str, schema: type[serializers.Serializer[Any]] | PolymorphicProxySerializer
+) -> type[serializers.JSONField]:
     """A field that renders its value as it is and that the schema describes with
     ``schema``: for list items that may be null or have one of several shapes,
     which a nested serializer cannot say."""
     return extend_schema_field(schema)(type(name, (serializers.JSONField,), {"__module__": __name__}))
 
 
-def _letter_counts(name: str, letters: str, *, required: bool, doc: str) -> type[serializers.Serializer]:
+def _letter_counts(
+    name: str, letters: str, *, required: bool, doc: str
+) -> type[serializers.Serializer[dict[str, int]]]:
     """One integer property per letter: the set of letters is fixed, so a client gets
     an object with named fields rather than a free-form map."""
     fields = {letter: serializers.IntegerField(min_value=0, required=required) for letter in letters}
@@ -182,14 +207,14 @@ BaseCostSerializer = _letter_counts("BaseCostSerializer", _colours(BASE), requir
 MarvelCostSerializer = _letter_counts("MarvelCostSerializer", _colours(MARVEL), required=False, doc=_COST)
 
 
-class LevelCountsSerializer(serializers.Serializer):
+class LevelCountsSerializer(serializers.Serializer[dict[str, int]]):
     """Cards left in each level's deck, keyed "1", "2", "3" (never their order)."""
 
-    def get_fields(self) -> dict[str, serializers.Field]:
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
         return {level: serializers.IntegerField(min_value=0) for level in LEVELS}
 
 
-class BoardOutcomeSerializer(serializers.Serializer):
+class BoardOutcomeSerializer(serializers.Serializer[engine.Outcome]):
     """How the game ended on the board (``engine.outcome``). Resignations and
     timeouts are not here: the game's ``result`` has them."""
 
@@ -203,7 +228,7 @@ class BoardOutcomeSerializer(serializers.Serializer):
 # Cards and tiles
 
 
-class HiddenReservedCardSerializer(serializers.Serializer):
+class HiddenReservedCardSerializer(serializers.Serializer[engine.HiddenReservedView]):
     """Another seat's card reserved blind from a deck: only its level shows (B-RESERVE-3)."""
 
     slot = HandSlotField()
@@ -211,7 +236,7 @@ class HiddenReservedCardSerializer(serializers.Serializer):
     hidden = serializers.BooleanField(help_text="Always true.")
 
 
-class BaseMarketCardSerializer(serializers.Serializer):
+class BaseMarketCardSerializer(serializers.Serializer[engine.MarketCardView]):
     """A development card face up in the market."""
 
     slot = MarketSlotField()
@@ -246,7 +271,7 @@ class MarvelReservedCardSerializer(MarvelMarketCardSerializer):
     blind = serializers.BooleanField(help_text="Reserved face down from a deck: only its holder sees it.")
 
 
-class NobleSerializer(serializers.Serializer):
+class NobleSerializer(serializers.Serializer[engine.TileView]):
     """A noble on the table (B-NOBLE-1)."""
 
     id = serializers.CharField(help_text='e.g. "N04".')
@@ -254,7 +279,7 @@ class NobleSerializer(serializers.Serializer):
     requires = BaseCostSerializer(help_text="Bonuses (cards, never tokens) needed, by colour.")
 
 
-class LocationSerializer(serializers.Serializer):
+class LocationSerializer(serializers.Serializer[engine.TileView]):
     """A location on the table (M-LOCATION-1)."""
 
     id = serializers.CharField(help_text='e.g. "L1A".')
@@ -271,19 +296,19 @@ def _market_row(slot_field: type[serializers.JSONField]) -> serializers.ListFiel
     return serializers.ListField(child=slot_field(allow_null=True), min_length=4, max_length=4)
 
 
-class BaseMarketSerializer(serializers.Serializer):
+class BaseMarketSerializer(serializers.Serializer[dict[str, list[engine.MarketCardView | None]]]):
     """The market by level, keyed "1", "2", "3": slots a-d in order, null where the
     deck ran out (B-MARKET-1)."""
 
-    def get_fields(self) -> dict[str, serializers.Field]:
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
         return {level: _market_row(_BaseMarketSlotField) for level in LEVELS}
 
 
-class MarvelMarketSerializer(serializers.Serializer):
+class MarvelMarketSerializer(serializers.Serializer[dict[str, list[engine.MarketCardView | None]]]):
     """The market by level, keyed "1", "2", "3": slots a-d in order, null where the
     deck ran out (B-MARKET-1)."""
 
-    def get_fields(self) -> dict[str, serializers.Field]:
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
         return {level: _market_row(_MarvelMarketSlotField) for level in LEVELS}
 
 
@@ -309,7 +334,7 @@ _MarvelHandCardField = _json_field(
 # Seats and the board
 
 
-class GauntletSerializer(serializers.Serializer):
+class GauntletSerializer(serializers.Serializer[engine.GauntletView]):
     """How far a seat is from the Infinity Gauntlet condition (M-END-1)."""
 
     points = serializers.IntegerField(min_value=0)
@@ -319,7 +344,7 @@ class GauntletSerializer(serializers.Serializer):
     meets = serializers.BooleanField(help_text="Meets the whole condition now.")
 
 
-class _SeatCommonSerializer(serializers.Serializer):
+class _SeatCommonSerializer(serializers.Serializer[engine.SeatView]):
     seat = serializers.IntegerField(min_value=0, max_value=MAX_SEATS - 1)
     points = serializers.IntegerField(min_value=0, help_text="Its score, Avengers Assemble included (Marvel).")
     token_count = serializers.IntegerField(min_value=0)
@@ -349,7 +374,7 @@ class MarvelPlayerSerializer(_SeatCommonSerializer):
     gauntlet = GauntletSerializer()
 
 
-class _BoardCommonSerializer(serializers.Serializer):
+class _BoardCommonSerializer(serializers.Serializer[engine.BoardView]):
     variant = serializers.ChoiceField(choices=Game.Variant.choices)
     players = serializers.IntegerField(min_value=MIN_SEATS, max_value=MAX_SEATS)
     seat = serializers.IntegerField(
@@ -409,7 +434,7 @@ class BoardField(serializers.JSONField):
     """``engine.observe``'s view, rendered as it is; the schema describes it by variant."""
 
 
-class GameResultSerializer(serializers.Serializer):
+class GameResultSerializer(serializers.Serializer[GameResult]):
     """How a finished game ended: one shape whatever the ending."""
 
     winners = _seat_list("Seats sharing first place.", min_length=1)
@@ -432,7 +457,7 @@ class GameResultField(serializers.JSONField):
 # --- output --------------------------------------------------------------------
 
 
-class SeatSerializer(serializers.Serializer):
+class SeatSerializer(serializers.Serializer[SeatSummary]):
     seat = serializers.IntegerField(allow_null=True, help_text="Play order, 0 first; null until the game starts.")
     username = serializers.CharField()
     display_name = serializers.CharField()
@@ -441,7 +466,7 @@ class SeatSerializer(serializers.Serializer):
     resigned = serializers.BooleanField()
 
 
-class GameSummarySerializer(serializers.Serializer):
+class GameSummarySerializer(serializers.Serializer[GameSummary]):
     id = serializers.CharField()
     variant = serializers.ChoiceField(choices=Game.Variant.choices)
     status = serializers.ChoiceField(choices=Game.Status.choices)
@@ -471,13 +496,19 @@ class GameViewSerializer(GameSummarySerializer):
     seed = serializers.CharField(allow_null=True, help_text="Revealed once the game is over.")
 
 
-class MoveCreatedSerializer(serializers.Serializer):
+class MoveCreated(TypedDict):
+    move: str
+    ply: int
+    game: GameView
+
+
+class MoveCreatedSerializer(serializers.Serializer[MoveCreated]):
     move = serializers.CharField(help_text="The move as recorded, in canonical notation.")
     ply = serializers.IntegerField()
     game = GameViewSerializer()
 
 
-class MoveHistoryEntrySerializer(serializers.Serializer):
+class MoveHistoryEntrySerializer(serializers.Serializer[MoveHistoryEntry]):
     ply = serializers.IntegerField()
     seat = serializers.IntegerField()
     move = serializers.CharField()
@@ -488,20 +519,20 @@ class MoveHistoryEntrySerializer(serializers.Serializer):
     )
 
 
-class LegalMovesSerializer(serializers.Serializer):
+class LegalMovesSerializer(serializers.Serializer[LegalMoves]):
     version = serializers.IntegerField()
     to_move = serializers.IntegerField(allow_null=True)
     your_seat = serializers.IntegerField(allow_null=True)
     moves = serializers.ListField(child=serializers.CharField(), help_text="Canonical texts, sorted.")
 
 
-class ExportSeatSerializer(serializers.Serializer):
+class ExportSeatSerializer(serializers.Serializer[ExportSeat]):
     seat = serializers.IntegerField(allow_null=True)
     join_position = serializers.IntegerField()
     username = serializers.CharField()
 
 
-class GameExportSerializer(serializers.Serializer):
+class GameExportSerializer(serializers.Serializer[GameExport]):
     id = serializers.CharField()
     variant = serializers.ChoiceField(choices=Game.Variant.choices)
     players = serializers.IntegerField()

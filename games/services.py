@@ -19,11 +19,11 @@ import secrets
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 import engine
 from celery import current_app
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import F, Prefetch
 from django.utils import timezone
@@ -32,6 +32,9 @@ from core.db import retry_when_database_locked
 from games import errors, selectors
 from games.models import Game, GameEvent, GameEventClaim, Move, Seat, is_public_id
 from games.results import GameResult, ResultReason, result_from_outcome, result_last_standing
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 logger = logging.getLogger(__name__)
 
@@ -135,7 +138,7 @@ class _Writes:
         self.moves, self.events = [], []
 
 
-def _joined_seat(game: Game, user: AbstractBaseUser) -> Seat:
+def _joined_seat(game: Game, user: User) -> Seat:
     # Scans the seats (prefetched by _lock_game(with_seats=True), else one query).
     for seat in game.seats.all():
         if seat.user_id == user.pk and seat.has_joined:
@@ -148,6 +151,7 @@ def _deadline(game: Game, now: datetime) -> datetime:
 
 
 def _state(game: Game) -> engine.State:
+    assert game.state is not None  # stored when the game started; moves need a started game
     return engine.from_dict(game.state)
 
 
@@ -240,6 +244,7 @@ def _start(writes: _Writes, now: datetime) -> None:
     order = engine.seat_permutation(seed, len(joined))
     for seat_index, join_position in enumerate(order):
         joined[join_position].index = seat_index
+    seated = [joined[join_position] for join_position in order]  # by seat index
     Seat.objects.bulk_update(joined, ["index"])
     state = engine.new_game(variant=game.variant, players=len(joined), seed=seed)
     game.seed = str(seed)
@@ -251,7 +256,7 @@ def _start(writes: _Writes, now: datetime) -> None:
         GameEvent.Kind.GAME_STARTED,
         {
             "seed_commitment": game.seed_commitment,
-            "seats": [{"seat": s.index, "user_id": s.user_id} for s in sorted(joined, key=lambda s: s.index)],
+            "seats": [{"seat": s.index, "user_id": s.user_id} for s in seated],
         },
     )
 
@@ -262,10 +267,10 @@ def _start(writes: _Writes, now: datetime) -> None:
 @retry_when_database_locked
 def game_create(
     *,
-    creator: AbstractBaseUser,
+    creator: User,
     variant: str = "base",
     seats: int = 2,
-    invited: Sequence[AbstractBaseUser] = (),
+    invited: Sequence[User] = (),
     open_seats: int | None = None,
     move_timeout_hours: int = 72,
 ) -> Game:
@@ -321,7 +326,7 @@ def game_create(
 
 
 @retry_when_database_locked
-def seat_join(*, game: Game, user: AbstractBaseUser, expected_version: int | None = None) -> Seat:
+def seat_join(*, game: Game, user: User, expected_version: int | None = None) -> Seat:
     """Take an invited or open seat. The join that fills the last seat starts the game."""
     now = timezone.now()
     with transaction.atomic():
@@ -427,7 +432,7 @@ def _check_can_move(game: Game, seat: Seat, *, expected_version: int) -> engine.
 
 
 @retry_when_database_locked
-def move_submit(*, game_id: str, user: AbstractBaseUser, text: str, expected_version: int) -> MovePlayed:
+def move_submit(*, game_id: str, user: User, text: str, expected_version: int) -> MovePlayed:
     """Play one turn for ``user``'s seat in the game, on the version they chose it on.
 
     ``text`` is read by the engine's lenient parser. Refusals: GameNotFound,
@@ -490,7 +495,7 @@ def _resign_locked(writes: _Writes, seat: Seat, *, reason: ResultReason, now: da
 
 
 @retry_when_database_locked
-def game_resign(*, game: Game, user: AbstractBaseUser) -> Game:
+def game_resign(*, game: Game, user: User) -> Game:
     """Resign the caller's seat.
 
     With two seats the other player wins at once. With more, the game goes on:

@@ -4,9 +4,8 @@ and serialise. The acting seat always comes from the token, never the body."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
@@ -17,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.permissions import CanPlay, CanRead, CanReadOrPlay
+from accounts.permissions import CanPlay, CanRead, CanReadOrPlay, request_user
 from api.conditional import etag_for, etag_matches, names_any_version, request_fingerprint, versions_named
 from api.problems import PROBLEM_CONTENT_TYPE, status_for
 from core.db import retry_when_database_locked
@@ -52,6 +51,9 @@ from games.serializers import (
     MoveHistoryEntrySerializer,
     MoveInputSerializer,
 )
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 MAX_IDEMPOTENCY_KEY_LENGTH = 255
 
@@ -102,7 +104,9 @@ def _with_vary(response: Response) -> Response:
 # --- views ------------------------------------------------------------------------------
 
 
-class GameListCreateView(GenericAPIView):
+# Any, not Game: DRF's type ties the serializer to the queryset's model, and the
+# serializer here renders game_summary's dicts, not the Game rows it pages through.
+class GameListCreateView(GenericAPIView[Any]):
     permission_classes = [CanReadOrPlay]
     serializer_class = GameSummarySerializer
 
@@ -119,15 +123,18 @@ class GameListCreateView(GenericAPIView):
     def get(self, request: Request) -> Response:
         query = GameListQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
+        user = request_user(request)
         games = selectors.game_list(
-            user=request.user,
+            user=user,
             mine=query.validated_data["mine"],
             my_turn=query.validated_data["my_turn"],
             status=query.validated_data.get("status") or None,
         )
         page = self.paginate_queryset(games)
-        data = [selectors.game_summary(game=game, user=request.user) for game in page]
-        return self.get_paginated_response(GameSummarySerializer(data, many=True).data)
+        assert page is not None  # REST_FRAMEWORK sets a DEFAULT_PAGINATION_CLASS
+        data = [selectors.game_summary(game=game, user=user) for game in page]
+        # The stubs type the instance as one summary; with many=True DRF builds a ListSerializer.
+        return self.get_paginated_response(GameSummarySerializer(data, many=True).data)  # type: ignore[arg-type]
 
     @extend_schema(
         operation_id="games_create",
@@ -141,7 +148,7 @@ class GameListCreateView(GenericAPIView):
         data = GameCreateInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         game = services.game_create(
-            creator=request.user,
+            creator=request_user(request),
             variant=data.validated_data["variant"],
             seats=data.validated_data["seats"],
             invited=data.validated_data["invited"],
@@ -198,7 +205,9 @@ class GameJoinView(APIView):
         data = JoinInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         game = selectors.game_get(game_id=game_id)
-        services.seat_join(game=game, user=request.user, expected_version=data.validated_data.get("expected_version"))
+        services.seat_join(
+            game=game, user=request_user(request), expected_version=data.validated_data.get("expected_version")
+        )
         return _game_view_response(game, request)
 
 
@@ -232,7 +241,8 @@ class GameMovesView(APIView):
     def get(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get(game_id=game_id)
         history = selectors.game_moves(game=game, user=request.user)
-        return Response(MoveHistoryEntrySerializer(history, many=True).data)
+        # The stubs type the instance as one entry; with many=True DRF builds a ListSerializer.
+        return Response(MoveHistoryEntrySerializer(history, many=True).data)  # type: ignore[arg-type]
 
     @extend_schema(
         operation_id="games_moves_create",
@@ -281,10 +291,11 @@ class GameMovesView(APIView):
         text: str = data.validated_data["move"]
         expected: int | None = data.validated_data.get("expected_version")
         if_match = request.headers.get("If-Match")
+        user = request_user(request)
         key = _idempotency_key(request)
         if key is None:
-            played = _move_submit(game_id, request.user, text, expected, if_match)
-            body = _move_created_body(played, request.user)
+            played = _move_submit(game_id, user, text, expected, if_match)
+            body = _move_created_body(played, user)
             return _move_response(body, status.HTTP_201_CREATED)
         fingerprint = request_fingerprint(
             method=request.method or "POST",
@@ -293,12 +304,12 @@ class GameMovesView(APIView):
         )
         try:
             status_code, body, replayed = _move_submit_once(
-                game_id, request.user, text, expected, if_match, key=key, fingerprint=fingerprint
+                game_id, user, text, expected, if_match, key=key, fingerprint=fingerprint
             )
         except DomainError:
             # A copy of this request may have played the move while this one
             # waited for the game's lock: then its answer is this one's too.
-            record = IdempotencyRecord.objects.filter(user=request.user, key=key).first()
+            record = IdempotencyRecord.objects.filter(user=user, key=key).first()
             if record is None:
                 raise
             status_code, body, replayed = _replay(record, fingerprint)
@@ -320,7 +331,7 @@ def _idempotency_key(request: Request) -> str | None:
     return key
 
 
-def _expected_version(game_id: str, user: AbstractBaseUser, expected: int | None, if_match: str | None) -> int:
+def _expected_version(game_id: str, user: User, expected: int | None, if_match: str | None) -> int:
     """The version a move request names, from ``expected_version`` and/or If-Match.
 
     Neither (or only ``If-Match: *``) is a 428. When the two agree, or If-Match
@@ -357,7 +368,7 @@ def _precondition_failed(if_match: str, current: int) -> PreconditionFailed:
 
 
 def _move_submit(
-    game_id: str, user: AbstractBaseUser, text: str, expected: int | None, if_match: str | None
+    game_id: str, user: User, text: str, expected: int | None, if_match: str | None
 ) -> services.MovePlayed:
     version = _expected_version(game_id, user, expected, if_match)
     try:
@@ -372,7 +383,7 @@ def _move_submit(
 @retry_when_database_locked
 def _move_submit_once(
     game_id: str,
-    user: AbstractBaseUser,
+    user: User,
     text: str,
     expected: int | None,
     if_match: str | None,
@@ -412,7 +423,7 @@ def _replay(record: IdempotencyRecord, fingerprint: str) -> tuple[int, dict[str,
     return record.response_status, record.response_body, True
 
 
-def _move_created_body(played: services.MovePlayed, user: AbstractBaseUser) -> dict[str, Any]:
+def _move_created_body(played: services.MovePlayed, user: User) -> dict[str, Any]:
     view = selectors.game_get_view(game=played.game, user=user)
     return dict(MoveCreatedSerializer({"move": played.move.text, "ply": played.move.ply, "game": view}).data)
 
@@ -439,7 +450,7 @@ class GameResignView(APIView):
     )
     def post(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get(game_id=game_id)
-        services.game_resign(game=game, user=request.user)
+        services.game_resign(game=game, user=request_user(request))
         return _game_view_response(game, request)
 
 

@@ -12,6 +12,7 @@ import ipaddress
 import os
 import re
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import dj_database_url
@@ -270,6 +271,8 @@ assert CACHE_URL is not None
 # timeouts keep a cache that is down or hangs from holding a worker (api.throttling
 # then counts in the process instead; /healthz reports it).
 CACHE_TIMEOUT_SECONDS = env_seconds("CACHE_TIMEOUT_SECONDS", 0.25, maximum=5)
+# As Django's own settings declare it; the two shapes below differ.
+CACHES: dict[str, dict[str, Any]]
 if CACHE_URL.startswith(("redis://", "rediss://")):
     CACHES = {
         "default": {
