@@ -91,6 +91,7 @@ _left_out: dict[str, tuple[int, str]] = {}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    _group_serial_tests(items)
     reasons = {marker: check() for marker, check in SERVICE_MARKERS.items()}
     keep: list[pytest.Item] = []
     dropped: list[pytest.Item] = []
@@ -110,7 +111,34 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         _left_out[marker] = (count, reasons[marker] or "")
 
 
+# Parallel runs (pytest-xdist, `-n auto` in pyproject.toml): tests marked `serial`
+# and `redis` (they share something outside the test database: the Redis) and
+# `e2e` (they start processes of their own) all go to one worker, one at a time.
+SERIAL_MARKERS = ("serial", "e2e", "redis")
+
+
+def _group_serial_tests(items: list[pytest.Item]) -> None:
+    for item in items:
+        if any(item.get_closest_marker(m) for m in SERIAL_MARKERS):
+            item.add_marker(pytest.mark.xdist_group("serial"))
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    # On an xdist worker: hand what it left out to the controller, which prints it.
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["left_out"] = {marker: list(value) for marker, value in _left_out.items()}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:  # type: ignore[no-untyped-def]
+    for marker, (count, reason) in getattr(node, "workeroutput", {}).get("left_out", {}).items():
+        _left_out[marker] = (count, reason)  # every worker collects the same tests
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:  # type: ignore[no-untyped-def]
+    if hasattr(config, "workerinput"):
+        return  # a worker's summary is not shown; the controller prints the lines
     for marker, (count, reason) in sorted(_left_out.items()):
         noun = "test" if count == 1 else "tests"
         terminalreporter.write_line(f"left out: {count} {noun} marked {marker} — {reason}")
