@@ -8,7 +8,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from accounts.models import ApiToken, Player
-from accounts.services import token_revoke
+from accounts.services import player_disable, token_revoke
 
 
 @admin.register(Player)
@@ -17,6 +17,16 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
     search_fields = ["display_name", "user__username", "user__email"]
     readonly_fields = ["user", "email_verified_at", "created_at"]
     list_select_related = ["user"]
+    list_filter = ["user__is_active"]
+    actions = ["disable_accounts"]
+
+    @admin.action(description="Disable the selected accounts (their seats leave their games at once)")
+    def disable_accounts(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
+        count = 0
+        for player in queryset.select_related("user").filter(user__is_active=True):
+            player_disable(user=player.user)
+            count += 1
+        self.message_user(request, f"Disabled {count} account(s).", messages.SUCCESS)
 
 
 @admin.register(ApiToken)

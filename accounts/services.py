@@ -28,6 +28,7 @@ from accounts.errors import (
     VerificationExpiredError,
 )
 from accounts.models import ApiToken, EmailVerification, PasswordFailures, Player, scopes_normalise
+from accounts.signals import account_disabled
 from accounts.tokens import token_generate, token_hash, token_public_prefix
 
 if TYPE_CHECKING:
@@ -353,3 +354,19 @@ def login_check(*, username: str, password: str) -> User:
             record.locked_until = now + timedelta(seconds=seconds)
         record.save()
     raise InvalidCredentialsError()
+
+
+# --- disabling ------------------------------------------------------------------------
+
+
+def player_disable(*, user: User) -> None:
+    """Disable an account: it can no longer sign in and its tokens stop working
+    (the authentication refuses inactive accounts). Once this commits,
+    ``account_disabled`` tells the other apps, so that its seats do not hang
+    until their deadlines. Disabling a disabled account does nothing."""
+    with transaction.atomic():
+        updated = User.objects.filter(pk=user.pk, is_active=True).update(is_active=False)
+        user.is_active = False
+        if updated:
+            user_id = user.pk
+            transaction.on_commit(lambda: account_disabled.send(sender=User, user_id=user_id))

@@ -94,6 +94,32 @@ class SeatUnavailable(DomainError):
     title = "There is no seat for you in this game"
 
 
+class AlreadyResigned(DomainError):
+    kind = ErrorKind.CONFLICT
+    code = "already_resigned"
+    title = "You have already resigned from this game"
+
+
+class NotTheCreator(DomainError):
+    kind = ErrorKind.FORBIDDEN
+    code = "not_the_creator"
+    title = "Only the game's creator can do this"
+
+
+class GameNotOpen(DomainError):
+    """Fields: ``game_status``."""
+
+    kind = ErrorKind.CONFLICT
+    code = "game_not_open"
+    title = "The game is no longer waiting for players"
+
+
+class NotInvited(DomainError):
+    kind = ErrorKind.CONFLICT
+    code = "not_invited"
+    title = "You have no invitation to this game"
+
+
 class IdempotencyKeyReused(DomainError):
     kind = ErrorKind.NOT_ALLOWED
     code = "idempotency_key_reused"
@@ -118,6 +144,10 @@ ALL_ERRORS: tuple[type[DomainError], ...] = (
     AmbiguousMove,
     GameNotActive,
     SeatUnavailable,
+    AlreadyResigned,
+    NotTheCreator,
+    GameNotOpen,
+    NotInvited,
     IdempotencyKeyReused,
     InvalidGameSetup,
 )

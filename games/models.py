@@ -52,6 +52,9 @@ class Game(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_created"
     )
     move_timeout_hours = models.PositiveIntegerField(default=72)
+    # Every seat but the creator's was reserved for an invitee: one who declines
+    # ends the game (games.services.seat_decline).
+    invite_only = models.BooleanField(default=False)
     # Swept periodically by a timeout job; never a long-ETA task (STYLE guideline 12).
     deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
     # Decimal text of a 256-bit integer. Secret until the game is over.
@@ -153,6 +156,8 @@ class GameEvent(models.Model):
         MOVE_PLAYED = "move_played"
         SEAT_RESIGNED = "seat_resigned"
         GAME_FINISHED = "game_finished"
+        SEAT_DECLINED = "seat_declined"
+        GAME_ABORTED = "game_aborted"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=32, choices=Kind.choices)

@@ -24,6 +24,7 @@ class ResultReason(enum.StrEnum):
     ROUND_LIMIT = "round-limit"
     RESIGNATION = "resignation"  # every other player resigned
     TIMEOUT = "timeout"  # every other player resigned or ran out of time, the last on time
+    ACCOUNT_DISABLED = "account-disabled"  # the last to leave did so because their account was disabled
 
 
 class GameResult(TypedDict):

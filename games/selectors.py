@@ -314,6 +314,24 @@ def game_version_for_player(*, game_id: str, user: User) -> int:
     return game.version
 
 
+def game_open_ids(*, created_before: datetime) -> list[str]:
+    """Open games created before ``created_before``, oldest first."""
+    return list(
+        Game.objects.filter(status=Game.Status.OPEN, created_at__lt=created_before)
+        .order_by("created_at")
+        .values_list("pk", flat=True)
+    )
+
+
+def game_ids_with_seat(*, user_id: int) -> list[str]:
+    """Open and active games where the user holds, or is invited to, a seat."""
+    return list(
+        Game.objects.filter(seats__user_id=user_id, status__in=(Game.Status.OPEN, Game.Status.ACTIVE))
+        .order_by("created_at")
+        .values_list("pk", flat=True)
+    )
+
+
 def game_overdue_ids(*, now: datetime | None = None) -> list[str]:
     """Active games whose player to move has run out of time, oldest deadline first."""
     now = now or timezone.now()

@@ -17,7 +17,7 @@ from rest_framework import serializers
 
 from engine.variants import BASE, JOKER, MARVEL, Variant
 from games.models import Game
-from games.results import GameResult
+from games.results import GameResult, ResultReason
 from games.selectors import (
     ExportSeat,
     GameExport,
@@ -111,8 +111,9 @@ LEVELS = ("1", "2", "3")
 MARKET_SLOTS = tuple(f"{level}{column}" for level in LEVELS for column in "abcd")
 HAND_SLOTS = ("h1", "h2", "h3")  # B-RESERVE-2
 JOKER_LETTERS = sorted({variant.letters[JOKER] for variant in (BASE, MARVEL)})
-BOARD_END_REASONS = ("points", "gauntlet", "all-passed", "round-limit")
-RESULT_END_REASONS = (*BOARD_END_REASONS, "resignation", "timeout")
+# From the enums themselves, so that the schema cannot drift from the code.
+BOARD_END_REASONS = tuple(reason.value for reason in engine.EndReason)
+RESULT_END_REASONS = tuple(reason.value for reason in ResultReason)
 
 
 def _enum_field(component: str, values: Sequence[str], description: str) -> Callable[..., serializers.ChoiceField]:
@@ -443,7 +444,8 @@ class GameResultSerializer(serializers.Serializer[GameResult]):
     ranking = _seat_list("Seats, best first.")
     reason = serializers.ChoiceField(
         choices=RESULT_END_REASONS,
-        help_text="resignation: every other player resigned; timeout: the last of them ran out of time.",
+        help_text="resignation: every other player resigned; timeout: the last of them ran out of time; "
+        "account-disabled: the last of them left because their account was disabled.",
     )
     resigned = _seat_list("Seats that left the game, by resigning or on time.", min_length=None)
     timed_out = _seat_list("Those of them that ran out of time.", min_length=None)

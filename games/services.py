@@ -30,7 +30,7 @@ from django.utils import timezone
 
 from core.db import retry_when_database_locked
 from games import errors, selectors
-from games.models import Game, GameEvent, GameEventClaim, Move, Seat, is_public_id
+from games.models import Game, GameEvent, GameEventClaim, IdempotencyRecord, Move, Seat, is_public_id
 from games.results import GameResult, ResultReason, result_from_outcome, result_last_standing
 
 if TYPE_CHECKING:
@@ -264,6 +264,11 @@ def _start(writes: _Writes, now: datetime) -> None:
 # --- services ------------------------------------------------------------------
 
 
+def _count(n: int, noun: str) -> str:
+    """"1 seat", "2 seats": numbers in messages read as English."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 @retry_when_database_locked
 def game_create(
     *,
@@ -287,22 +292,32 @@ def game_create(
         raise errors.InvalidGameSetup(
             f"The time per move must be between 1 and {MAX_MOVE_TIMEOUT_HOURS} hours; you asked for {move_timeout_hours}."
         )
-    invited = list(dict.fromkeys(invited))
+    invited = list(invited)
+    if len({user.pk for user in invited}) != len(invited):
+        names = [user.get_username() for user in invited]
+        twice = sorted({name for name in names if names.count(name) > 1})
+        raise errors.InvalidGameSetup(f"You invited {', '.join(twice)} more than once; invite each player once.")
     if any(user.pk == creator.pk for user in invited):
         raise errors.InvalidGameSetup("You take a seat in the games you create; do not invite yourself.")
     computed_open = seats - 1 - len(invited)
     if computed_open < 0:
         raise errors.InvalidGameSetup(
-            f"You invited {len(invited)} players but there are only {seats - 1} seats besides yours."
+            f"You invited {_count(len(invited), 'player')} but there "
+            f"{'is' if seats == 2 else 'are'} only {_count(seats - 1, 'seat')} besides yours."
         )
     if open_seats is not None and open_seats != computed_open:
         raise errors.InvalidGameSetup(
-            f"{seats} seats with {len(invited)} invited players leave {computed_open} open seats, not {open_seats}."
+            f"{_count(seats, 'seat')} with {_count(len(invited), 'invited player')} "
+            f"{'leaves' if computed_open == 1 else 'leave'} {_count(computed_open, 'open seat')}, not {open_seats}."
         )
     now = timezone.now()
     with transaction.atomic():
         game = Game.objects.create(
-            variant=variant, seat_count=seats, created_by=creator, move_timeout_hours=move_timeout_hours
+            variant=variant,
+            seat_count=seats,
+            created_by=creator,
+            move_timeout_hours=move_timeout_hours,
+            invite_only=bool(invited) and computed_open == 0,
         )
         Seat.objects.bulk_create(
             [
@@ -466,7 +481,7 @@ def _resign_locked(writes: _Writes, seat: Seat, *, reason: ResultReason, now: da
     game = writes.game
     seat.resigned = True
     seat.resigned_at = now
-    seat.timed_out = reason == ResultReason.TIMEOUT
+    seat.timed_out = reason in (ResultReason.TIMEOUT, ResultReason.ACCOUNT_DISABLED)
     seat.save(update_fields=["resigned", "resigned_at", "timed_out"])
     writes.change(GameEvent.Kind.SEAT_RESIGNED, {"seat": seat.index, "reason": reason.value})
     state = _state(game)
@@ -512,13 +527,139 @@ def game_resign(*, game: Game, user: User) -> Game:
                 game_status=locked.status,
             )
         if seat.resigned:
-            raise errors.GameNotActive("You have already resigned from this game.")
+            raise errors.AlreadyResigned("You have already resigned from this game; the others play on without you.")
         writes = _Writes(locked)
         _resign_locked(writes, seat, reason=ResultReason.RESIGNATION, now=now)
         writes.flush()
         locked.save()
     _refresh(game, locked)
     return game
+
+
+def _abort(writes: _Writes, *, reason: str, now: datetime, by_user_id: int | None = None) -> None:
+    game = writes.game
+    game.status = Game.Status.ABORTED
+    game.finished_at = now
+    game.to_move = None
+    game.deadline_at = None
+    writes.change(GameEvent.Kind.GAME_ABORTED, {"reason": reason, "by_user_id": by_user_id})
+
+
+@retry_when_database_locked
+def game_cancel(*, game_id: str, user: User) -> Game:
+    """The creator calls off a game that has not started: it becomes aborted and
+    everyone invited is told (a ``game_aborted`` event, reason ``cancelled``)."""
+    now = timezone.now()
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        if game.created_by_id != user.pk:
+            raise errors.NotTheCreator("Only the player who created this game can cancel it.")
+        if game.status != Game.Status.OPEN:
+            raise errors.GameNotOpen(
+                f"This game is {game.status}; only a game that has not started can be cancelled "
+                "(an active game can be resigned).",
+                game_status=game.status,
+            )
+        writes = _Writes(game)
+        _abort(writes, reason="cancelled", now=now, by_user_id=user.pk)
+        writes.flush()
+        game.save()
+    return game
+
+
+@retry_when_database_locked
+def seat_decline(*, game_id: str, user: User) -> Game:
+    """An invitee turns the invitation down. Their reserved seat becomes open to
+    anyone, unless the creator reserved every other seat for invitees
+    (``invite_only``): then the game is aborted (reason ``declined``)."""
+    now = timezone.now()
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        if game.status != Game.Status.OPEN:
+            raise errors.GameNotOpen(
+                f"This game is {game.status}; an invitation can be declined only before the game starts.",
+                game_status=game.status,
+            )
+        seat = game.seats.filter(user=user, invited=True, joined_at__isnull=True).first()
+        if seat is None:
+            raise errors.NotInvited("You have no open invitation to this game, so there is nothing to decline.")
+        seat.delete()
+        writes = _Writes(game)
+        writes.change(GameEvent.Kind.SEAT_DECLINED, {"user_id": user.pk})
+        if game.invite_only:
+            _abort(writes, reason="declined", now=now, by_user_id=user.pk)
+        writes.flush()
+        game.save()
+    return game
+
+
+def game_expire_open(*, now: datetime | None = None) -> int:
+    """Abort open games nobody has joined for OPEN_GAME_EXPIRY_DAYS (reason
+    ``expired``). Each game has its own transaction; returns how many."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(days=settings.OPEN_GAME_EXPIRY_DAYS)
+    expired = 0
+    for game_id in selectors.game_open_ids(created_before=cutoff):
+        expired += _expire_one(game_id=game_id, cutoff=cutoff, now=now)
+    return expired
+
+
+@retry_when_database_locked
+def _expire_one(*, game_id: str, cutoff: datetime, now: datetime) -> bool:
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        if game.status != Game.Status.OPEN or game.created_at > cutoff:
+            return False
+        writes = _Writes(game)
+        _abort(writes, reason="expired", now=now)
+        writes.flush()
+        game.save()
+    return True
+
+
+def seats_leave_for_disabled_account(*, user_id: int) -> int:
+    """An account was disabled: each of its seats in an active game leaves the
+    game at once, as a timeout does (the others play on, and the seat ranks last),
+    recorded as ``seat_resigned`` with reason ``account-disabled``; its invitations
+    to open games are declined. Returns how many games were changed."""
+    changed = 0
+    for game_id in selectors.game_ids_with_seat(user_id=user_id):
+        changed += _leave_for_disabled_account(game_id=game_id, user_id=user_id)
+    return changed
+
+
+@retry_when_database_locked
+def _leave_for_disabled_account(*, game_id: str, user_id: int) -> bool:
+    now = timezone.now()
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        seat = game.seats.filter(user_id=user_id).first()
+        if seat is None:
+            return False
+        writes = _Writes(game)
+        if game.status == Game.Status.ACTIVE and seat.has_joined and not seat.resigned:
+            _resign_locked(writes, seat, reason=ResultReason.ACCOUNT_DISABLED, now=now)
+        elif game.status == Game.Status.OPEN and seat.invited and not seat.has_joined:
+            seat.delete()
+            writes.change(GameEvent.Kind.SEAT_DECLINED, {"user_id": user_id})
+            if game.invite_only:
+                _abort(writes, reason="declined", now=now, by_user_id=user_id)
+        elif game.status == Game.Status.OPEN and game.created_by_id == user_id:
+            _abort(writes, reason="cancelled", now=now, by_user_id=user_id)
+        else:
+            return False
+        writes.flush()
+        game.save()
+    return True
+
+
+def idempotency_records_delete_expired(*, now: datetime | None = None) -> int:
+    """Delete Idempotency-Key records older than IDEMPOTENCY_KEY_TTL_HOURS: a key
+    is honoured that long. Returns how many were deleted."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(hours=settings.IDEMPOTENCY_KEY_TTL_HOURS)
+    deleted, _ = IdempotencyRecord.objects.filter(created_at__lt=cutoff).delete()
+    return deleted
 
 
 def game_time_out_overdue() -> int:

@@ -27,3 +27,13 @@ def redeliver_events() -> int:
     """Queue again the outbox events a consumer has not finished (its worker or
     the broker was down when they were written). Returns how many."""
     return services.game_events_redeliver()
+
+
+@shared_task(name="games.tasks.housekeeping", ignore_result=True)
+def housekeeping() -> dict[str, int]:
+    """Hourly: abort open games nobody joined in time, and delete Idempotency-Key
+    records past their time. Both are safe to run twice."""
+    return {
+        "open_games_expired": services.game_expire_open(),
+        "idempotency_records_deleted": services.idempotency_records_delete_expired(),
+    }

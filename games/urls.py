@@ -11,5 +11,7 @@ urlpatterns = [
     path("games/<str:game_id>/legal-moves/", views.GameLegalMovesView.as_view(), name="game-legal-moves"),
     path("games/<str:game_id>/moves/", views.GameMovesView.as_view(), name="game-moves"),
     path("games/<str:game_id>/resign/", views.GameResignView.as_view(), name="game-resign"),
+    path("games/<str:game_id>/cancel/", views.GameCancelView.as_view(), name="game-cancel"),
+    path("games/<str:game_id>/decline/", views.GameDeclineView.as_view(), name="game-decline"),
     path("games/<str:game_id>/export/", views.GameExportView.as_view(), name="game-export"),
 ]

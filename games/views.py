@@ -4,9 +4,12 @@ and serialise. The acting seat always comes from the token, never the body."""
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -23,6 +26,10 @@ from core.db import retry_when_database_locked
 from core.errors import DomainError
 from games import selectors, services
 from games.errors import (
+    AlreadyResigned,
+    GameNotOpen,
+    NotInvited,
+    NotTheCreator,
     AmbiguousMove,
     GameNotActive,
     GameNotFound,
@@ -309,7 +316,9 @@ class GameMovesView(APIView):
         except DomainError:
             # A copy of this request may have played the move while this one
             # waited for the game's lock: then its answer is this one's too.
-            record = IdempotencyRecord.objects.filter(user=user, key=key).first()
+            record = IdempotencyRecord.objects.filter(
+                user=user, key=key, created_at__gte=_idempotency_cutoff()
+            ).first()
             if record is None:
                 raise
             status_code, body, replayed = _replay(record, fingerprint)
@@ -395,6 +404,9 @@ def _move_submit_once(
     transaction; a key already used answers its stored response instead."""
     with transaction.atomic():
         record = IdempotencyRecord.objects.filter(user=user, key=key).first()
+        if record is not None and record.created_at < _idempotency_cutoff():
+            record.delete()  # past its time: the key is free again
+            record = None
         if record is not None:
             return _replay(record, fingerprint)
         played = _move_submit(game_id, user, text, expected, if_match)
@@ -413,6 +425,11 @@ def _move_submit_once(
                 "This Idempotency-Key was already used for a different request; use a new key for a new move."
             ) from None
     return status.HTTP_201_CREATED, body, False
+
+
+def _idempotency_cutoff() -> datetime:
+    """Records made before this are no longer honoured (IDEMPOTENCY_KEY_TTL_HOURS)."""
+    return timezone.now() - timedelta(hours=settings.IDEMPOTENCY_KEY_TTL_HOURS)
 
 
 def _replay(record: IdempotencyRecord, fingerprint: str) -> tuple[int, dict[str, Any], bool]:
@@ -446,12 +463,45 @@ class GameResignView(APIView):
         "your seat's turns with a quiet move and you rank last.",
         parameters=[_GAME_ID, _ETAG_HEADER],
         request=None,
-        responses={200: GameViewSerializer, **_problems(GameNotFound, NotAPlayer, GameNotActive)},
+        responses={200: GameViewSerializer, **_problems(GameNotFound, NotAPlayer, GameNotActive, AlreadyResigned)},
     )
     def post(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get(game_id=game_id)
         services.game_resign(game=game, user=request_user(request))
         return _game_view_response(game, request)
+
+
+class GameCancelView(APIView):
+    permission_classes = [CanPlay]
+
+    @extend_schema(
+        operation_id="games_cancel",
+        summary="Cancel a game that has not started",
+        description="Only its creator can. The game becomes `aborted`, and everyone invited is told.",
+        parameters=[_GAME_ID, _ETAG_HEADER],
+        request=None,
+        responses={200: GameViewSerializer, **_problems(GameNotFound, NotTheCreator, GameNotOpen)},
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        game = services.game_cancel(game_id=game_id, user=request_user(request))
+        return _game_view_response(selectors.game_get(game_id=game.pk), request)
+
+
+class GameDeclineView(APIView):
+    permission_classes = [CanPlay]
+
+    @extend_schema(
+        operation_id="games_decline",
+        summary="Decline an invitation",
+        description="Your reserved seat becomes open to anyone; if the creator reserved every other seat for "
+        "invited players, the game is aborted instead.",
+        parameters=[_GAME_ID, _ETAG_HEADER],
+        request=None,
+        responses={200: GameViewSerializer, **_problems(GameNotFound, NotInvited, GameNotOpen)},
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        game = services.seat_decline(game_id=game_id, user=request_user(request))
+        return _game_view_response(selectors.game_get(game_id=game.pk), request)
 
 
 class GameExportView(APIView):

@@ -350,6 +350,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # Periodic work, sent by `celery -A splendor_site beat` and run by the workers.
 # Deadlines are swept, never scheduled as long ETA tasks (games.models.Game.deadline_at).
 DEADLINE_SWEEP_SECONDS = env_int("DEADLINE_SWEEP_SECONDS", 60, minimum=1)
+# Open games nobody has joined are aborted after this many days.
+OPEN_GAME_EXPIRY_DAYS = env_int("OPEN_GAME_EXPIRY_DAYS", 14, minimum=1)
+# How long an Idempotency-Key is honoured; older records are deleted.
+IDEMPOTENCY_KEY_TTL_HOURS = env_int("IDEMPOTENCY_KEY_TTL_HOURS", 24, minimum=1)
 # Outbox events a consumer has not finished (its worker or the broker was down)
 # are queued again this often.
 OUTBOX_REDELIVER_SECONDS = env_int("OUTBOX_REDELIVER_SECONDS", 60, minimum=1)
@@ -359,6 +363,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(DEADLINE_SWEEP_SECONDS),
         # A sweep still queued when the next one is due is dropped: the next one does its work.
         "options": {"expires": DEADLINE_SWEEP_SECONDS},
+    },
+    "games-housekeeping": {
+        "task": "games.tasks.housekeeping",
+        "schedule": 3600.0,
+        "options": {"expires": 3600},
     },
     "games-redeliver-events": {
         "task": "games.tasks.redeliver_events",
