@@ -30,7 +30,17 @@ ACCOUNT_AND_GAME_CALLS = [
     ("post", "/api/v1/games/{id}/moves/"),
     ("post", "/api/v1/games/{id}/join/"),
     ("post", "/api/v1/games/{id}/resign/"),
+    ("post", "/api/v1/games/{id}/cancel/"),
+    ("post", "/api/v1/games/{id}/decline/"),
     ("get", "/api/v1/games/{id}/export/"),
+    ("post", "/api/v1/games/{id}/cancel/"),
+    ("post", "/api/v1/games/{id}/decline/"),
+    ("delete", "/api/v1/me/"),  # refused: the body has no confirmation
+    ("post", "/api/v1/me/password/"),
+    ("get", "/api/v1/me/export/"),
+    ("post", "/api/v1/tokens/recover/"),
+    ("post", "/api/v1/tokens/recover/confirm/"),
+    ("get", "/api/v1/players/{username}/"),
     ("get", "/api/v1/games/nope/"),  # an error answer too
     ("get", "/api/v1/nothing-here/"),
 ]
@@ -54,7 +64,7 @@ def test_every_answer_that_depends_on_the_caller_is_private(
     client = client_for(alice)
     token = ApiToken.objects.filter(user=alice).first()
     assert token is not None
-    url = path.replace("{id}", active_game.pk).replace("{token}", str(token.pk))
+    url = path.replace("{id}", active_game.pk).replace("{token}", str(token.pk)).replace("{username}", "alice")
     body = {"name": "x", "move": "take WUG", "expected_version": active_game.version}
     answer = client.get(url) if method == "get" else getattr(client, method)(url, body, format="json")
     assert "Authorization" in answer.get("Vary", ""), (url, answer.status_code)
