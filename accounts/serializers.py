@@ -9,11 +9,12 @@ from rest_framework import serializers
 
 from accounts.models import ApiToken, Player, Scope
 from api.problems import ProblemSerializer
+from api.serializers import StrictInputSerializer
 
 SCOPE_CHOICES = [scope.value for scope in Scope]
 
 
-class SignupSerializer(serializers.Serializer[dict[str, Any]]):
+class SignupSerializer(StrictInputSerializer):
     username = serializers.CharField(max_length=150, validators=[UnicodeUsernameValidator()])
     email = serializers.EmailField()
     password = serializers.CharField(write_only=True, style={"input_type": "password"})
@@ -26,7 +27,7 @@ class SignupAcceptedSerializer(serializers.Serializer[dict[str, str]]):
     detail = serializers.CharField()
 
 
-class _SignedUpAsSerializer(serializers.Serializer[dict[str, Any]]):
+class _SignedUpAsSerializer(StrictInputSerializer):
     """Names a sign-up by its username or, failing that, its email address."""
 
     username = serializers.CharField(required=False, max_length=150)
@@ -52,7 +53,7 @@ class ResendAcceptedSerializer(serializers.Serializer[dict[str, str]]):
     detail = serializers.CharField()
 
 
-class TokenCreateSerializer(serializers.Serializer[dict[str, Any]]):
+class TokenCreateSerializer(StrictInputSerializer):
     name = serializers.CharField(max_length=64)
     scopes = serializers.ListField(
         child=serializers.ChoiceField(choices=SCOPE_CHOICES), default=lambda: ["read", "play"], allow_empty=False

@@ -15,6 +15,8 @@ from django.contrib.auth import get_user_model
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
+from api.serializers import JSONIntegerField, JSONStringField, StrictInputSerializer
+from core.text import counted, listed
 from engine.variants import BASE, JOKER, MARVEL, Variant
 from games.models import Game
 from games.results import GameResult, ResultReason
@@ -38,34 +40,45 @@ _Input = dict[str, Any]
 
 # --- input ---------------------------------------------------------------------
 
-# The checks every CharField makes (no NUL, no lone surrogates): PostgreSQL
-# refuses such text in a query, so it must never reach one.
-_TEXT = serializers.CharField()
+MAX_INVITED = MAX_SEATS - 1  # every seat but the creator's
 
 
-class UsernameField(serializers.SlugRelatedField["User"]):
-    """A user named by username. A related field is not a CharField, so it does not
-    get CharField's checks on its own; it runs them before the lookup."""
+class UsernamesField(serializers.ListField):
+    """Usernames as a list of strings. Its length is checked before its items, so a
+    list of thousands is refused at once, and the items' errors come as one flat
+    list of sentences rather than keyed by position."""
 
-    def to_internal_value(self, data: Any) -> User:
-        if isinstance(data, str):
-            _TEXT.run_validators(data)
-        return super().to_internal_value(data)
+    child = JSONStringField(max_length=150)
+
+    def run_child_validation(self, data: Any) -> list[Any]:
+        items = list(data)
+        if self.max_length is not None and len(items) > self.max_length:
+            self.fail("max_length", max_length=self.max_length)
+        names: list[str] = []
+        messages: list[str] = []
+        for item in items:
+            try:
+                names.append(self.child.run_validation(item))
+            except serializers.ValidationError as exc:
+                details = exc.detail if isinstance(exc.detail, list) else [exc.detail]
+                messages.extend(str(message) for message in details if str(message) not in messages)
+        if messages:
+            raise serializers.ValidationError(messages)
+        return names
 
 
-class GameCreateInputSerializer(serializers.Serializer[_Input]):
+class GameCreateInputSerializer(StrictInputSerializer):
     variant = serializers.ChoiceField(choices=Game.Variant.choices, default=Game.Variant.BASE)
     seats = serializers.IntegerField(min_value=MIN_SEATS, max_value=MAX_SEATS, default=2)
-    invited = UsernameField(
-        slug_field="username",
-        queryset=get_user_model().objects.filter(is_active=True),
-        many=True,
-        required=False,
-        # The stubs type a related field's default as one object; with many=True
-        # DRF builds a ManyRelatedField, whose default is the list.
-        default=list,  # type: ignore[arg-type]
-        help_text="Usernames to reserve seats for; they take them with POST .../join/.",
-        error_messages={"does_not_exist": "There is no player with the username {value}."},
+    invited = UsernamesField(
+        max_length=MAX_INVITED,
+        default=list,
+        help_text="Usernames to reserve seats for (at most seats - 1, each once); they take them with "
+        "POST .../join/.",
+        error_messages={
+            "max_length": f"You can invite at most {counted(MAX_INVITED, 'player')}: a game has at most "
+            f"{counted(MAX_SEATS, 'seat')}, and one of them is yours.",
+        },
     )
     open_seats = serializers.IntegerField(
         min_value=0,
@@ -74,22 +87,59 @@ class GameCreateInputSerializer(serializers.Serializer[_Input]):
     )
     move_timeout_hours = serializers.IntegerField(min_value=1, max_value=MAX_MOVE_TIMEOUT_HOURS, default=72)
 
+    def validate(self, attrs: _Input) -> _Input:
+        """The invitees are checked against the seats and each other before any is
+        looked up, and then looked up together, in one query."""
+        names: list[str] = attrs["invited"]
+        seats: int = attrs["seats"]
+        if len(names) > seats - 1:
+            raise serializers.ValidationError(
+                {
+                    "invited": [
+                        f"You invited {counted(len(names), 'player')}, but a game of {counted(seats, 'seat')} "
+                        f"has only {counted(seats - 1, 'seat')} besides yours."
+                    ]
+                }
+            )
+        twice = sorted({name for name in names if names.count(name) > 1})
+        if twice:
+            raise serializers.ValidationError(
+                {"invited": [f"You invited {listed(twice)} more than once; invite each player once."]}
+            )
+        users = {user.username: user for user in _active_users_named(names)}
+        unknown = [name for name in names if name not in users]
+        if unknown:
+            raise serializers.ValidationError(
+                {"invited": [f"There is no player with the username {name}." for name in unknown]}
+            )
+        return {**attrs, "invited": [users[name] for name in names]}
+
+
+def _active_users_named(names: list[str]) -> list[User]:
+    if not names:
+        return []
+    return list(get_user_model().objects.filter(is_active=True, username__in=names))
+
 
 class GameListQuerySerializer(serializers.Serializer[_Input]):
+    # Not a StrictInputSerializer: the query string also carries limit and offset,
+    # which the paginator reads.
     mine = serializers.BooleanField(default=False, help_text="Only games where you hold or are invited to a seat.")
     my_turn = serializers.BooleanField(default=False, help_text="Only active games where it is your turn.")
     status = serializers.ChoiceField(choices=Game.Status.choices, required=False)
 
 
-class JoinInputSerializer(serializers.Serializer[_Input]):
-    expected_version = serializers.IntegerField(min_value=0, required=False)
+class JoinInputSerializer(StrictInputSerializer):
+    expected_version = JSONIntegerField(min_value=0, required=False)
 
 
-class MoveInputSerializer(serializers.Serializer[_Input]):
-    move = serializers.CharField(
-        max_length=200, help_text='The move in canonical or friendly notation, e.g. "take WUG" or "buy 1-07".'
+class MoveInputSerializer(StrictInputSerializer):
+    move = JSONStringField(
+        max_length=200,
+        help_text='The move in canonical or friendly notation, e.g. "take WUG" or "buy 1-07".',
+        error_messages={"not_a_string": 'Must be text in double quotes, such as "take WUG".'},
     )
-    expected_version = serializers.IntegerField(
+    expected_version = JSONIntegerField(
         min_value=0,
         required=False,
         help_text="The game version the move was chosen on. Required unless an If-Match header is sent.",

@@ -21,6 +21,7 @@ from rest_framework.views import APIView
 
 from accounts.permissions import CanPlay, CanRead, CanReadOrPlay, request_user
 from api.conditional import etag_for, etag_matches, names_any_version, request_fingerprint, versions_named
+from api.pagination import LimitOffsetPagination
 from api.problems import PROBLEM_CONTENT_TYPE, status_for
 from core.db import retry_when_database_locked
 from core.errors import DomainError
@@ -122,8 +123,12 @@ class GameListCreateView(GenericAPIView[Any]):
         summary="List games",
         parameters=[
             GameListQuerySerializer,
-            OpenApiParameter("limit", OpenApiTypes.INT, description="Games per page (default 20)."),
-            OpenApiParameter("offset", OpenApiTypes.INT, description="How many games to skip."),
+            OpenApiParameter(
+                "limit",
+                {"type": "integer", "minimum": 1, "maximum": LimitOffsetPagination.max_limit},
+                description=f"Games per page (default 20, at most {LimitOffsetPagination.max_limit}).",
+            ),
+            OpenApiParameter("offset", {"type": "integer", "minimum": 0}, description="How many games to skip."),
         ],
         responses={200: GameSummarySerializer(many=True), **_problems(extra={400: "validation_error"})},
     )

@@ -72,8 +72,8 @@ def test_a_token_id_larger_than_a_database_integer_is_not_found(alice_play_token
     assert answer.status_code == 404
 
 
-def test_a_page_of_tokens_larger_than_a_database_integer_is_served_as_the_largest_page(alice_play_token):
+def test_a_page_of_tokens_larger_than_a_database_integer_is_refused_by_name_not_a_server_error(alice_play_token):
     _, plain = alice_play_token
     answer = client_with(plain).get("/api/v1/tokens/", {"limit": str(2**70)})
-    assert answer.status_code == 200, answer.content
-    assert len(answer.json()["results"]) == 1
+    assert answer.status_code == 400, answer.content
+    assert list(answer.json()["errors"]) == ["limit"]

@@ -101,10 +101,17 @@ def test_the_acting_seat_comes_from_the_token_never_the_body(active_game: Game, 
     state = engine.from_dict(active_game.state)
     take = next(t for t in map(engine.format_move, engine.legal_moves(state)) if t.startswith("take "))
 
-    response = client_for(other.user).post(
-        f"/api/v1/games/{active_game.pk}/moves/",
+    client = client_for(other.user)
+    url = f"/api/v1/games/{active_game.pk}/moves/"
+
+    naming_the_mover = client.post(
+        url,
         {"move": take, "expected_version": active_game.version, "seat": active_game.to_move, "user": mover.username},
         format="json",
     )
+    plain = client.post(url, {"move": take, "expected_version": active_game.version}, format="json")
 
-    assert response.status_code == 409 and response.json()["code"] == "not_your_turn"
+    # A body cannot even name a seat or a player: they are not fields of a move.
+    assert naming_the_mover.status_code == 400 and set(naming_the_mover.json()["errors"]) == {"seat", "user"}
+    assert plain.status_code == 409 and plain.json()["code"] == "not_your_turn"
+    assert active_game.moves.count() == 0
