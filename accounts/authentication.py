@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
@@ -21,6 +22,24 @@ if TYPE_CHECKING:
 # enough and spares a database write on every request.
 LAST_USED_RESOLUTION = timedelta(minutes=1)
 
+# An auth-scheme name as RFC 9110 writes it (a token): only such a name is echoed back.
+_SCHEME = re.compile(rb"[A-Za-z0-9!#$%&'*+.^_`|~-]{1,32}")
+SEND_A_TOKEN = "send `Authorization: Bearer <token>` with a token minted at POST /api/v1/tokens/"
+
+
+def missing_credentials(request: Request) -> exceptions.NotAuthenticated:
+    """The 401 for a request that needs a token and has none.
+
+    A header in another scheme (`Token abc`, `Basic ...`) is named: DRF would say
+    that no credentials were provided, which sends a client that did send some
+    looking in the wrong place.
+    """
+    parts = get_authorization_header(request).split()
+    if parts and parts[0].lower() != BearerTokenAuthentication.keyword.lower().encode():
+        scheme = parts[0].decode("ascii") if _SCHEME.fullmatch(parts[0]) else "that scheme"
+        return exceptions.NotAuthenticated(f"This API does not take `Authorization: {scheme} ...`; {SEND_A_TOKEN}.")
+    return exceptions.NotAuthenticated(f"This needs an API token: {SEND_A_TOKEN}.")
+
 
 class BearerTokenAuthentication(BaseAuthentication):
     keyword = "Bearer"
@@ -28,7 +47,11 @@ class BearerTokenAuthentication(BaseAuthentication):
     def authenticate(self, request: Request) -> tuple[User, ApiToken] | None:
         parts = get_authorization_header(request).split()
         if not parts or parts[0].lower() != self.keyword.lower().encode():
-            return None  # not ours: the request is anonymous as far as we are concerned
+            # Not ours: the request is anonymous as far as we are concerned. An
+            # endpoint open to everyone still serves it (say, behind a proxy that
+            # sends Basic credentials); one that needs a token answers with
+            # missing_credentials, which names the scheme.
+            return None
         if len(parts) != 2:
             raise exceptions.AuthenticationFailed(
                 "Malformed Authorization header: send `Authorization: Bearer <token>`.",

@@ -5,16 +5,17 @@
     permission_classes = [CanReadOrPlay]  # safe methods need read, unsafe need play
 
 A request without a token (anonymous, or a test's `force_authenticate(user)`
-without `token=`) holds no scopes. Anonymous callers get 401, not 403.
+without `token=`) holds no scopes. Anonymous callers get 401, not 403, with a
+message that says how to send a token.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
+from accounts.authentication import missing_credentials
 from accounts.errors import InsufficientScopeError
 from accounts.models import ApiToken, Scope
 
@@ -32,13 +33,15 @@ def request_user(request: Request) -> User:
     """
     user = request.user
     if not user.is_authenticated:
-        raise NotAuthenticated()
+        raise missing_credentials(request)
     return user
 
 
 def _require_scope(request: Request, scope: str) -> bool:
     if not (request.user and request.user.is_authenticated):
-        return False  # DRF turns this into 401 with WWW-Authenticate
+        # Raised here rather than left to DRF, whose 401 says only that no
+        # credentials were provided; the view still adds WWW-Authenticate.
+        raise missing_credentials(request)
     token = request.auth
     if isinstance(token, ApiToken) and token.has_scope(scope):
         return True
