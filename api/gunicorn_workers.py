@@ -41,6 +41,8 @@ from gunicorn.http import errors  # type: ignore[import-untyped]
 from gunicorn.http.wsgi import Response, default_environ  # type: ignore[import-untyped]
 from gunicorn.workers.sync import SyncWorker  # type: ignore[import-untyped]
 
+from core.text import counted  # plain Python: safe before Django is set up
+
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 # settings.PROBLEM_TYPE_BASE, for a worker whose application is not this site's.
 DEFAULT_PROBLEM_TYPE_BASE = "https://splendor.example/problems/"
@@ -61,7 +63,7 @@ def _request_line_detail(exc: BaseException) -> str:
     # gunicorn stops reading at a buffer boundary: its `size` is how far it read, not the length.
     limit = getattr(exc, "max_size", None)
     if isinstance(limit, int):
-        return f"The request line is longer than {limit} bytes, the most accepted."
+        return f"The request line is longer than {counted(limit, 'byte')}, the most accepted."
     return "The request line is too long."
 
 

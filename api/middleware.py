@@ -13,6 +13,7 @@ from django.urls import Resolver404, resolve
 from django.utils.cache import patch_vary_headers
 
 from api.problems import is_api_path, problem_response
+from core.text import counted
 
 logger = logging.getLogger(__name__)
 
@@ -47,11 +48,11 @@ class BodySizeLimitMiddleware:
 
 
 def _too_large(length: int, limit: int, *, at_least: bool = False) -> HttpResponse:
-    size = f"more than {limit}" if at_least else str(length)
+    size = f"more than {counted(limit, 'byte')}" if at_least else counted(length, "byte")
     return problem_response(
         status_code=413,
         code="payload_too_large",
-        detail=f"The request body is {size} bytes; the limit is {limit} bytes.",
+        detail=f"The request body is {size}; the limit is {counted(limit, 'byte')}.",
         limit=limit,
     )
 

@@ -29,6 +29,7 @@ from django.db.models import F, Prefetch
 from django.utils import timezone
 
 from core.db import retry_when_database_locked
+from core.text import counted, listed
 from games import errors, selectors
 from games.models import Game, GameEvent, GameEventClaim, IdempotencyRecord, Move, Seat, is_public_id
 from games.results import GameResult, ResultReason, result_from_outcome, result_last_standing
@@ -264,11 +265,6 @@ def _start(writes: _Writes, now: datetime) -> None:
 # --- services ------------------------------------------------------------------
 
 
-def _count(n: int, noun: str) -> str:
-    """"1 seat", "2 seats": numbers in messages read as English."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
 @retry_when_database_locked
 def game_create(
     *,
@@ -296,19 +292,19 @@ def game_create(
     if len({user.pk for user in invited}) != len(invited):
         names = [user.get_username() for user in invited]
         twice = sorted({name for name in names if names.count(name) > 1})
-        raise errors.InvalidGameSetup(f"You invited {', '.join(twice)} more than once; invite each player once.")
+        raise errors.InvalidGameSetup(f"You invited {listed(twice)} more than once; invite each player once.")
     if any(user.pk == creator.pk for user in invited):
         raise errors.InvalidGameSetup("You take a seat in the games you create; do not invite yourself.")
     computed_open = seats - 1 - len(invited)
     if computed_open < 0:
         raise errors.InvalidGameSetup(
-            f"You invited {_count(len(invited), 'player')} but there "
-            f"{'is' if seats == 2 else 'are'} only {_count(seats - 1, 'seat')} besides yours."
+            f"You invited {counted(len(invited), 'player')} but there "
+            f"{'is' if seats == 2 else 'are'} only {counted(seats - 1, 'seat')} besides yours."
         )
     if open_seats is not None and open_seats != computed_open:
         raise errors.InvalidGameSetup(
-            f"{_count(seats, 'seat')} with {_count(len(invited), 'invited player')} "
-            f"{'leaves' if computed_open == 1 else 'leave'} {_count(computed_open, 'open seat')}, not {open_seats}."
+            f"{counted(seats, 'seat')} with {counted(len(invited), 'invited player')} "
+            f"{'leaves' if computed_open == 1 else 'leave'} {counted(computed_open, 'open seat')}, not {open_seats}."
         )
     now = timezone.now()
     with transaction.atomic():
@@ -386,7 +382,8 @@ def game_start(*, game: Game) -> Game:
         joined = locked.seats.filter(joined_at__isnull=False).count()
         if joined != locked.seat_count:
             raise errors.SeatUnavailable(
-                f"The game starts when all {locked.seat_count} seats are taken; {joined} are so far."
+                f"The game starts when all {locked.seat_count} seats are taken; "
+                f"{joined} {'is' if joined == 1 else 'are'} so far."
             )
         writes = _Writes(locked)
         _start(writes, now)

@@ -113,7 +113,7 @@ def test_joining_with_an_old_version_is_refused(alice: Any, bob: Any) -> None:
         ({"seats": 5}, "2 to 4 seats"),
         ({"seats": 1}, "2 to 4 seats"),
         ({"move_timeout_hours": 0}, "time per move"),
-        ({"seats": 2, "open_seats": 2}, "leave 1 open seats"),
+        ({"seats": 2, "open_seats": 2}, "leaves 1 open seat, not 2"),
     ],
 )
 def test_impossible_game_setups_are_refused_with_a_reason(alice: Any, kwargs: dict[str, Any], message: str) -> None:
@@ -122,14 +122,19 @@ def test_impossible_game_setups_are_refused_with_a_reason(alice: Any, kwargs: di
 
 
 def test_inviting_more_players_than_seats_is_refused(alice: Any, bob: Any, charlie: Any) -> None:
-    with pytest.raises(errors.InvalidGameSetup, match="only 1 seats besides yours"):
+    with pytest.raises(errors.InvalidGameSetup, match="there is only 1 seat besides yours"):
         services.game_create(creator=alice, seats=2, invited=[bob, charlie])
 
 
 def test_game_start_refuses_a_game_with_empty_seats(alice: Any) -> None:
     game = services.game_create(creator=alice, seats=2)
-    with pytest.raises(errors.SeatUnavailable):
+    with pytest.raises(errors.SeatUnavailable, match="all 2 seats are taken; 1 is so far"):
         services.game_start(game=game)
+
+
+def test_inviting_a_player_twice_names_them_in_english(alice: Any, bob: Any, charlie: Any) -> None:
+    with pytest.raises(errors.InvalidGameSetup, match="You invited bob and charlie more than once"):
+        services.game_create(creator=alice, seats=4, invited=[bob, charlie, bob, charlie])
 
 
 # --- moves ------------------------------------------------------------------------------
