@@ -1,24 +1,33 @@
 """Admin for players and tokens. Tokens are read-only here: the secret is never
-stored, and the hash is of no use to a person, so neither is shown."""
+stored, and the hash is of no use to a person, so neither is shown. A player is
+never deleted here (the next request would make the profile again, and seats
+point at the account): the erase action, after a confirmation page, erases it."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.template.response import TemplateResponse
 
 from accounts.models import ApiToken, Player
-from accounts.services import player_disable, token_revoke
+from accounts.services import player_disable, player_erase, token_revoke
 
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin[Player]):
     list_display = ["display_name", "user", "email_verified_at", "created_at"]
     search_fields = ["display_name", "user__username", "user__email"]
-    readonly_fields = ["user", "email_verified_at", "created_at"]
+    readonly_fields = ["user", "email_verified_at", "created_at", "erased_at"]
     list_select_related = ["user"]
-    list_filter = ["user__is_active"]
-    actions = ["disable_accounts"]
+    list_filter = ["user__is_active", ("erased_at", admin.EmptyFieldListFilter)]
+    actions = ["disable_accounts", "erase_accounts"]
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # erase_accounts instead
 
     @admin.action(description="Disable the selected accounts (their seats leave their games at once)")
     def disable_accounts(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
@@ -27,6 +36,27 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
             player_disable(user=player.user)
             count += 1
         self.message_user(request, f"Disabled {count} account(s).", messages.SUCCESS)
+
+    @admin.action(description="Erase the selected accounts for good (asks first)")
+    def erase_accounts(self, request: HttpRequest, queryset: QuerySet[Player]) -> TemplateResponse | None:
+        players = list(queryset.select_related("user").filter(erased_at__isnull=True))
+        if request.POST.get("post") != "yes":
+            context = {
+                **self.admin_site.each_context(request),
+                "title": "Erase accounts",
+                "opts": self.model._meta,
+                "players": players,
+                "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+                "media": self.media,
+            }
+            return TemplateResponse(request, "admin/accounts/player/erase_confirmation.html", context)
+        for player in players:
+            player_erase(user=player.user)
+            player.refresh_from_db()
+            # Logged after the erasure, so the admin's history names it only as erased.
+            self.log_change(request, player, "Erased the account.")
+        self.message_user(request, f"Erased {len(players)} account(s).", messages.SUCCESS)
+        return None
 
 
 @admin.register(ApiToken)

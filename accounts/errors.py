@@ -6,10 +6,12 @@ from __future__ import annotations
 from core.errors import DomainError, ErrorKind, InvalidInput
 
 __all__ = [
+    "ConfirmationRequiredError",
     "InsufficientScopeError",
     "InvalidCredentialsError",
     "InvalidInput",
     "LoginLockedError",
+    "PlayerNotFoundError",
     "TooManyAttemptsError",
     "TooManyCodesError",
     "VerificationError",
@@ -77,3 +79,18 @@ class LoginLockedError(DomainError):
         "Too many wrong passwords were given for this username; passwords for it are not checked until "
         "Retry-After has passed."
     )
+
+
+class ConfirmationRequiredError(InvalidInput):
+    """Erasing an account needs its username typed back (``errors["confirm"]``
+    says what to send)."""
+
+    code = "confirmation_required"
+    title = "Confirmation required"
+
+
+class PlayerNotFoundError(DomainError):
+    kind = ErrorKind.NOT_FOUND
+    code = "player_not_found"
+    title = "Player not found"
+    default_message = "There is no player with that username."

@@ -33,9 +33,16 @@ class Player(models.Model):
     display_name = models.CharField(max_length=64)
     email_verified_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Set by accounts.services.player_erase: the row stays (seats keep pointing at
+    # the user) but holds nothing that names the person.
+    erased_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return self.display_name
+
+    @property
+    def is_erased(self) -> bool:
+        return self.erased_at is not None
 
 
 class ApiToken(models.Model):
@@ -63,11 +70,17 @@ class ApiToken(models.Model):
 
 
 class EmailVerification(models.Model):
-    """A sign-up code sent by email. Only a keyed hash of the code is kept."""
+    """A code sent by email: to verify a sign-up, or to mint a new token for an
+    account whose owner lost theirs. Only a keyed hash of the code is kept."""
+
+    class Purpose(models.TextChoices):
+        SIGNUP = "signup", "Verify a sign-up"
+        TOKEN_RECOVERY = "token_recovery", "Mint a token for a player who lost theirs"
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="email_verifications"
     )
+    purpose = models.CharField(max_length=16, choices=Purpose.choices, default=Purpose.SIGNUP)
     code_hash = models.CharField(max_length=64)
     expires_at = models.DateTimeField()
     failed_attempts = models.PositiveSmallIntegerField(default=0)

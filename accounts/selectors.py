@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from datetime import datetime
+from typing import TYPE_CHECKING, TypedDict
 
 from django.db.models import QuerySet
 
-from accounts.models import ApiToken
+from accounts.errors import PlayerNotFoundError
+from accounts.models import ApiToken, Player
 from accounts.tokens import TOKEN_PREFIX, token_hash
 
 if TYPE_CHECKING:
@@ -32,3 +34,49 @@ def token_list(*, user: User) -> QuerySet[ApiToken]:
 def token_get_for_user(*, user: User, token_id: int) -> ApiToken | None:
     """The user's own token with this id; None for unknown ids and other people's tokens."""
     return ApiToken.objects.filter(user=user, pk=token_id).first()
+
+
+class AccountExport(TypedDict):
+    username: str
+    email: str
+    display_name: str
+    date_joined: datetime
+    last_login: datetime | None
+    email_verified_at: datetime | None
+    has_password: bool
+
+
+def account_export(*, user: User) -> AccountExport:
+    """What the account holds about its owner, for their own export."""
+    player = Player.objects.filter(user=user).first()
+    return {
+        "username": user.get_username(),
+        "email": user.email,
+        "display_name": player.display_name if player is not None else user.get_username(),
+        "date_joined": user.date_joined,
+        "last_login": user.last_login,
+        "email_verified_at": player.email_verified_at if player is not None else None,
+        "has_password": user.has_usable_password(),
+    }
+
+
+def player_get_public(*, username: str) -> Player:
+    """The player with this username (in any case) whom others may look up: active,
+    verified and not erased. Anyone else is PlayerNotFoundError."""
+    if not username or len(username) > 150 or "\x00" in username:
+        # No account has such a name, and PostgreSQL refuses NUL in a query.
+        raise PlayerNotFoundError("There is no player with that username.")
+    player = (
+        Player.objects.select_related("user")
+        .filter(
+            user__username__iexact=username,
+            user__is_active=True,
+            email_verified_at__isnull=False,
+            erased_at__isnull=True,
+        )
+        .order_by("pk")
+        .first()
+    )
+    if player is None:
+        raise PlayerNotFoundError(f"There is no player with the username {username!r}.")
+    return player

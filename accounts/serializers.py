@@ -115,3 +115,38 @@ class AccountProblemSerializer(ProblemSerializer):
     attempts_left = serializers.IntegerField(
         required=False, help_text="verification_failed: wrong codes still allowed."
     )
+
+
+class EraseSerializer(StrictInputSerializer):
+    # Not required here: a missing confirmation gets the service's answer, which says what to send.
+    confirm = serializers.CharField(
+        required=False, max_length=150, help_text="Your username, typed back: erasing cannot be undone."
+    )
+
+
+class PasswordSetSerializer(StrictInputSerializer):
+    password = serializers.CharField(write_only=True, style={"input_type": "password"}, max_length=4096)
+
+
+class TokenRecoverSerializer(StrictInputSerializer):
+    email = serializers.EmailField(help_text="The address of your account.")
+
+
+class TokenRecoverAcceptedSerializer(serializers.Serializer[dict[str, str]]):
+    detail = serializers.CharField()
+
+
+class TokenRecoverConfirmSerializer(StrictInputSerializer):
+    email = serializers.EmailField()
+    code = serializers.CharField(max_length=64, help_text="The code from the email.")
+    name = serializers.CharField(max_length=64, help_text="A name for the new token, to tell it apart.")
+
+
+class AccountExportSerializer(serializers.Serializer[dict[str, Any]]):
+    username = serializers.CharField()
+    email = serializers.EmailField()
+    display_name = serializers.CharField()
+    date_joined = serializers.DateTimeField()
+    last_login = serializers.DateTimeField(allow_null=True, help_text="The last sign-in to the admin, if any.")
+    email_verified_at = serializers.DateTimeField(allow_null=True)
+    has_password = serializers.BooleanField(help_text="Whether a password is set (never the password).")

@@ -1,15 +1,19 @@
-"""Writes for the accounts app: players, sign-up by email, API tokens."""
+"""Writes for the accounts app: players, sign-up by email, API tokens, token
+recovery by email, passwords, and erasing an account."""
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import math
 import secrets
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from django.conf import settings
+from django.contrib.admin.models import LogEntry
 from django.contrib.auth import authenticate, get_user_model
+from django.contrib.contenttypes.models import ContentType
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.mail import send_mail
@@ -19,6 +23,7 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 from accounts.errors import (
+    ConfirmationRequiredError,
     InvalidCredentialsError,
     InvalidInput,
     LoginLockedError,
@@ -27,8 +32,8 @@ from accounts.errors import (
     VerificationError,
     VerificationExpiredError,
 )
-from accounts.models import ApiToken, EmailVerification, PasswordFailures, Player, scopes_normalise
-from accounts.signals import account_disabled
+from accounts.models import ApiToken, EmailVerification, PasswordFailures, Player, Scope, scopes_normalise
+from accounts.signals import account_disabled, account_erased
 from accounts.tokens import token_generate, token_hash, token_public_prefix
 
 if TYPE_CHECKING:
@@ -36,6 +41,8 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 else:
     User = get_user_model()
+
+logger = logging.getLogger(__name__)
 
 VERIFICATION_LIFETIME = timedelta(hours=24)
 VERIFICATION_MAX_ATTEMPTS = 5
@@ -47,6 +54,28 @@ VERIFICATION_RESEND_INTERVAL = timedelta(minutes=1)
 # of 31 give ~50 bits; with 5 tries per code, guessing is hopeless.
 VERIFICATION_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 VERIFICATION_LENGTH = 10
+# A recovery code mints a token: it works for a shorter time than a sign-up's.
+RECOVERY_LIFETIME = timedelta(hours=1)
+CODE_LIFETIME: dict[str, timedelta] = {
+    EmailVerification.Purpose.SIGNUP: VERIFICATION_LIFETIME,
+    EmailVerification.Purpose.TOKEN_RECOVERY: RECOVERY_LIFETIME,
+}
+
+# Every fixed segment of the site's paths. A player named like one would have a
+# profile (GET /api/v1/players/{username}/) hidden behind a fixed path, or a
+# name that reads as part of the API; tests/accounts/test_reserved_usernames.py
+# checks that this covers every path in the URLconf.
+RESERVED_USERNAMES = frozenset(
+    {
+        "admin", "api", "v1", "schema", "docs", "healthz", "static",
+        "players", "verify", "resend", "tokens", "recover", "confirm", "me", "export", "password",
+        "games", "join", "legal-moves", "moves", "resign", "cancel", "decline",
+    }
+)
+# An erased account becomes `deleted-<id>`, shown as `deleted player <id>`:
+# nobody else may take names that read as one.
+ERASED_USERNAME_PREFIX = "deleted-"
+ERASED_DISPLAY_NAME_PREFIX = "deleted player"
 
 
 def _pending_signups() -> QuerySet[User]:
@@ -57,7 +86,10 @@ def _pending_signups() -> QuerySet[User]:
 def _live_codes(now: datetime) -> QuerySet[EmailVerification]:
     """Codes that can still activate an account: unused, unexpired, not guessed at too often."""
     return EmailVerification.objects.filter(
-        used_at__isnull=True, expires_at__gt=now, failed_attempts__lt=VERIFICATION_MAX_ATTEMPTS
+        purpose=EmailVerification.Purpose.SIGNUP,
+        used_at__isnull=True,
+        expires_at__gt=now,
+        failed_attempts__lt=VERIFICATION_MAX_ATTEMPTS,
     )
 
 
@@ -108,6 +140,26 @@ def _claim_username_and_email(
     return User.objects.get(pk=reuse) if reuse is not None else None
 
 
+def _refuse_reserved_names(*, username: str, display_name: str | None) -> None:
+    """Refuse a username from RESERVED_USERNAMES or one that reads as an erased
+    account's, and a display name that reads as an erased account's."""
+    errors: dict[str, list[str]] = {}
+    name = username.strip().lower()
+    if name in RESERVED_USERNAMES:
+        errors["username"] = [f'"{username}" is reserved: it is part of the API\'s paths. Choose another username.']
+    elif name.startswith(ERASED_USERNAME_PREFIX):
+        errors["username"] = [
+            f'Usernames starting with "{ERASED_USERNAME_PREFIX}" are kept for erased accounts. Choose another username.'
+        ]
+    if display_name and display_name.strip().lower().startswith(ERASED_DISPLAY_NAME_PREFIX):
+        errors["display_name"] = [
+            f'Display names starting with "{ERASED_DISPLAY_NAME_PREFIX}" are kept for erased accounts. '
+            "Choose another display name."
+        ]
+    if errors:
+        raise InvalidInput(errors)
+
+
 def _save_new_username(user: User) -> None:
     # Two sign-ups racing for one username: the database's unique index decides.
     try:
@@ -130,6 +182,7 @@ def player_create(
     For operators and tests (`manage.py player_create`); people sign up through
     `signup_start`. Without a password the user can only use API tokens.
     """
+    _refuse_reserved_names(username=username, display_name=display_name)
     _claim_username_and_email(username=username, email=email, now=timezone.now(), take_over_pending_email=False)
     user = User(username=username, email=email, is_active=True)
     if password:
@@ -186,13 +239,15 @@ def _code_hash(code: str) -> str:
     return salted_hmac("accounts.email_verification", code.upper()).hexdigest()
 
 
-def _next_code_at(*, user: User, now: datetime, resend: bool) -> datetime:
-    """The earliest time `user` may be sent another code: at most
+def _next_code_at(
+    *, user: User, now: datetime, resend: bool, purpose: str = EmailVerification.Purpose.SIGNUP
+) -> datetime:
+    """The earliest time `user` may be sent another code for `purpose`: at most
     VERIFICATION_CODES_PER_DAY a day and, for a resend, not sooner than
     VERIFICATION_RESEND_INTERVAL after the last one."""
     day = timedelta(days=1)
     sent = list(
-        EmailVerification.objects.filter(user=user, created_at__gt=now - day)
+        EmailVerification.objects.filter(user=user, purpose=purpose, created_at__gt=now - day)
         .order_by("-created_at")
         .values_list("created_at", flat=True)
     )
@@ -208,13 +263,60 @@ def _seconds_until(moment: datetime, now: datetime) -> int:
     return max(1, math.ceil((moment - now).total_seconds()))
 
 
-def _code_send(*, user: User, display_name: str, now: datetime) -> None:
-    """A new code for `user`, emailed after commit. Earlier unused codes stop working."""
-    EmailVerification.objects.filter(user=user, used_at__isnull=True, expires_at__gt=now).update(expires_at=now)
+def _code_send(*, user: User, now: datetime, purpose: str) -> None:
+    """A new code for `user`, emailed after commit. Earlier unused codes for the
+    same purpose stop working."""
+    EmailVerification.objects.filter(user=user, purpose=purpose, used_at__isnull=True, expires_at__gt=now).update(
+        expires_at=now
+    )
     code = "".join(secrets.choice(VERIFICATION_ALPHABET) for _ in range(VERIFICATION_LENGTH))
-    EmailVerification.objects.create(user=user, code_hash=_code_hash(code), expires_at=now + VERIFICATION_LIFETIME)
-    username, email = user.get_username(), user.email
-    message = (
+    verification = EmailVerification.objects.create(
+        user=user, purpose=purpose, code_hash=_code_hash(code), expires_at=now + CODE_LIFETIME[purpose]
+    )
+    verification_id = verification.pk
+    # On commit: no email for a sign-up that rolled back.
+    transaction.on_commit(lambda: _code_email_queue(verification_id=verification_id, code=code))
+
+
+def _code_email_queue(*, verification_id: int, code: str) -> None:
+    """Have the email with a code sent by a Celery worker (``accounts.tasks``), so
+    that an answer which must not tell whether an address has an account takes
+    no longer when a code is sent than when none is. A broker that refuses the
+    task: the email is sent from this process instead. The task carries the
+    code, which the database keeps only as a hash."""
+    from accounts.tasks import send_code_email  # the tasks module imports this one
+
+    try:
+        send_code_email.apply_async(args=(verification_id, code), retry=False)
+        return
+    except Exception:
+        logger.warning(
+            "could not queue the email for code %s; sending it from this process", verification_id, exc_info=True
+        )
+    try:
+        code_email_send(verification_id=verification_id, code=code)
+    except Exception:
+        # Logged, not raised: the answer must not differ for addresses that have an account.
+        logger.exception("could not send the email for code %s", verification_id)
+
+
+def _code_email(verification: EmailVerification, code: str) -> tuple[str, str]:
+    """The subject and body of the email carrying `code`."""
+    user = verification.user
+    username = user.get_username()
+    display_name = getattr(getattr(user, "player", None), "display_name", "") or username
+    if verification.purpose == EmailVerification.Purpose.TOKEN_RECOVERY:
+        minutes = int(RECOVERY_LIFETIME.total_seconds()) // 60
+        return "Your Splendor by post token recovery code", (
+            f"Hello {display_name},\n\n"
+            f"Someone asked for a new API token for the account {username} on Splendor by post. The code is:\n\n"
+            f"    {code}\n\n"
+            f"Send it with this email address and a name for the token to POST /api/v1/tokens/recover/confirm/, e.g.\n"
+            f'    {{"email": "{user.email}", "code": "{code}", "name": "laptop"}}\n\n'
+            f"The code is good for {minutes} minutes. If you did not ask for it, ignore this email: "
+            f"nothing changes without the code.\n"
+        )
+    return "Your Splendor by post verification code", (
         f"Hello {display_name},\n\n"
         f"Your Splendor by post verification code for the username {username} is:\n\n    {code}\n\n"
         f"Send it with your username to POST /api/v1/players/verify/, e.g.\n"
@@ -222,10 +324,24 @@ def _code_send(*, user: User, display_name: str, now: datetime) -> None:
         f"The code is good for 24 hours; a new one is sent on request to POST /api/v1/players/resend/.\n"
         f"If you did not sign up, ignore this email.\n"
     )
-    # On commit: no email for a sign-up that rolled back.
-    transaction.on_commit(
-        lambda: send_mail("Your Splendor by post verification code", message, None, [email])
+
+
+def code_email_send(*, verification_id: int, code: str) -> bool:
+    """Email `code` to the account it was made for (``accounts.tasks.send_code_email``
+    runs this). Sends nothing for a code that has since been used, replaced or
+    has expired, or that is not the one stored; returns whether it sent."""
+    verification = (
+        EmailVerification.objects.select_related("user__player")
+        .filter(pk=verification_id, used_at__isnull=True, expires_at__gt=timezone.now())
+        .first()
     )
+    if verification is None or not verification.user.email:
+        return False
+    if not constant_time_compare(verification.code_hash, _code_hash(code)):
+        return False
+    subject, body = _code_email(verification, code)
+    send_mail(subject, body, None, [verification.user.email])
+    return True
 
 
 @transaction.atomic
@@ -237,6 +353,7 @@ def signup_start(*, username: str, email: str, password: str, display_name: str 
     that account, and counts against its VERIFICATION_CODES_PER_DAY.
     """
     now = timezone.now()
+    _refuse_reserved_names(username=username, display_name=display_name)
     user = _claim_username_and_email(username=username, email=email, now=now, take_over_pending_email=True)
     if user is not None:
         next_code_at = _next_code_at(user=user, now=now, resend=False)
@@ -252,7 +369,7 @@ def signup_start(*, username: str, email: str, password: str, display_name: str 
     user.set_password(password)
     _save_new_username(user)
     Player.objects.update_or_create(user=user, defaults={"display_name": display_name or username})
-    _code_send(user=user, display_name=display_name or username, now=now)
+    _code_send(user=user, now=now, purpose=EmailVerification.Purpose.SIGNUP)
     return user
 
 
@@ -269,10 +386,10 @@ def signup_code_resend(*, username: str | None = None, email: str | None = None)
     with transaction.atomic():
         waiting = _pending_signups().select_for_update(of=("self",))
         waiting = waiting.filter(username__iexact=username) if username else waiting.filter(email__iexact=email)
-        user = waiting.select_related("player").first()
+        user = waiting.first()
         if user is None or _next_code_at(user=user, now=now, resend=True) > now:
             return
-        _code_send(user=user, display_name=user.player.display_name, now=now)
+        _code_send(user=user, now=now, purpose=EmailVerification.Purpose.SIGNUP)
 
 
 def signup_verify(*, code: str, username: str | None = None, email: str | None = None) -> User:
@@ -282,7 +399,9 @@ def signup_verify(*, code: str, username: str | None = None, email: str | None =
     users = User.objects.filter(username__iexact=username) if username else User.objects.filter(email__iexact=email)
     user = users.filter(is_active=False, player__email_verified_at__isnull=True).first()
     verification = (
-        EmailVerification.objects.filter(user=user, used_at__isnull=True).order_by("-created_at", "-id").first()
+        EmailVerification.objects.filter(user=user, purpose=EmailVerification.Purpose.SIGNUP, used_at__isnull=True)
+        .order_by("-created_at", "-id")
+        .first()
         if user is not None
         else None
     )
@@ -370,3 +489,169 @@ def player_disable(*, user: User) -> None:
         if updated:
             user_id = user.pk
             transaction.on_commit(lambda: account_disabled.send(sender=User, user_id=user_id))
+
+
+# --- passwords -------------------------------------------------------------------------
+
+
+def password_set(*, user: User, password: str) -> None:
+    """Give the account a password (or a new one), checked by AUTH_PASSWORD_VALIDATORS.
+    A lockout from earlier wrong passwords for its username is lifted."""
+    try:
+        validate_password(password, user=user)
+    except DjangoValidationError as exc:
+        raise InvalidInput({"password": list(exc.messages)}) from None
+    user.set_password(password)
+    user.save(update_fields=["password"])
+    PasswordFailures.objects.filter(username_digest=_username_digest(user.get_username())).delete()
+
+
+# --- token recovery by email -------------------------------------------------------------
+
+RECOVERY_FAILED = (
+    "That code is not right for that address, or it has expired, been used or been tried too often. "
+    "Ask for a new one at POST /api/v1/tokens/recover/."
+)
+
+
+def _recoverable_accounts() -> QuerySet[User]:
+    """Active, verified, not erased: the accounts a recovery code may be sent for."""
+    return User.objects.filter(
+        is_active=True, player__email_verified_at__isnull=False, player__erased_at__isnull=True
+    )
+
+
+def token_recovery_start(*, email: str) -> None:
+    """Email a one-time code to the account with this address, if there is one,
+    for ``token_recovery_confirm``. Earlier recovery codes stop working.
+
+    Returns nothing either way, and does nothing beyond the limits
+    (VERIFICATION_RESEND_INTERVAL, VERIFICATION_CODES_PER_DAY): the caller's
+    answer must not tell whether an address has an account.
+    """
+    now = timezone.now()
+    purpose = EmailVerification.Purpose.TOKEN_RECOVERY
+    with transaction.atomic():
+        user = (
+            _recoverable_accounts().select_for_update(of=("self",)).filter(email__iexact=email).order_by("pk").first()
+        )
+        if user is None or _next_code_at(user=user, now=now, resend=True, purpose=purpose) > now:
+            return
+        _code_send(user=user, now=now, purpose=purpose)
+
+
+def token_recovery_confirm(*, email: str, code: str, name: str) -> tuple[ApiToken, str]:
+    """A new `read` and `play` token for the account with this address, for the
+    code ``token_recovery_start`` emailed it. The plain token is returned here
+    and never again.
+
+    Every failure is the same VerificationError (RECOVERY_FAILED), whether the
+    address is unknown or the code wrong, expired, used or tried too often, so
+    that the answer tells nothing about who has an account. Each code allows
+    VERIFICATION_MAX_ATTEMPTS tries: a try is counted, with a conditional
+    UPDATE, before the code is compared, so concurrent guesses get no more.
+    """
+    now = timezone.now()
+    failed = VerificationError(RECOVERY_FAILED)
+    user = _recoverable_accounts().filter(email__iexact=email).order_by("pk").first()
+    verification = (
+        EmailVerification.objects.filter(
+            user=user, purpose=EmailVerification.Purpose.TOKEN_RECOVERY, used_at__isnull=True
+        )
+        .order_by("-created_at", "-id")
+        .first()
+        if user is not None
+        else None
+    )
+    if user is None or verification is None:
+        raise failed
+    usable = EmailVerification.objects.filter(
+        pk=verification.pk,
+        used_at__isnull=True,
+        expires_at__gt=now,
+        failed_attempts__lt=VERIFICATION_MAX_ATTEMPTS,
+    )
+    if not usable.update(failed_attempts=F("failed_attempts") + 1):
+        raise failed
+    if not constant_time_compare(verification.code_hash, _code_hash(code.strip())):
+        raise failed
+    with transaction.atomic():
+        # Conditional, so two requests with the same code mint one token.
+        if not EmailVerification.objects.filter(pk=verification.pk, used_at__isnull=True).update(used_at=now):
+            raise failed
+        return token_create(user=user, name=name, scopes=[Scope.READ, Scope.PLAY])
+
+
+# --- erasing ----------------------------------------------------------------------------
+
+
+def erased_username(user_id: int) -> str:
+    return f"{ERASED_USERNAME_PREFIX}{user_id}"
+
+
+def erased_display_name(user_id: int) -> str:
+    return f"{ERASED_DISPLAY_NAME_PREFIX} {user_id}"
+
+
+def player_erase_confirmed(*, user: User, confirm: str | None) -> None:
+    """``player_erase`` for a player erasing their own account: `confirm` must
+    be their username, typed back, or nothing happens."""
+    username = user.get_username()
+    if confirm is None or confirm.strip() != username:
+        what = "did not match your username" if confirm else "is missing"
+        raise ConfirmationRequiredError(
+            {"confirm": [f'To erase your account for good, send {{"confirm": "{username}"}} (your username).']},
+            message=f'The confirmation {what}: to erase your account for good, send {{"confirm": "{username}"}}.',
+        )
+    player_erase(user=user)
+
+
+def player_erase(*, user: User) -> None:
+    """Erase an account for good.
+
+    The user and player rows stay, so that the seats, moves and results of every
+    game keep their history, but nothing in them names the person any more: the
+    username becomes ``deleted-<id>``, the display name ``deleted player <id>``,
+    the email address and names are blanked, the password made unusable and the
+    account inactive. Its tokens and emailed codes are deleted, as are the count
+    of wrong passwords kept for its username and the admin history's record of
+    the names it had. ``account_erased`` asks the other apps, in the same
+    transaction, to scrub what they keep; once this commits, ``account_disabled``
+    makes its seats leave their games. Erasing an erased account does nothing.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        account = User.objects.select_for_update().get(pk=user.pk)
+        player = Player.objects.filter(user=account).first()
+        if player is not None and player.is_erased:
+            return
+        user_id = account.pk
+        old_username = account.get_username()
+        account.username = erased_username(user_id)
+        account.email = account.first_name = account.last_name = ""
+        account.is_active = account.is_staff = account.is_superuser = False
+        account.set_unusable_password()
+        account.save()
+        account.groups.clear()
+        account.user_permissions.clear()
+        if player is None:
+            player = Player(user=account)
+        player.display_name = erased_display_name(user_id)
+        player.erased_at = now
+        player.save()
+        ApiToken.objects.filter(user=account).delete()
+        EmailVerification.objects.filter(user=account).delete()
+        PasswordFailures.objects.filter(username_digest=_username_digest(old_username)).delete()
+        _admin_history_scrub(account=account, player=player)
+        account_erased.send(sender=User, user_id=user_id)
+        transaction.on_commit(lambda: account_disabled.send(sender=User, user_id=user_id))
+    user.refresh_from_db()
+
+
+def _admin_history_scrub(*, account: User, player: Player) -> None:
+    """The admin's history keeps each object's name as it was when it changed
+    (``LogEntry.object_repr``): the account's entries get its erased names."""
+    for obj in (account, player):
+        LogEntry.objects.filter(
+            content_type=ContentType.objects.get_for_model(type(obj)), object_id=str(obj.pk)
+        ).update(object_repr=str(obj))

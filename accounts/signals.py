@@ -3,8 +3,16 @@
 ``account_disabled`` is sent, after the change commits, with ``user_id`` when an
 account stops being able to play: games receives it and moves the account's
 seats on at once (games.receivers).
+
+``account_erased`` is sent with ``user_id`` when an account is erased
+(``accounts.services.player_erase``), *inside* the erasing transaction: what a
+receiver scrubs of the person goes with the erasure or not at all. Receivers
+remove or rewrite whatever they keep that names the person (a username, an
+email address, a display name); rows that point at the user by id stay.
+``account_disabled`` follows once the erasure commits.
 """
 
 from django.dispatch import Signal
 
 account_disabled = Signal()
+account_erased = Signal()

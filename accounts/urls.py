@@ -8,5 +8,8 @@ urlpatterns = [
     path("players/resend/", views.PlayerResendView.as_view(), name="players-resend"),
     path("tokens/", views.TokenListCreateView.as_view(), name="tokens"),
     path("tokens/<int:token_id>/", views.TokenDetailView.as_view(), name="token-detail"),
+    path("tokens/recover/", views.TokenRecoverView.as_view(), name="tokens-recover"),
+    path("tokens/recover/confirm/", views.TokenRecoverConfirmView.as_view(), name="tokens-recover-confirm"),
     path("me/", views.MeView.as_view(), name="me"),
+    path("me/password/", views.PasswordView.as_view(), name="me-password"),
 ]

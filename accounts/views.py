@@ -15,32 +15,66 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
-from api.problems import PROBLEM_CONTENT_TYPE
+from api.problems import PROBLEM_CONTENT_TYPE, status_for
 from api.throttling import ScopedRateThrottle
+from core.errors import DomainError
 
 from accounts import selectors, services
+from accounts.errors import (
+    ConfirmationRequiredError,
+    InvalidCredentialsError,
+    LoginLockedError,
+    TooManyAttemptsError,
+    TooManyCodesError,
+    VerificationError,
+    VerificationExpiredError,
+)
 from accounts.models import ApiToken
-from accounts.permissions import CanPlay, CanRead, request_user
+from accounts.permissions import CanPlay, CanRead, CanReadOrPlay, request_user
 from accounts.serializers import (
     AccountProblemSerializer,
+    EraseSerializer,
     MeSerializer,
+    PasswordSetSerializer,
     ResendAcceptedSerializer,
     ResendSerializer,
     SignupAcceptedSerializer,
     SignupSerializer,
     TokenCreatedSerializer,
     TokenCreateSerializer,
+    TokenRecoverAcceptedSerializer,
+    TokenRecoverConfirmSerializer,
+    TokenRecoverSerializer,
     TokenSerializer,
     VerifySerializer,
 )
 
-PROBLEM = OpenApiResponse(AccountProblemSerializer, description="Problem details (application/problem+json)")
+# What the authentication and the scope checks answer, on every view that takes a token.
+AUTH_PROBLEMS = {
+    401: "not_authenticated, invalid_token, token_revoked, account_disabled: send `Authorization: Bearer <token>` "
+    "with a token that works.",
+    403: "insufficient_scope: the token lacks the scope this endpoint needs.",
+}
+VALIDATION = {400: "validation_error: see `errors` for each field."}
 
 
-def _problems(*status_codes: int) -> dict[Any, OpenApiResponse]:
-    """Error responses under the media type they are sent with, not application/json.
-    Every API view is rate limited (REST_FRAMEWORK throttles), so 429 is always one."""
-    return {(code, PROBLEM_CONTENT_TYPE): PROBLEM for code in sorted({*status_codes, 429})}
+def _problems(
+    *problems: type[DomainError], extra: dict[int, str] | None = None, auth: bool = True
+) -> dict[Any, OpenApiResponse]:
+    """Error responses, each status with the stable codes it can carry, under the
+    media type they are sent with (not application/json). Every API view is rate
+    limited (REST_FRAMEWORK throttles), so 429 `throttled` is always one."""
+    by_status: dict[int, list[str]] = {}
+    for problem in problems:
+        by_status.setdefault(status_for(problem), []).append(problem.code)
+    descriptions = {code: ", ".join(codes) for code, codes in by_status.items()}
+    notes = {**(AUTH_PROBLEMS if auth else {}), 429: "throttled: too many requests; see Retry-After."}
+    for code, text in {**notes, **(extra or {})}.items():
+        descriptions[code] = f"{descriptions[code]}; {text}" if code in descriptions else text
+    return {
+        (code, PROBLEM_CONTENT_TYPE): OpenApiResponse(AccountProblemSerializer, description=f"Problem details: {text}")
+        for code, text in sorted(descriptions.items())
+    }
 
 
 RETRY_AFTER = OpenApiParameter(
@@ -64,7 +98,10 @@ class PlayerSignupView(APIView):
         "five codes a day go to one sign-up: 429 `too_many_codes`), and one whose code has expired or "
         "been guessed at too often no longer holds its username.",
         request=SignupSerializer,
-        responses={202: SignupAcceptedSerializer, **_problems(400)},
+        responses={
+            202: SignupAcceptedSerializer,
+            **_problems(TooManyCodesError, extra=VALIDATION, auth=False),
+        },
         parameters=[RETRY_AFTER],
         auth=[],
     )
@@ -91,7 +128,12 @@ class PlayerVerifyView(APIView):
         "is 429 `too_many_attempts`, whose Retry-After says when POST /api/v1/players/resend/ will "
         "send a new code; an expired code is 400 `verification_expired`.",
         request=VerifySerializer,
-        responses={200: MeSerializer, **_problems(400)},
+        responses={
+            200: MeSerializer,
+            **_problems(
+                VerificationError, VerificationExpiredError, TooManyAttemptsError, extra=VALIDATION, auth=False
+            ),
+        },
         parameters=[RETRY_AFTER],
         auth=[],
     )
@@ -124,7 +166,7 @@ class PlayerResendView(APIView):
         description="For a sign-up that is not verified yet, by `username` or `email`. The answer is the "
         "same whether or not such a sign-up exists, so it tells nothing about who has an account.",
         request=ResendSerializer,
-        responses={202: ResendAcceptedSerializer, **_problems(400)},
+        responses={202: ResendAcceptedSerializer, **_problems(extra=VALIDATION, auth=False)},
         parameters=[RETRY_AFTER],
         auth=[],
     )
@@ -139,7 +181,7 @@ class PlayerResendView(APIView):
     get=extend_schema(
         operation_id="tokens_list",
         summary="Your API tokens (never their secrets)",
-        responses={200: TokenSerializer(many=True), **_problems(401, 403)},
+        responses={200: TokenSerializer(many=True), **_problems()},
         parameters=[RETRY_AFTER],
     )
 )
@@ -159,7 +201,7 @@ class TokenListCreateView(generics.ListAPIView[ApiToken]):
         description="Authenticate with a `play` token, or give `username` and `password` in the body "
         "(for the first token). The secret is in the response once and never again.",
         request=TokenCreateSerializer,
-        responses={201: TokenCreatedSerializer, **_problems(400, 401, 403)},
+        responses={201: TokenCreatedSerializer, **_problems(InvalidCredentialsError, LoginLockedError, extra=VALIDATION)},
         parameters=[RETRY_AFTER],
     )
     def post(self, request: Request) -> Response:
@@ -184,7 +226,7 @@ class TokenDetailView(APIView):
         operation_id="tokens_revoke",
         summary="Revoke one of your tokens",
         request=None,
-        responses={204: None, **_problems(401, 403, 404)},
+        responses={204: None, **_problems(extra={404: "not_found: you have no token with this id."})},
         parameters=[RETRY_AFTER],
     )
     def delete(self, request: Request, token_id: int) -> Response:
@@ -197,14 +239,108 @@ class TokenDetailView(APIView):
 
 
 class MeView(APIView):
-    permission_classes = [CanRead]
+    permission_classes = [CanReadOrPlay]
 
     @extend_schema(
         operation_id="me",
         summary="The player this token belongs to",
-        responses={200: MeSerializer, **_problems(401, 403)},
+        responses={200: MeSerializer, **_problems()},
         parameters=[RETRY_AFTER],
     )
     def get(self, request: Request) -> Response:
         player = services.player_for_user(user=request_user(request))
         return Response(MeSerializer(player, context={"token": request.auth}).data)
+
+    @extend_schema(
+        operation_id="me_erase",
+        summary="Erase your account for good",
+        description="Send your username as `confirm`. Your username becomes `deleted-<id>`, your display name "
+        "`deleted player <id>`, your email address and tokens are deleted and the account can never be used "
+        "again. Your seats in finished and active games stay, under that name, so that no game loses its "
+        "history; your seats in active games leave them at once (as a timeout does) and your invitations are "
+        "declined. Needs a `play` token.",
+        request=EraseSerializer,
+        responses={204: None, **_problems(ConfirmationRequiredError, extra=VALIDATION)},
+        parameters=[RETRY_AFTER],
+    )
+    def delete(self, request: Request) -> Response:
+        serializer = EraseSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.player_erase_confirmed(user=request_user(request), confirm=serializer.validated_data.get("confirm"))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PasswordView(APIView):
+    permission_classes = [CanPlay]
+
+    @extend_schema(
+        operation_id="me_password",
+        summary="Set your password",
+        description="Sets a password (or a new one) for minting tokens with `username` and `password`. It must "
+        "pass the password checks: a 400 lists what they say in `errors.password`.",
+        request=PasswordSetSerializer,
+        responses={204: None, **_problems(extra=VALIDATION)},
+        parameters=[RETRY_AFTER],
+    )
+    def post(self, request: Request) -> Response:
+        serializer = PasswordSetSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.password_set(user=request_user(request), password=serializer.validated_data["password"])
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+RECOVER_ACCEPTED = (
+    "If an account has this address, a code is on its way to it; earlier recovery codes no longer work. Send it "
+    "to POST /api/v1/tokens/recover/confirm/ within "
+    f"{int(services.RECOVERY_LIFETIME.total_seconds()) // 60} minutes. An account gets at most one code every "
+    f"{int(services.VERIFICATION_RESEND_INTERVAL.total_seconds())} seconds and "
+    f"{services.VERIFICATION_CODES_PER_DAY} a day."
+)
+
+
+class TokenRecoverView(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes = []
+    # On top of the usual limits: each call may send an email.
+    throttle_classes = [*api_settings.DEFAULT_THROTTLE_CLASSES, ScopedRateThrottle]  # type: ignore[list-item]
+    throttle_scope = "token_recover"
+
+    @extend_schema(
+        operation_id="tokens_recover",
+        summary="Email a code to mint a new token",
+        description="For a player who lost their token (and has no password to mint one with). The answer is "
+        "the same whether or not an account has the address, so it tells nothing about who has one.",
+        request=TokenRecoverSerializer,
+        responses={202: TokenRecoverAcceptedSerializer, **_problems(extra=VALIDATION, auth=False)},
+        parameters=[RETRY_AFTER],
+        auth=[],
+    )
+    def post(self, request: Request) -> Response:
+        serializer = TokenRecoverSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.token_recovery_start(email=serializer.validated_data["email"])
+        return Response({"detail": RECOVER_ACCEPTED}, status=status.HTTP_202_ACCEPTED)
+
+
+class TokenRecoverConfirmView(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes = []
+
+    @extend_schema(
+        operation_id="tokens_recover_confirm",
+        summary="Mint a new token with the emailed code",
+        description="The new token has the `read` and `play` scopes; its secret is in the response once and never "
+        "again. Your other tokens keep working: revoke a lost one at DELETE /api/v1/tokens/{id}/. A code works "
+        "once, for an hour and five tries. Every refusal is the same 400 `verification_failed`, whether the "
+        "address is unknown or the code wrong, expired, used or tried too often.",
+        request=TokenRecoverConfirmSerializer,
+        responses={201: TokenCreatedSerializer, **_problems(VerificationError, extra=VALIDATION, auth=False)},
+        parameters=[RETRY_AFTER],
+        auth=[],
+    )
+    def post(self, request: Request) -> Response:
+        serializer = TokenRecoverConfirmSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        token, plaintext = services.token_recovery_confirm(**serializer.validated_data)
+        body = TokenCreatedSerializer(token, context={"plaintext": plaintext}).data
+        return Response(body, status=status.HTTP_201_CREATED)

@@ -390,7 +390,8 @@ REDIS_URL = env_str("REDIS_URL", None)
 
 API_THROTTLE_ANON_RATE = env_rate("API_THROTTLE_ANON_RATE", "30/minute")
 API_THROTTLE_USER_RATE = env_rate("API_THROTTLE_USER_RATE", "120/minute")
-# POST /api/v1/players/resend/ sends email: a tighter limit per IP address.
+# POST /api/v1/players/resend/ and /api/v1/tokens/recover/ send email: a tighter
+# limit per IP address, for each of them.
 API_THROTTLE_RESEND_RATE = env_rate("API_THROTTLE_RESEND_RATE", "5/hour")
 
 # Proxies in front of the service whose X-Forwarded-For is believed: a count or
@@ -420,6 +421,8 @@ REST_FRAMEWORK = {
         "anon": API_THROTTLE_ANON_RATE,
         "user": API_THROTTLE_USER_RATE,
         "signup_resend": API_THROTTLE_RESEND_RATE,
+        # POST /api/v1/tokens/recover/ sends email too: the same limit, counted apart.
+        "token_recover": API_THROTTLE_RESEND_RATE,
     },
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
@@ -469,7 +472,13 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    # Paths that name a player (GET /api/v1/players/{username}/) are logged without the name.
+    "filters": {"redact_usernames": {"()": "api.log_redaction.RedactUsernamesInPaths"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
-    "loggers": {"django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False}},
+    "loggers": {
+        "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
+        "django.request": {"filters": ["redact_usernames"]},
+        "django.server": {"filters": ["redact_usernames"]},
+    },
 }

@@ -1,0 +1,20 @@
+"""Celery tasks of the accounts app: thin adapters that call services.
+
+`send_code_email` sends the email with a one-time code (sign-up verification,
+token recovery) outside the request that made the code, so that answers which
+must say the same whether or not an address has an account also take as long.
+It takes the code's id and the code itself, which the database keeps only as a
+hash; it sends nothing for a code that has since been used, replaced or has
+expired, so running it late does no harm.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from accounts import services
+
+
+@shared_task(name="accounts.tasks.send_code_email", ignore_result=True)
+def send_code_email(verification_id: int, code: str) -> bool:
+    return services.code_email_send(verification_id=verification_id, code=code)

@@ -1,0 +1,31 @@
+"""Keep usernames out of the logs.
+
+Players are named in paths only by ``GET /api/v1/players/{username}/``. Django
+logs the path of every answer of 400 and above (``django.request``), and the
+development server every request line (``django.server``), so a lookup of a
+player who is later erased would keep their name in the logs for as long as
+the logs are kept. This filter, on those two loggers (settings.LOGGING),
+writes ``{username}`` in its place before any handler sees the record. The
+other paths name games and tokens by id.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+# The fixed paths under /players/ (sign-up's) name nobody and stay readable.
+_PLAYER_PATH = re.compile(r"(/api/v\d+/players/)(?!(?:verify|resend)/)[^/?#\s\"]+")
+
+
+def redact_usernames(text: str) -> str:
+    return _PLAYER_PATH.sub(r"\1{username}", text)
+
+
+class RedactUsernamesInPaths(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str):
+            record.msg = redact_usernames(record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(redact_usernames(arg) if isinstance(arg, str) else arg for arg in record.args)
+        return True
