@@ -15,6 +15,9 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.utils import timezone
 
+from accounts import selectors as accounts_selectors
+from accounts.models import ApiToken
+from accounts.selectors import AccountExport
 from games import errors
 from games.models import Game, GameEvent, GameEventClaim, Move, Seat, is_public_id
 from games.results import GameResult
@@ -74,6 +77,31 @@ class MoveHistoryEntry(TypedDict):
     automatic: bool
     created_at: datetime
     private_card: NotRequired[str]  # only to the seat that reserved it blind
+
+
+class PlayerGame(GameSummary):
+    """One game in a player's export of their own data."""
+
+    seed: str | None  # once the game is over
+    moves: list[MoveHistoryEntry]
+
+
+class VariantRecord(TypedDict):
+    played: int
+    won: int
+
+
+class PlayerExport(TypedDict):
+    account: AccountExport
+    tokens: QuerySet[ApiToken]
+    games: list[PlayerGame]
+
+
+class PlayerProfile(TypedDict):
+    username: str
+    display_name: str
+    joined_at: datetime
+    games: dict[str, VariantRecord]
 
 
 class ExportSeat(TypedDict):
@@ -235,19 +263,85 @@ def game_moves(*, game: Game, user: User | AnonymousUser | None) -> list[MoveHis
     """The move history; a blind-reserved card is shown only to its owner."""
     seat = _seat_of(game, user)
     own_index = seat.index if seat is not None else None
-    history = []
-    for move in Move.objects.filter(game=game).order_by("ply"):
-        entry: MoveHistoryEntry = {
-            "ply": move.ply,
-            "seat": move.seat,
-            "move": move.text,
-            "automatic": move.automatic,
-            "created_at": move.created_at,
-        }
-        if own_index is not None and move.seat == own_index and move.private_card:
-            entry["private_card"] = move.private_card
-        history.append(entry)
-    return history
+    return [_history_entry(move, own_index) for move in Move.objects.filter(game=game).order_by("ply")]
+
+
+def _history_entry(move: Move, own_index: int | None) -> MoveHistoryEntry:
+    entry: MoveHistoryEntry = {
+        "ply": move.ply,
+        "seat": move.seat,
+        "move": move.text,
+        "automatic": move.automatic,
+        "created_at": move.created_at,
+    }
+    if own_index is not None and move.seat == own_index and move.private_card:
+        entry["private_card"] = move.private_card
+    return entry
+
+
+def _seed_if_revealed(game: Game) -> str | None:
+    """The seed once a game that started is over; None before (and for a game
+    aborted before its start, which never had one)."""
+    return game.seed if game.is_over and game.started_at is not None and game.seed else None
+
+
+def player_games_export(*, user: User) -> list[PlayerGame]:
+    """Every game where ``user`` holds or held a seat (or an invitation), oldest
+    first, as they may see it: the public facts, the seed only once the game is
+    over, and the move history with only their own blind-reserved cards. Three
+    queries, however many games."""
+    games = (
+        Game.objects.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), user=user)))
+        .order_by("created_at", "pk")
+        .select_related("created_by")
+        .prefetch_related(_seats_with_players(), Prefetch("moves", queryset=Move.objects.order_by("ply")))
+    )
+    exported: list[PlayerGame] = []
+    for game in games:
+        summary = game_summary(game=game, user=user)
+        seat = _seat_of(game, user)
+        own_index = seat.index if seat is not None else None
+        moves = [_history_entry(move, own_index) for move in game.moves.all()]
+        exported.append({**summary, "seed": _seed_if_revealed(game), "moves": moves})
+    return exported
+
+
+def player_export(*, user: User) -> PlayerExport:
+    """Everything the service keeps about ``user`` that they may see, for their
+    own export: the account, their tokens (never the secrets) and their games."""
+    return {
+        "account": accounts_selectors.account_export(user=user),
+        "tokens": accounts_selectors.token_list(user=user),
+        "games": player_games_export(user=user),
+    }
+
+
+def player_profile(*, username: str) -> PlayerProfile:
+    """What anyone with a token may see of a player: names, the day they joined
+    and their record. Unknown, unverified, disabled and erased accounts are
+    ``accounts.errors.PlayerNotFoundError``."""
+    player = accounts_selectors.player_get_public(username=username)
+    return {
+        "username": player.user.get_username(),
+        "display_name": player.display_name,
+        "joined_at": player.user.date_joined,
+        "games": player_game_record(user=player.user),
+    }
+
+
+def player_game_record(*, user: User) -> dict[str, VariantRecord]:
+    """Finished games ``user`` played in, and those they won (a shared first place
+    counts), by variant: every variant, with zeros where they have none."""
+    record: dict[str, VariantRecord] = {variant: {"played": 0, "won": 0} for variant in Game.Variant.values}
+    seats = Seat.objects.filter(
+        user=user, joined_at__isnull=False, index__isnull=False, game__status=Game.Status.FINISHED
+    ).values_list("index", "game__variant", "game__result")
+    for index, variant, result in seats:
+        counts = record.setdefault(variant, {"played": 0, "won": 0})
+        counts["played"] += 1
+        if isinstance(result, dict) and index in result.get("winners", []):
+            counts["won"] += 1
+    return record
 
 
 def game_export(*, game: Game) -> GameExport:
@@ -350,6 +444,10 @@ __all__ = [
     "game_legal_moves",
     "game_moves",
     "game_export",
+    "player_export",
+    "player_games_export",
+    "player_profile",
+    "player_game_record",
     "game_rebuild_state",
     "game_events_pending",
     "game_version_for_player",

@@ -15,6 +15,7 @@ from django.contrib.auth import get_user_model
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
+from accounts.serializers import AccountExportSerializer, TokenSerializer
 from api.serializers import JSONIntegerField, JSONStringField, StrictInputSerializer
 from core.text import counted, listed
 from engine.variants import BASE, JOKER, MARVEL, Variant
@@ -27,7 +28,11 @@ from games.selectors import (
     GameView,
     LegalMoves,
     MoveHistoryEntry,
+    PlayerExport,
+    PlayerGame,
+    PlayerProfile,
     SeatSummary,
+    VariantRecord,
 )
 from games.services import MAX_MOVE_TIMEOUT_HOURS, MAX_SEATS, MIN_SEATS
 
@@ -594,3 +599,38 @@ class GameExportSerializer(serializers.Serializer[GameExport]):
     seats = ExportSeatSerializer(many=True)
     moves = serializers.ListField(child=serializers.CharField())
     result = GameResultField(allow_null=True, help_text="Null until the game is over.")
+
+
+# --- players -------------------------------------------------------------------
+
+
+class PlayerGameSerializer(GameSummarySerializer):
+    """One of your games in your export: no board, no other player's blind-reserved card."""
+
+    seed = serializers.CharField(allow_null=True, help_text="Revealed once the game is over.")
+    moves = MoveHistoryEntrySerializer(many=True)
+
+
+class PlayerExportSerializer(serializers.Serializer[PlayerExport]):
+    account = AccountExportSerializer()
+    tokens = TokenSerializer(many=True, help_text="Your tokens, never their secrets.")
+    games = PlayerGameSerializer(many=True, help_text="Every game you hold or held a seat or an invitation in.")
+
+
+class VariantRecordSerializer(serializers.Serializer[VariantRecord]):
+    played = serializers.IntegerField(min_value=0, help_text="Finished games played (resigned ones included).")
+    won = serializers.IntegerField(min_value=0, help_text="Of those, the ones won (a shared first place counts).")
+
+
+class VariantRecordsSerializer(serializers.Serializer[dict[str, VariantRecord]]):
+    """By variant: every variant, with zeros where the player has no finished game."""
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        return {variant: VariantRecordSerializer() for variant in Game.Variant.values}
+
+
+class PlayerProfileSerializer(serializers.Serializer[PlayerProfile]):
+    username = serializers.CharField()
+    display_name = serializers.CharField()
+    joined_at = serializers.DateTimeField()
+    games = VariantRecordsSerializer()

@@ -650,6 +650,34 @@ def _leave_for_disabled_account(*, game_id: str, user_id: int) -> bool:
     return True
 
 
+def idempotency_records_forget_account(*, user_id: int) -> int:
+    """An account is being erased (``accounts.signals.account_erased``, inside the
+    erasing transaction). The answers kept for Idempotency-Key replays show every
+    seat by name as it was then: the account's own records are deleted, and in
+    the other players' records of its games its seat gets the name the games show
+    now. Returns how many records were deleted or rewritten."""
+    changed, _ = IdempotencyRecord.objects.filter(user_id=user_id).delete()
+    seat_of_game = dict(
+        Seat.objects.filter(user_id=user_id, index__isnull=False).values_list("game_id", "index")
+    )
+    for game_id, index in seat_of_game.items():
+        records = list(IdempotencyRecord.objects.filter(response_body__game__id=game_id))
+        if not records:
+            continue
+        shown = selectors.game_summary(game=selectors.game_get(game_id=game_id), user=None)
+        seat = next(entry for entry in shown["seats"] if entry["seat"] == index)
+        for record in records:
+            body = record.response_body.get("game", {})
+            for entry in body.get("seats", []):
+                if entry.get("seat") == index:
+                    entry["username"], entry["display_name"] = seat["username"], seat["display_name"]
+            if "created_by" in body:
+                body["created_by"] = shown["created_by"]
+            record.save(update_fields=["response_body"])
+            changed += 1
+    return changed
+
+
 def idempotency_records_delete_expired(*, now: datetime | None = None) -> int:
     """Delete Idempotency-Key records older than IDEMPOTENCY_KEY_TTL_HOURS: a key
     is honoured that long. Returns how many were deleted."""

@@ -19,6 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.errors import PlayerNotFoundError
 from accounts.permissions import CanPlay, CanRead, CanReadOrPlay, request_user
 from api.conditional import etag_for, etag_matches, names_any_version, request_fingerprint, versions_named
 from api.pagination import LimitOffsetPagination
@@ -58,6 +59,8 @@ from games.serializers import (
     MoveCreatedSerializer,
     MoveHistoryEntrySerializer,
     MoveInputSerializer,
+    PlayerExportSerializer,
+    PlayerProfileSerializer,
 )
 
 if TYPE_CHECKING:
@@ -68,7 +71,8 @@ MAX_IDEMPOTENCY_KEY_LENGTH = 255
 # --- OpenAPI helpers -------------------------------------------------------------
 
 _AUTH_PROBLEMS = {
-    401: "not_authenticated, invalid_token, token_revoked: send `Authorization: Bearer <token>`.",
+    401: "not_authenticated, invalid_token, token_revoked, account_disabled: send `Authorization: Bearer <token>` "
+    "with a token that works.",
     403: "insufficient_scope: the token lacks the scope this endpoint needs.",
     429: "throttled: too many requests; see Retry-After.",
 }
@@ -524,3 +528,37 @@ class GameExportView(APIView):
         game = selectors.game_get(game_id=game_id)
         return Response(GameExportSerializer(selectors.game_export(game=game)).data)
 
+
+# --- players (accounts and games together: games may read accounts, not the reverse) ---
+
+
+class MeExportView(APIView):
+    permission_classes = [CanRead]
+
+    @extend_schema(
+        operation_id="me_export",
+        summary="Export your own data",
+        description="Your account, your tokens (never their secrets) and every game you hold or held a seat or an "
+        "invitation in, with its seats and moves. Nothing another player could not see is in it but your own "
+        "blind-reserved cards; the seed of a game only once it is over.",
+        responses={200: PlayerExportSerializer, **_problems()},
+    )
+    def get(self, request: Request) -> Response:
+        export = selectors.player_export(user=request_user(request))
+        return Response(PlayerExportSerializer(export).data)
+
+
+class PlayerProfileView(APIView):
+    permission_classes = [CanRead]
+
+    @extend_schema(
+        operation_id="players_retrieve",
+        summary="A player's public profile",
+        description="Display name, the day they joined, and the finished games they played and won in each variant.",
+        parameters=[
+            OpenApiParameter("username", OpenApiTypes.STR, OpenApiParameter.PATH, description="In any case.")
+        ],
+        responses={200: PlayerProfileSerializer, **_problems(PlayerNotFoundError)},
+    )
+    def get(self, request: Request, username: str) -> Response:
+        return Response(PlayerProfileSerializer(selectors.player_profile(username=username)).data)
