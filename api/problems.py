@@ -120,10 +120,15 @@ def problem_response(*, status_code: int, code: str, detail: str, **extra: Any) 
     )
 
 
-def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
+def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> HttpResponse:
     """DRF's EXCEPTION_HANDLER. Never returns None: nothing falls through to an HTML 500."""
     if isinstance(exc, DomainError):
         return domain_error_response(exc)
+    if isinstance(exc, exceptions.NotAcceptable):
+        # None of the view's renderers suits the Accept header, so DRF would render
+        # this with the first of them (YAML, on the schema view): send JSON instead.
+        set_rollback()
+        return problem_response(status_code=exc.status_code, code="not_acceptable", detail=str(exc.detail))
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
