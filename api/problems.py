@@ -264,6 +264,37 @@ def handler500(request: HttpRequest) -> HttpResponse:
     return server_error(request)
 
 
+# The codes any endpoint may answer with, whatever it does: HTTP's own refusals,
+# made by DRF, the middleware above or the gunicorn worker (api.gunicorn_workers).
+# Each operation in the schema lists the codes particular to it; these are named
+# once, in the description of the problem body's `code`.
+GENERAL_PROBLEMS: tuple[tuple[int, str, str], ...] = (
+    (400, "bad_request", "the request cannot be read as HTTP"),
+    (400, "parse_error", "the body is not valid JSON"),
+    (403, "forbidden", "refused before it reached the API (a PROXY protocol line, a TLS handshake)"),
+    (403, "permission_denied", "not allowed, for a reason no other code names"),
+    (404, "not_found", "nothing at this address"),
+    (405, "method_not_allowed", "the address does not take that method"),
+    (406, "not_acceptable", "the Accept header allows no JSON"),
+    (411, "length_required", "a chunked body this server cannot read; send a Content-Length"),
+    (413, "payload_too_large", "the body is larger than the limit, given as `limit`"),
+    (414, "uri_too_long", "the request line is too long"),
+    (415, "unsupported_media_type", "the body is not sent as application/json"),
+    (417, "expectation_failed", "an Expect header the server cannot meet"),
+    (429, "throttled", "over the rate limit; wait Retry-After seconds"),
+    (431, "request_header_fields_too_large", "too many header fields, or one too large"),
+    (500, "server_error", "a fault on the server's side, logged there"),
+    (501, "not_implemented", "a transfer coding the server does not support"),
+)
+
+_CODE_HELP = (
+    "Stable snake_case to branch on. Each response lists the codes particular to its endpoint; any endpoint "
+    "may also answer "
+    + "; ".join(f"{status} `{code}` ({when})" for status, code, when in GENERAL_PROBLEMS)
+    + "."
+)
+
+
 class ProblemSerializer(serializers.Serializer[dict[str, Any]]):
     """The error body, for the OpenAPI schema only."""
 
@@ -271,7 +302,7 @@ class ProblemSerializer(serializers.Serializer[dict[str, Any]]):
     title = serializers.CharField()
     status = serializers.IntegerField()
     detail = serializers.CharField()
-    code = serializers.CharField()
+    code = serializers.CharField(help_text=_CODE_HELP)
     # DRF's metaclass moves declared fields off the class, so Serializer.errors
     # stays the property; the stubs cannot know that.
     errors = serializers.DictField(required=False, help_text="Validation errors by field.")  # type: ignore[assignment]
