@@ -181,7 +181,10 @@ class PlayerResendView(APIView):
     get=extend_schema(
         operation_id="tokens_list",
         summary="Your API tokens (never their secrets)",
-        responses={200: TokenSerializer(many=True), **_problems()},
+        responses={
+            200: TokenSerializer(many=True),
+            **_problems(extra={400: "validation_error: `limit` or `offset` is not a whole number in range."}),
+        },
         parameters=[RETRY_AFTER],
     )
 )
