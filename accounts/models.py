@@ -82,6 +82,9 @@ class EmailVerification(models.Model):
     )
     purpose = models.CharField(max_length=16, choices=Purpose.choices, default=Purpose.SIGNUP)
     code_hash = models.CharField(max_length=64)
+    # The code is derived from this and SECRET_KEY (accounts.services), so the
+    # worker that emails it needs only this row's id: no code in a task message.
+    code_salt = models.CharField(max_length=32, blank=True, default="")
     expires_at = models.DateTimeField()
     failed_attempts = models.PositiveSmallIntegerField(default=0)
     used_at = models.DateTimeField(null=True, blank=True)

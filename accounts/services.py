@@ -269,32 +269,44 @@ def _code_send(*, user: User, now: datetime, purpose: str) -> None:
     EmailVerification.objects.filter(user=user, purpose=purpose, used_at__isnull=True, expires_at__gt=now).update(
         expires_at=now
     )
-    code = "".join(secrets.choice(VERIFICATION_ALPHABET) for _ in range(VERIFICATION_LENGTH))
+    salt = secrets.token_hex(16)
+    code = _code_from_salt(salt)
     verification = EmailVerification.objects.create(
-        user=user, purpose=purpose, code_hash=_code_hash(code), expires_at=now + CODE_LIFETIME[purpose]
+        user=user,
+        purpose=purpose,
+        code_hash=_code_hash(code),
+        code_salt=salt,
+        expires_at=now + CODE_LIFETIME[purpose],
     )
     verification_id = verification.pk
     # On commit: no email for a sign-up that rolled back.
-    transaction.on_commit(lambda: _code_email_queue(verification_id=verification_id, code=code))
+    transaction.on_commit(lambda: _code_email_queue(verification_id=verification_id))
 
 
-def _code_email_queue(*, verification_id: int, code: str) -> None:
+def _code_from_salt(salt: str) -> str:
+    """The code for a salt: keyed with SECRET_KEY, so neither the salt in the
+    database nor a task message (which carries only the row's id) reveals it."""
+    digest = salted_hmac("accounts.email_code", salt).digest()
+    return "".join(VERIFICATION_ALPHABET[byte % len(VERIFICATION_ALPHABET)] for byte in digest[:VERIFICATION_LENGTH])
+
+
+def _code_email_queue(*, verification_id: int) -> None:
     """Have the email with a code sent by a Celery worker (``accounts.tasks``), so
     that an answer which must not tell whether an address has an account takes
     no longer when a code is sent than when none is. A broker that refuses the
-    task: the email is sent from this process instead. The task carries the
-    code, which the database keeps only as a hash."""
+    task: the email is sent from this process instead. The task carries only the
+    code's id; the worker derives the code again (``_code_from_salt``)."""
     from accounts.tasks import send_code_email  # the tasks module imports this one
 
     try:
-        send_code_email.apply_async(args=(verification_id, code), retry=False)
+        send_code_email.apply_async(args=(verification_id,), retry=False)
         return
     except Exception:
         logger.warning(
             "could not queue the email for code %s; sending it from this process", verification_id, exc_info=True
         )
     try:
-        code_email_send(verification_id=verification_id, code=code)
+        code_email_send(verification_id=verification_id)
     except Exception:
         # Logged, not raised: the answer must not differ for addresses that have an account.
         logger.exception("could not send the email for code %s", verification_id)
@@ -326,19 +338,20 @@ def _code_email(verification: EmailVerification, code: str) -> tuple[str, str]:
     )
 
 
-def code_email_send(*, verification_id: int, code: str) -> bool:
-    """Email `code` to the account it was made for (``accounts.tasks.send_code_email``
-    runs this). Sends nothing for a code that has since been used, replaced or
-    has expired, or that is not the one stored; returns whether it sent."""
+def code_email_send(*, verification_id: int) -> bool:
+    """Email the code of this verification to the account it was made for
+    (``accounts.tasks.send_code_email`` runs this). Sends nothing for a code that
+    has since been used, replaced or has expired; returns whether it sent."""
     verification = (
         EmailVerification.objects.select_related("user__player")
         .filter(pk=verification_id, used_at__isnull=True, expires_at__gt=timezone.now())
         .first()
     )
-    if verification is None or not verification.user.email:
+    if verification is None or not verification.user.email or not verification.code_salt:
         return False
+    code = _code_from_salt(verification.code_salt)
     if not constant_time_compare(verification.code_hash, _code_hash(code)):
-        return False
+        return False  # SECRET_KEY changed since the code was made: it can no longer be sent
     subject, body = _code_email(verification, code)
     send_mail(subject, body, None, [verification.user.email])
     return True

@@ -3,9 +3,10 @@
 `send_code_email` sends the email with a one-time code (sign-up verification,
 token recovery) outside the request that made the code, so that answers which
 must say the same whether or not an address has an account also take as long.
-It takes the code's id and the code itself, which the database keeps only as a
-hash; it sends nothing for a code that has since been used, replaced or has
-expired, so running it late does no harm.
+It takes only the code's id: the code is derived again from a salt in its row
+and SECRET_KEY, so no secret travels in a task message. It sends nothing for a
+code that has since been used, replaced or has expired, so running it late does
+no harm.
 """
 
 from __future__ import annotations
@@ -16,5 +17,5 @@ from accounts import services
 
 
 @shared_task(name="accounts.tasks.send_code_email", ignore_result=True)
-def send_code_email(verification_id: int, code: str) -> bool:
-    return services.code_email_send(verification_id=verification_id, code=code)
+def send_code_email(verification_id: int) -> bool:
+    return services.code_email_send(verification_id=verification_id)
