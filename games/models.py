@@ -157,6 +157,7 @@ class GameEvent(models.Model):
         SEAT_RESIGNED = "seat_resigned"
         GAME_FINISHED = "game_finished"
         SEAT_DECLINED = "seat_declined"
+        SEAT_LEFT = "seat_left"
         GAME_ABORTED = "game_aborted"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")

@@ -618,7 +618,8 @@ def seats_leave_for_disabled_account(*, user_id: int) -> int:
     """An account was disabled: each of its seats in an active game leaves the
     game at once, as a timeout does (the others play on, and the seat ranks last),
     recorded as ``seat_resigned`` with reason ``account-disabled``; its invitations
-    to open games are declined. Returns how many games were changed."""
+    to open games are declined, its seats in open games freed (``seat_left``) and
+    the open games it created cancelled. Returns how many games were changed."""
     changed = 0
     for game_id in selectors.game_ids_with_seat(user_id=user_id):
         changed += _leave_for_disabled_account(game_id=game_id, user_id=user_id)
@@ -643,6 +644,16 @@ def _leave_for_disabled_account(*, game_id: str, user_id: int) -> bool:
                 _abort(writes, reason="declined", now=now, by_user_id=user_id)
         elif game.status == Game.Status.OPEN and game.created_by_id == user_id:
             _abort(writes, reason="cancelled", now=now, by_user_id=user_id)
+        elif game.status == Game.Status.OPEN and seat.has_joined:
+            # The seat is free again; join positions stay 0..n-1, as the seeded
+            # seat order at the start needs (engine.seat_permutation).
+            seat.delete()
+            joined = list(game.seats.filter(joined_at__isnull=False).order_by("join_position"))
+            for position, other in enumerate(joined):
+                if other.join_position != position:
+                    other.join_position = position
+                    other.save(update_fields=["join_position"])
+            writes.change(GameEvent.Kind.SEAT_LEFT, {"user_id": user_id, "reason": "account-disabled"})
         else:
             return False
         writes.flush()

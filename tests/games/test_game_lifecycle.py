@@ -126,3 +126,26 @@ def test_idempotency_keys_are_honoured_for_a_day_then_deleted(active_game: Game,
     late = client.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="k-1")
     assert late.status_code == 409 and late.json()["code"] == "stale_version"
     assert services.idempotency_records_delete_expired() == 1
+
+
+def test_a_disabled_player_who_joined_an_open_game_frees_the_seat_for_someone_else(
+    alice: Any, bob: Any, charlie: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    dave = make_player("dave")
+    game = services.game_create(creator=alice, seats=4)
+    services.seat_join(game=game, user=bob)
+    services.seat_join(game=game, user=charlie)
+    with django_capture_on_commit_callbacks(execute=True):
+        player_disable(user=bob)
+    game.refresh_from_db()
+    assert game.status == "open"
+    assert not Seat.objects.filter(game=game, user=bob).exists()
+    event = GameEvent.objects.filter(game=game).last()
+    assert event is not None and event.kind == "seat_left" and event.payload["user_id"] == bob.pk
+    # Join positions stay 0..n-1, so the seeded seat order still checks out at the start.
+    services.seat_join(game=game, user=dave)
+    services.seat_join(game=game, user=make_player("erin"))
+    game.refresh_from_db()
+    assert game.status == "active"
+    positions = sorted(Seat.objects.filter(game=game).values_list("join_position", flat=True))
+    assert positions == [0, 1, 2, 3]
