@@ -7,4 +7,5 @@ class AccountsConfig(AppConfig):
     verbose_name = "Accounts"
 
     def ready(self) -> None:
+        from accounts import receivers  # noqa: F401  notices a user made inactive outside the services
         from accounts import schema  # noqa: F401  registers the OpenAPI auth extension

@@ -462,21 +462,34 @@ def login_check(*, username: str, password: str) -> User:
     password is checked for LOGIN_LOCKOUT_SECONDS, doubling with each further
     wrong one (LoginLockedError, with ``retry_after``). It works the same for a
     username that has no account, so the answer tells nothing about who has one.
-    A right password clears the count.
+    A right password clears the count. The counting is done by the
+    authentication backend (accounts.backends), so the admin's login page is
+    held to the same limit.
     """
-    now = timezone.now()
-    digest = _username_digest(username)
-    record = PasswordFailures.objects.filter(username_digest=digest).first()
-    if record is not None and record.locked_until is not None and record.locked_until > now:
-        raise LoginLockedError(retry_after=math.ceil((record.locked_until - now).total_seconds()))
+    seconds = password_lock_seconds(username=username)
+    if seconds:
+        raise LoginLockedError(retry_after=seconds)
     user = authenticate(username=username, password=password)
-    if user is not None:
-        if record is not None:
-            record.delete()
-        return user
+    if user is None:
+        raise InvalidCredentialsError()
+    return user
+
+
+def password_lock_seconds(*, username: str, now: datetime | None = None) -> int:
+    """Seconds until passwords for ``username`` are checked again (0: now)."""
+    now = now or timezone.now()
+    record = PasswordFailures.objects.filter(username_digest=_username_digest(username)).first()
+    if record is None or record.locked_until is None or record.locked_until <= now:
+        return 0
+    return math.ceil((record.locked_until - now).total_seconds())
+
+
+def password_failure_record(*, username: str) -> None:
+    """Count a wrong password for ``username``; past the limit, lock it for a while."""
+    now = timezone.now()
     with transaction.atomic():
         record, _ = PasswordFailures.objects.select_for_update().get_or_create(
-            username_digest=digest, defaults={"last_failure_at": now}
+            username_digest=_username_digest(username), defaults={"last_failure_at": now}
         )
         record.failures += 1
         record.last_failure_at = now
@@ -485,7 +498,22 @@ def login_check(*, username: str, password: str) -> User:
             seconds = settings.LOGIN_LOCKOUT_SECONDS * 2 ** min(over, 12)
             record.locked_until = now + timedelta(seconds=seconds)
         record.save()
-    raise InvalidCredentialsError()
+
+
+def password_failures_clear(*, username: str) -> None:
+    PasswordFailures.objects.filter(username_digest=_username_digest(username)).delete()
+
+
+def password_failures_forget_old(*, now: datetime | None = None) -> int:
+    """Delete counts of wrong passwords that are a day old and hold no lock, so
+    guesses at made-up usernames do not pile up. Returns how many."""
+    now = now or timezone.now()
+    deleted, _ = (
+        PasswordFailures.objects.filter(last_failure_at__lt=now - timedelta(days=1))
+        .exclude(locked_until__gt=now)
+        .delete()
+    )
+    return deleted
 
 
 # --- disabling ------------------------------------------------------------------------
@@ -644,6 +672,7 @@ def player_erase(*, user: User) -> None:
         account.email = account.first_name = account.last_name = ""
         account.is_active = account.is_staff = account.is_superuser = False
         account.set_unusable_password()
+        account._disabling_announced = True  # type: ignore[attr-defined]  # below, on commit (accounts.receivers)
         account.save()
         account.groups.clear()
         account.user_permissions.clear()

@@ -19,3 +19,9 @@ from accounts import services
 @shared_task(name="accounts.tasks.send_code_email", ignore_result=True)
 def send_code_email(verification_id: int) -> bool:
     return services.code_email_send(verification_id=verification_id)
+
+
+@shared_task(name="accounts.tasks.housekeeping", ignore_result=True)
+def housekeeping() -> int:
+    """Hourly: forget day-old counts of wrong passwords that hold no lock."""
+    return services.password_failures_forget_old()

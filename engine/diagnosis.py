@@ -17,6 +17,11 @@ from .state import Player, State
 from .variants import JOKER, Variant
 
 
+def _count(n: int, noun: str) -> str:
+    """"1 token", "2 tokens": the engine's words are read by people."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def diagnose(state: State, move: Move) -> NoReturn:
     """Raise the error that explains why ``move``, which is not in
     ``legal_moves(state)``, is not legal here."""
@@ -50,12 +55,12 @@ def diagnose_suffix(state: State, move: Move, same: list[Move]) -> NoReturn:
         if not move.ret:
             choices = [m.text for m in same if not move.tile or m.tile == move.tile] or [m.text for m in same]
             raise AmbiguousMove(v.rule("limit"), f"this move leaves you with {LIMIT + need} tokens; "
-                                f"add 'return' and {need} token letter(s) to get down to 10", choices)
+                                f"add 'return' and {_count(need, 'token letter')} to get down to 10", choices)
         if v.time_letter and v.time_letter in move.ret:
             raise IllegalMove(v.rule("limit_time"), "the Time Stone can never be returned; "
                               "return other tokens")
         if len(move.ret) != need:
-            raise IllegalMove(v.rule("limit"), f"return exactly {need} token(s) to get down to 10, "
+            raise IllegalMove(v.rule("limit"), f"return exactly {_count(need, 'token')} to get down to 10, "
                               f"not {len(move.ret)}")
         raise IllegalMove(v.rule("limit"), f"you cannot return {move.ret}: you would not hold those tokens")
     tiles = sorted({m.tile for m in same if m.tile})
@@ -97,7 +102,7 @@ def diagnose_action(state: State, move: Move) -> None:
     others = [m for m in legal_moves(state) if m.kind != "pass"]
     if kind == "pass":
         raise IllegalMove(v.rule("pass"), "you may pass only when no other move is possible; "
-                          f"you have {len(others)} legal moves")
+                          f"you have {_count(len(others), 'legal move')}")
     if kind == "take":
         diagnose_take(state, move)
     elif kind == "reserve":
@@ -124,7 +129,7 @@ def diagnose_take(state: State, move: Move) -> NoReturn:
     names = [v.colours[i] for i in idx]
     if len(take) == 2 and take[0] == take[1]:
         n = state.supply[idx[0]]
-        raise IllegalMove(v.rule("take2"), f"{names[0]} has {n} token(s); taking two needs 4")
+        raise IllegalMove(v.rule("take2"), f"{names[0]} has {_count(n, 'token')}; taking two needs 4")
     if len(set(take)) != len(take):
         raise IllegalMove(v.rule("take3"), "take 3 tokens of different colours, or 2 of one colour")
     empty = [names[k] for k, i in enumerate(idx) if state.supply[i] == 0]
@@ -154,7 +159,7 @@ def diagnose_buy(state: State, p: Player, move: Move) -> NoReturn:
             if need > p.tokens[i]:
                 missing.append(f"{need - p.tokens[i]} {v.colours[i]}")
         raise IllegalMove(v.rule("buy"), f"you cannot afford {cid}: after bonuses you are short of "
-                          f"{', '.join(missing)} and hold {jokers} {v.joker_name} joker(s) to cover "
+                          f"{', '.join(missing)} and hold {_count(jokers, v.joker_name + ' joker')} to cover "
                           f"{deficit}")
     for ch in set(move.pay):
         i = v.letter_index(ch)
@@ -163,5 +168,5 @@ def diagnose_buy(state: State, p: Player, move: Move) -> NoReturn:
         if move.pay.count(ch) > paid[i]:
             raise IllegalMove(v.rule("buy"), f"J:{move.pay} spends more jokers on {v.colours[i]} "
                               f"than the default payment spends {v.colours[i]} gems ({paid[i]})")
-    raise IllegalMove(v.rule("buy"), f"J:{move.pay} needs {len(move.pay)} more joker(s) than the "
+    raise IllegalMove(v.rule("buy"), f"J:{move.pay} needs {_count(len(move.pay), 'more joker')} than the "
                       f"{jokers - deficit} you have to spare")

@@ -117,7 +117,7 @@ def _card_ref(state: State, arg: str, kind: str) -> tuple[str | None, int | None
         if kind != "buy":
             raise InvalidNotation("hand slots h1-h3 name your reserved cards, which you can only buy")
         if k > len(hand):
-            raise InvalidNotation(f"you have {len(hand)} reserved card(s); there is no h{k}")
+            raise InvalidNotation(f"you have {len(hand)} reserved card{'' if len(hand) == 1 else 's'}; there is no h{k}")
         return hand[k - 1][0], None
     name = _norm_name(a)
     if name:

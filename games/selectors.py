@@ -377,16 +377,25 @@ def game_rebuild_state(*, game: Game) -> dict[str, Any] | None:
 
 
 def game_events_pending(
-    *, consumer: str, created_before: datetime, claimed_before: datetime, limit: int = 500
+    *,
+    consumer: str,
+    created_before: datetime,
+    claimed_before: datetime,
+    created_after: datetime | None = None,
+    limit: int = 500,
 ) -> list[int]:
-    """Ids of outbox events, oldest first, that ``consumer`` has not finished:
-    never claimed, or claimed before ``claimed_before`` and still not done."""
+    """Ids of outbox events, oldest first, written between ``created_after`` and
+    ``created_before`` that ``consumer`` has not finished: never claimed, or
+    claimed before ``claimed_before`` and still not done. (The window keeps
+    each scan short, on the index on ``created_at``.)"""
     finished_or_held = GameEventClaim.objects.filter(event=OuterRef("pk"), consumer=consumer).filter(
         Q(done_at__isnull=False) | Q(claimed_at__gt=claimed_before)
     )
+    events = GameEvent.objects.filter(created_at__lte=created_before)
+    if created_after is not None:
+        events = events.filter(created_at__gte=created_after)
     return list(
-        GameEvent.objects.filter(created_at__lte=created_before)
-        .exclude(Exists(finished_or_held))
+        events.exclude(Exists(finished_or_held))
         .order_by("id")
         .values_list("pk", flat=True)[:limit]
     )

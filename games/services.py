@@ -518,13 +518,17 @@ def game_resign(*, game: Game, user: User) -> Game:
     with transaction.atomic():
         locked = _lock_game(game.pk)
         seat = _joined_seat(locked, user)
+        # Before the status: a resignation that ended the game is still yours.
+        if seat.resigned:
+            raise errors.AlreadyResigned(
+                "You have already resigned from this game"
+                + ("; the others play on without you." if locked.status == Game.Status.ACTIVE else ".")
+            )
         if locked.status != Game.Status.ACTIVE:
             raise errors.GameNotActive(
                 f"This game is {locked.status}; you can resign only while it is active.",
                 game_status=locked.status,
             )
-        if seat.resigned:
-            raise errors.AlreadyResigned("You have already resigned from this game; the others play on without you.")
         writes = _Writes(locked)
         _resign_locked(writes, seat, reason=ResultReason.RESIGNATION, now=now)
         writes.flush()
@@ -802,13 +806,20 @@ def game_event_consume(*, event_id: int, consumer: str, handle: Callable[[GameEv
 def game_events_redeliver(*, older_than: timedelta = timedelta(seconds=60), limit: int = 500) -> int:
     """Queue again, for each consumer, the events it has not finished: never
     claimed (the broker or the worker was down when they were written) or
-    claimed by a worker that died. Returns how many were queued."""
+    claimed by a worker that died. Events older than OUTBOX_REDELIVER_MAX_HOURS
+    are news no more and are left alone: a consumer added later is not sent the
+    whole history. Returns how many were queued."""
     consumers: dict[str, str] = settings.GAME_EVENT_CONSUMERS
     queued = 0
     now = timezone.now()
+    oldest = now - timedelta(hours=settings.OUTBOX_REDELIVER_MAX_HOURS)
     for consumer, task_name in consumers.items():
         event_ids = selectors.game_events_pending(
-            consumer=consumer, created_before=now - older_than, claimed_before=now - EVENT_CLAIM_LEASE, limit=limit
+            consumer=consumer,
+            created_before=now - older_than,
+            created_after=oldest,
+            claimed_before=now - EVENT_CLAIM_LEASE,
+            limit=limit,
         )
         for event_id in event_ids:
             try:

@@ -260,6 +260,11 @@ if _database["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
 
+# A database that does not answer must not hold a request (or /healthz) for long.
+DATABASE_CONNECT_TIMEOUT = env_int("DATABASE_CONNECT_TIMEOUT", 5, minimum=1)
+if _database["ENGINE"] == "django.db.backends.postgresql":
+    _database.setdefault("OPTIONS", {})["connect_timeout"] = DATABASE_CONNECT_TIMEOUT
+
 DATABASES = {"default": _database}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -293,6 +298,9 @@ else:
     )
 
 # --- passwords, language, time ------------------------------------------------
+
+# Django's backend with wrong passwords counted per username (accounts.backends).
+AUTHENTICATION_BACKENDS = ["accounts.backends.LockoutModelBackend"]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -357,6 +365,8 @@ IDEMPOTENCY_KEY_TTL_HOURS = env_int("IDEMPOTENCY_KEY_TTL_HOURS", 24, minimum=1)
 # Outbox events a consumer has not finished (its worker or the broker was down)
 # are queued again this often.
 OUTBOX_REDELIVER_SECONDS = env_int("OUTBOX_REDELIVER_SECONDS", 60, minimum=1)
+# Events older than this are not redelivered: news that old is no longer news.
+OUTBOX_REDELIVER_MAX_HOURS = env_int("OUTBOX_REDELIVER_MAX_HOURS", 24, minimum=1)
 CELERY_BEAT_SCHEDULE = {
     "games-sweep-deadlines": {
         "task": "games.tasks.sweep_deadlines",
@@ -366,6 +376,11 @@ CELERY_BEAT_SCHEDULE = {
     },
     "games-housekeeping": {
         "task": "games.tasks.housekeeping",
+        "schedule": 3600.0,
+        "options": {"expires": 3600},
+    },
+    "accounts-housekeeping": {
+        "task": "accounts.tasks.housekeeping",
         "schedule": 3600.0,
         "options": {"expires": 3600},
     },

@@ -90,7 +90,21 @@ SERVICE_MARKERS = {
 _left_out: dict[str, tuple[int, str]] = {}
 
 
+def _unique_node_ids(items: list[pytest.Item]) -> None:
+    """Schemathesis's schema.parametrize() makes one item per API operation, all
+    with the same node id ("[GET /api/v1/games/]" is only in the name). pytest-xdist
+    sends tests to workers by node id, so it would run one operation and drop the
+    rest. Give each its operation in the id, as pytest's own parametrize does."""
+    for item in items:
+        originalname = getattr(item, "originalname", item.name)
+        suffix = item.name[len(originalname):]
+        if suffix.startswith("[") and not item.nodeid.endswith(suffix):
+            # pytest keeps the id as a NodeId (item._id); parse the fuller one.
+            item._id = type(item._id).parse(item.nodeid + suffix)  # type: ignore[attr-defined]
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    _unique_node_ids(items)
     _group_serial_tests(items)
     reasons = {marker: check() for marker, check in SERVICE_MARKERS.items()}
     keep: list[pytest.Item] = []

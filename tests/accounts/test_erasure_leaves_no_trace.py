@@ -12,7 +12,6 @@ row of any model, not in what the API says about their games, not in the logs.
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import uuid
 from typing import Any
@@ -135,4 +134,5 @@ def test_an_erased_player_who_played_is_named_nowhere(
 
     # And the logs of the whole story name her nowhere either.
     assert traces(caplog.text) == [], caplog.text
-    assert json.dumps([r.getMessage() for r in caplog.records])  # the records were there to read
+    # The logs were there to read: the story's own 4xx answers were logged.
+    assert any(r.name == "django.request" for r in caplog.records), [r.name for r in caplog.records]

@@ -68,3 +68,41 @@ def test_an_unknown_username_is_locked_the_same_way_and_not_named_in_the_record(
     answers = [_try("guess", username="nobody-here") for _ in range(4)]
     assert [a.status_code for a in answers] == [401, 401, 401, 429]
     assert "nobody-here" not in str(list(PasswordFailures.objects.values()))
+
+
+def test_the_admin_login_page_is_held_to_the_same_limit(db, client, settings):
+    from accounts.services import player_create
+
+    staff = player_create(username="olga", email="olga@example.com", display_name="Olga", password=RIGHT)
+    staff.is_staff = True
+    staff.is_superuser = True
+    staff.save()
+    for _ in range(3):
+        client.post("/admin/login/", {"username": "olga", "password": "guess"})
+    # Locked: even the right password does not sign in now.
+    answer = client.post("/admin/login/", {"username": "olga", "password": RIGHT, "next": "/admin/"})
+    assert answer.status_code == 200 and "_auth_user_id" not in client.session
+    assert PasswordFailures.objects.get().locked_until is not None
+
+
+def test_old_counts_without_a_lock_are_forgotten(alice):
+    from accounts.services import password_failures_forget_old
+
+    _try("guess")
+    PasswordFailures.objects.update(last_failure_at=timezone.now() - timedelta(days=2))
+    assert password_failures_forget_old() == 1
+    assert not PasswordFailures.objects.exists()
+
+
+def test_an_operator_who_unticks_active_in_the_user_admin_moves_the_seats_on(
+    alice, django_capture_on_commit_callbacks
+):
+    from tests.games.game_helpers import make_player, start_two_player_game
+
+    bob = make_player("bob")
+    game = start_two_player_game(alice, bob)
+    bob.is_active = False
+    with django_capture_on_commit_callbacks(execute=True):
+        bob.save()
+    game.refresh_from_db()
+    assert game.status == "finished" and game.result["reason"] == "account-disabled"

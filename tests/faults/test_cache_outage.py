@@ -164,9 +164,14 @@ def test_moves_and_reads_go_on_while_the_cache_is_down_hung_and_back(private_red
 
     # Back: limits are counted in the shared cache again.
     private_redis.start()
+    from api import throttling
+
+    fallbacks_before = throttling.cache_failures
     with time_machine.travel(datetime(2026, 3, 1, 12, 0, 5, tzinfo=UTC), tick=False):
         answers = [clients[alice.pk].get("/api/v1/me/") for _ in range(9)]
     assert [a.status_code for a in answers] == [200] * 8 + [429]
+    # Counted in the shared cache, not in the process: no request fell back.
+    assert throttling.cache_failures == fallbacks_before
     assert client.get("/healthz").json()["checks"]["cache"]["state"] == "up"
     game.refresh_from_db()
     assert game.version == 3 + 3

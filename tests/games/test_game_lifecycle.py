@@ -76,6 +76,13 @@ def test_open_games_nobody_joins_expire(alice: Any, bob: Any, settings: Any) -> 
     assert GameEvent.objects.filter(game=old).last().payload["reason"] == "expired"  # type: ignore[union-attr]
 
 
+def test_resigning_twice_in_a_two_player_game_that_it_ended_has_its_own_code(active_game: Game, alice: Any) -> None:
+    client = client_for(alice)
+    assert client.post(f"/api/v1/games/{active_game.pk}/resign/").status_code == 200
+    again = client.post(f"/api/v1/games/{active_game.pk}/resign/")
+    assert again.status_code == 409 and again.json()["code"] == "already_resigned"
+
+
 def test_resigning_twice_has_its_own_code(alice: Any, bob: Any, charlie: Any) -> None:
     dave = make_player("dave")
     game = services.game_create(creator=alice, seats=3, invited=[bob, dave])
@@ -149,3 +156,16 @@ def test_a_disabled_player_who_joined_an_open_game_frees_the_seat_for_someone_el
     assert game.status == "active"
     positions = sorted(Seat.objects.filter(game=game).values_list("join_position", flat=True))
     assert positions == [0, 1, 2, 3]
+
+
+def test_the_housekeeping_command_expires_open_games_and_deletes_old_keys(alice: Any) -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    old = services.game_create(creator=alice, seats=2)
+    Game.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=30))
+    out = StringIO()
+    call_command("housekeeping", stdout=out)
+    assert "1 open game(s) expired" in out.getvalue()
+    assert Game.objects.get(pk=old.pk).status == "aborted"

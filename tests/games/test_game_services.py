@@ -307,10 +307,12 @@ def test_resigning_a_two_player_game_makes_the_other_player_win(active_game: Gam
     assert_versions_without_gaps(active_game)
 
 
-def test_a_player_cannot_resign_twice_or_after_the_end(active_game: Game, alice: Any) -> None:
+def test_a_player_cannot_resign_twice_or_after_the_end(active_game: Game, alice: Any, bob: Any) -> None:
     services.game_resign(game=active_game, user=alice)
-    with pytest.raises(errors.GameNotActive):
+    with pytest.raises(errors.AlreadyResigned):
         services.game_resign(game=active_game, user=alice)
+    with pytest.raises(errors.GameNotActive):
+        services.game_resign(game=active_game, user=bob)
 
 
 def test_a_non_player_cannot_resign(active_game: Game, charlie: Any) -> None:

@@ -161,3 +161,13 @@ def test_payloads_name_people_by_id_never_by_name_or_address(alice: Any, bob: An
         assert person.player.display_name not in payloads
     kinds = set(GameEvent.objects.filter(game=game).values_list("kind", flat=True))
     assert kinds == {"game_created", "seat_joined", "game_started", "move_played", "seat_resigned"}
+
+
+def test_redelivery_leaves_events_older_than_its_window_alone(
+    two_consumers: list[tuple[str, int]], active_game: Game, settings: Any, time_machine: Any
+) -> None:
+    settings.OUTBOX_REDELIVER_MAX_HOURS = 24
+    time_machine.move_to(timezone.now() + timedelta(hours=25))
+    # A consumer configured today is not sent yesterday's history.
+    assert services.game_events_redeliver() == 0
+    assert two_consumers == []

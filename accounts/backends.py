@@ -1,0 +1,33 @@
+"""The authentication backend: Django's own, with password guessing slowed per
+username (accounts.services.password_*), for every door that checks a password:
+the API's token minting and the admin's login page alike."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django.contrib.auth.backends import ModelBackend
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest
+
+from accounts import services
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+
+class LockoutModelBackend(ModelBackend):
+    def authenticate(
+        self, request: HttpRequest | None, username: str | None = None, password: str | None = None, **kwargs: Any
+    ) -> User | None:
+        if username is None or password is None:
+            return None
+        if services.password_lock_seconds(username=username):
+            # Stops every backend: Django's authenticate() then answers None.
+            raise PermissionDenied("too many wrong passwords for this username")
+        user = super().authenticate(request, username=username, password=password, **kwargs)
+        if user is None:
+            services.password_failure_record(username=username)
+        else:
+            services.password_failures_clear(username=username)
+        return user

@@ -1,0 +1,32 @@
+"""Accounts' own receivers of Django's model signals.
+
+An operator may untick "active" on a user in Django's own user admin, which does
+not go through ``accounts.services.player_disable``; this notices it, so that
+``account_disabled`` is sent all the same and the account's seats do not hang
+until their deadlines.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models.signals import pre_save
+from django.dispatch import receiver
+
+from accounts.signals import account_disabled
+
+User = get_user_model()
+
+
+@receiver(pre_save, sender=User, dispatch_uid="accounts.user_deactivated")
+def announce_an_account_made_inactive(sender: Any, instance: Any, update_fields: Any = None, **kwargs: Any) -> None:
+    if instance.pk is None or instance.is_active or getattr(instance, "_disabling_announced", False):
+        return  # new, active, or a service that announces it itself
+    if update_fields is not None and "is_active" not in update_fields:
+        return  # e.g. last_login on sign-in: is_active is not being written
+    was_active = User.objects.filter(pk=instance.pk, is_active=True).exists()
+    if was_active:
+        user_id = instance.pk
+        transaction.on_commit(lambda: account_disabled.send(sender=User, user_id=user_id))
