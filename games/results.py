@@ -86,3 +86,26 @@ def result_last_standing(
         "resigned": sorted(left_in_order),
         "timed_out": sorted(timed_out),
     }
+
+
+def result_in_current_shape(result: dict[str, object], *, timed_out: Collection[int]) -> GameResult:
+    """A result stored before results had one shape, in the current shape: a
+    resignation's result gains ``places`` (its ranking has no ties), every result
+    gains ``resigned`` and ``timed_out``. A result already in shape is unchanged."""
+    ranking = [int(seat) for seat in result["ranking"]]  # type: ignore[attr-defined]
+    places = result.get("places")
+    if places is None:
+        by_seat = [0] * len(ranking)
+        for place, seat in enumerate(ranking, start=1):
+            by_seat[seat] = place
+        places = by_seat
+    resigned = sorted(int(seat) for seat in result.get("resigned", []))  # type: ignore[attr-defined]
+    return {
+        "winners": [int(seat) for seat in result["winners"]],  # type: ignore[attr-defined]
+        "scores": [int(score) for score in result["scores"]],  # type: ignore[attr-defined]
+        "places": [int(place) for place in places],  # type: ignore[attr-defined]
+        "ranking": ranking,
+        "reason": str(result["reason"]),
+        "resigned": resigned,
+        "timed_out": sorted(result.get("timed_out", timed_out)),  # type: ignore[call-overload]
+    }
