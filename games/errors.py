@@ -87,6 +87,10 @@ class GameNotActive(DomainError):
     code = "game_not_active"
     title = "The game is not in progress"
 
+    @classmethod
+    def for_move(cls, status: str) -> GameNotActive:
+        return cls(f"This game is {status}; moves can be played only while it is active.", game_status=status)
+
 
 class SeatUnavailable(DomainError):
     kind = ErrorKind.CONFLICT

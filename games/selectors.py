@@ -410,10 +410,7 @@ def game_version_for_player(*, game_id: str, user: User) -> int:
     if seat is None or not seat.has_joined:
         raise errors.NotAPlayer("You do not have a seat in this game, so you cannot act in it.")
     if game.status != Game.Status.ACTIVE:
-        raise errors.GameNotActive(
-            f"This game is {game.status}; moves can be played only while it is active.",
-            game_status=game.status,
-        )
+        raise errors.GameNotActive.for_move(game.status)
     return game.version
 
 

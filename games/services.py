@@ -420,10 +420,7 @@ def _parse(state: engine.State, text: str) -> engine.Move:
 def _check_can_move(game: Game, seat: Seat, *, expected_version: int) -> engine.State:
     """The state to play on, once the game, the version and the turn allow a move."""
     if game.status != Game.Status.ACTIVE:
-        raise errors.GameNotActive(
-            f"This game is {game.status}; moves can be played only while it is active.",
-            game_status=game.status,
-        )
+        raise errors.GameNotActive.for_move(game.status)
     if expected_version != game.version:
         if expected_version > game.version:
             where = f"the game is only at version {game.version}"
