@@ -36,6 +36,12 @@ class Player(models.Model):
     # Set by accounts.services.player_erase: the row stays (seats keep pointing at
     # the user) but holds nothing that names the person.
     erased_at = models.DateTimeField(null=True, blank=True)
+    # IANA name; deadlines and digests are shown in it.
+    time_zone = models.CharField(max_length=64, default="UTC")
+    # Set when mail to the address bounced hard: no more mail goes there until
+    # the player changes it (the API and the game page warn them).
+    email_undeliverable_at = models.DateTimeField(null=True, blank=True)
+    email_undeliverable_reason = models.CharField(max_length=255, blank=True, default="")
 
     def __str__(self) -> str:
         return self.display_name

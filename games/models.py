@@ -24,6 +24,11 @@ def new_public_id() -> str:
     return "".join(secrets.choice(PUBLIC_ID_ALPHABET) for _ in range(PUBLIC_ID_LENGTH))
 
 
+def new_seat_key() -> str:
+    """A per-seat secret (see Seat.link_key and Seat.reply_key)."""
+    return secrets.token_urlsafe(24)
+
+
 def is_public_id(text: str) -> bool:
     """True when ``text`` is shaped like an id this server mints.
 
@@ -101,6 +106,12 @@ class Seat(models.Model):
     resigned = models.BooleanField(default=False)
     resigned_at = models.DateTimeField(null=True, blank=True)
     timed_out = models.BooleanField(default=False)
+    # Signed per-seat links (games.links) are made with this key: rotating it
+    # revokes every link sent so far for this seat.
+    link_key = models.CharField(max_length=64, default=new_seat_key)
+    # The secret behind the seat's email reply address (play by email); its own
+    # key so that the page link and the reply address are revoked apart.
+    reply_key = models.CharField(max_length=64, default=new_seat_key)
 
     class Meta:
         ordering = ["index", "join_position", "id"]

@@ -196,6 +196,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "notifications",
+    "webhooks",
 ]
 
 MIDDLEWARE = [

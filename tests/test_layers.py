@@ -2,7 +2,7 @@
 against the project's one-way dependencies (STYLE.md, "Dependencies point one way").
 
     splendor_site      wiring on top: settings, URLs, the Celery app, WSGI/ASGI
-    leagues, notifications  ->  games  ->  accounts
+    leagues, notifications, webhooks  ->  games  ->  accounts
     api                HTTP plumbing below the apps (imports no app)
     core               domain errors and database helpers (no app, no HTTP)
     engine             the rules: standard library only
@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("engine", "core", "api", "accounts", "games", "notifications", "leagues", "splendor_site")
-APPS = ("accounts", "games", "notifications", "leagues")
+PACKAGES = ("engine", "core", "api", "accounts", "games", "notifications", "webhooks", "leagues", "splendor_site")
+APPS = ("accounts", "games", "notifications", "webhooks", "leagues")
 # Modules that hold the domain: they never speak HTTP.
 NO_HTTP_MODULES = ("models", "services", "selectors", "tasks", "errors", "results", "receivers", "signals")
 
@@ -67,9 +67,9 @@ def _forbidden(module: str, imported: str) -> str | None:
     if own in APPS or own in ("engine", "core", "api"):
         if other == "splendor_site":
             return "nothing imports splendor_site: it is the wiring on top"
-    if own == "accounts" and other in ("games", "notifications", "leagues"):
+    if own == "accounts" and other in ("games", "notifications", "webhooks", "leagues"):
         return "games may use accounts, never the reverse (accounts sends signals instead)"
-    if own == "games" and other in ("notifications", "leagues"):
+    if own == "games" and other in ("notifications", "webhooks", "leagues"):
         return "news leaves games only as GameEvent rows: games imports no consumer"
     leaf = module.split(".")[-1]
     if own in APPS and leaf in NO_HTTP_MODULES and other == "rest_framework":
