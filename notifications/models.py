@@ -1,1 +1,126 @@
-# Models arrive with the notification work (the outbox, reminders).
+"""What the notifications app keeps: players' preferences, per-game mutes, every
+notification it decided to send (one row per event, recipient and kind, so a
+repeat delivery of an event sends nothing twice), scheduled reminders and
+addresses that asked for no invitations."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+def default_reminder_hours() -> list[int]:
+    return [24, 2]
+
+
+class Preferences(models.Model):
+    """A player's choices about email. A player without a row has the defaults."""
+
+    class Mode(models.TextChoices):
+        EVERY_TURN = "every_turn", "An email for every turn"
+        DIGEST = "digest", "A daily digest of games waiting on me"
+        OFF = "off", "No game email"
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_preferences"
+    )
+    mode = models.CharField(max_length=16, choices=Mode.choices, default=Mode.EVERY_TURN)
+    # The hour (0-23) in the player's time zone at which the digest goes out.
+    digest_hour = models.PositiveSmallIntegerField(default=8)
+    # Hours before a deadline at which a reminder goes out; empty for none.
+    reminder_hours = models.JSONField(default=default_reminder_hours)
+    # When the next digest is due (UTC), kept so the digest sweep is an index scan.
+    next_digest_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.mode}"
+
+
+class GameMute(models.Model):
+    """No email about this game for this player (the API's PUT .../mute/)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "game"], name="gamemute_unique_user_game")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} mutes {self.game_id}"
+
+
+class Notification(models.Model):
+    """One email decided for one recipient. ``key`` is unique: the same event,
+    recipient and kind (or the same reminder, or the same digest) is recorded
+    once, so at-least-once delivery of events never sends a second copy unless
+    a worker died between handing the message to the mail server and saving
+    ``sent_at``."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        SENT = "sent"
+        FAILED = "failed"  # gave up after retries
+        SUPPRESSED = "suppressed"  # not sent: muted, off, opted out, undeliverable
+
+    key = models.CharField(max_length=160, unique=True)
+    kind = models.CharField(max_length=32)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    event = models.ForeignKey("games.GameEvent", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    subject = models.CharField(max_length=200, blank=True, default="")
+    message_id = models.CharField(max_length=200, blank=True, default="")
+    attempts = models.PositiveIntegerField(default=0)
+    # When a queued notification is next tried (SMTP errors back off).
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.CharField(max_length=500, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(
+                fields=["next_attempt_at"], condition=Q(status="queued"), name="notification_due_idx"
+            ),
+            models.Index(fields=["user", "-created_at"], name="notification_user_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.user_id} ({self.status})"
+
+
+class Reminder(models.Model):
+    """A reminder due before a seat's deadline. Rows are written when a turn
+    starts and swept when due; one whose deadline has since changed is dropped."""
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    deadline_at = models.DateTimeField()
+    hours_before = models.PositiveIntegerField()
+    due_at = models.DateTimeField()
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "user", "deadline_at", "hours_before"], name="reminder_unique_per_deadline"
+            ),
+        ]
+        indexes = [models.Index(fields=["due_at"], condition=Q(sent_at__isnull=True), name="reminder_due_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} {self.user_id} {self.hours_before}h"
+
+
+class InvitationOptOut(models.Model):
+    """An address that asked for no invitations, by the SHA-256 of its
+    lower-cased text, so that the list names nobody."""
+
+    address_digest = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.address_digest[:12]
