@@ -1,0 +1,275 @@
+"""The board as plain data for templates (the game page and the emails).
+
+``board_context`` is built only from ``engine.observe(state, seat)`` (so hidden
+information never reaches it: deck order, another seat's blind reservation) and
+from the public facts of the game row (names, status, deadline, version, the
+move log with each seat's private card shown only to that seat). It holds no
+model objects, so a template cannot reach past it; the seed is never in it.
+
+Keys of the returned dict (``board``):
+
+- ``game_id``, ``variant`` ("base"/"marvel"), ``variant_name``, ``status``,
+  ``status_label``, ``version``, ``deadline_at`` (aware datetime or None),
+  ``deadline_text`` ("2026-12-01 15:00 UTC" or ""), ``started``, ``over``,
+  ``final_round``, ``round``, ``ply``, ``viewer_seat`` (int or None),
+  ``viewer_name``, ``to_move`` (int or None), ``to_move_name``, ``your_turn``.
+- ``colors``: the legend, one :func:`_color` dict per letter (``letter``,
+  ``name``, ``bg``, ``fg``), the joker (and the Time Stone) last.
+- ``bank``: tokens in the supply, ``_color`` dicts plus ``count``.
+- ``market``: rows for levels 3, 2, 1: ``level``, ``deck_count``, ``cards``
+  (each a card dict, or None for an empty slot).
+- card dict: ``id``, ``slot``, ``level``, ``color`` (``_color`` dict),
+  ``points``, ``cost`` (``_color`` dicts plus ``count``), ``name`` ("" in base),
+  ``avengers`` (int or None), ``time_stone`` (bool), ``hidden`` (False),
+  ``blind`` (bool: reserved from a deck, shown to its owner only).
+  A hidden card (another seat's blind reservation): ``slot``, ``level``,
+  ``hidden`` (True) and nothing else.
+- ``tile_word`` ("noble"/"location"), ``tiles_title``, ``tiles``: each
+  ``id``, ``name``, ``points``, ``requires`` (``_color`` dicts plus ``count``).
+- ``players``: by seat: ``seat``, ``name``, ``is_you``, ``to_move``,
+  ``resigned``, ``timed_out``, ``points``, ``tokens`` and ``bonuses``
+  (``_color`` dicts plus ``count``), ``token_count``, ``card_count``,
+  ``reserved`` (card dicts, hidden ones as above), ``tiles`` (ids),
+  ``place`` (int once finished, else None); Marvel only (None in base):
+  ``avengers_icons``, ``avengers_assemble``, ``time_stone``, ``gauntlet``
+  (``points``, ``points_needed``, ``missing_colors`` (``_color`` dicts),
+  ``time_stone``, ``meets``).
+- ``marvel``: None in base; else ``avengers_assemble_seat``,
+  ``avengers_assemble_name``, ``time_stone_names``, ``target_points``,
+  ``gauntlet_holders`` (names of players who meet the Gauntlet now).
+- ``result``: None until finished; else ``reason``, ``reason_text``,
+  ``winners`` (names).
+- ``last_moves``: oldest first: ``ply`` (from 0), ``number`` (from 1), ``seat``, ``name``, ``text``,
+  ``automatic``, ``private_card`` ("" unless the move is the viewer's own).
+- ``seats_waiting``: before the start, every seat: ``name``, ``joined``,
+  ``invited``.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC
+from typing import Any
+
+import engine
+from engine.variants import get_variant
+
+from games.models import Game, Move, Seat
+
+# What each letter means, and how it is painted: a letter (and a word for a
+# screen reader) always goes with the colour, never the colour alone.
+_COLORS: dict[str, dict[str, tuple[str, str, str]]] = {
+    "base": {
+        "W": ("white", "#f4f4f4", "#111111"),
+        "U": ("blue", "#1f5fbf", "#ffffff"),
+        "G": ("green", "#1e7b34", "#ffffff"),
+        "R": ("red", "#b8322a", "#ffffff"),
+        "K": ("black", "#222222", "#ffffff"),
+        "J": ("gold", "#d4a017", "#111111"),
+    },
+    "marvel": {
+        "Y": ("yellow", "#f1c40f", "#111111"),
+        "U": ("blue", "#1f5fbf", "#ffffff"),
+        "O": ("orange", "#e67e22", "#111111"),
+        "R": ("red", "#b8322a", "#ffffff"),
+        "P": ("purple", "#7d3c98", "#ffffff"),
+        "J": ("grey", "#9a9a9a", "#111111"),
+        "T": ("green Time Stone", "#1e7b34", "#ffffff"),
+    },
+}
+
+_REASONS = {
+    "points": "a player reached the points target and the round was finished",
+    "gauntlet": "a player completed the Infinity Gauntlet and the round was finished",
+    "all-passed": "every player passed in a row",
+    "round-limit": "the round limit was reached",
+    "resignation": "every other player resigned",
+    "timeout": "every other player resigned or ran out of time",
+    "account-disabled": "every other player left the game",
+}
+
+
+def _color(variant: str, letter: str) -> dict[str, str]:
+    name, bg, fg = _COLORS[variant].get(letter, (letter, "#dddddd", "#111111"))
+    return {"letter": letter, "name": name, "bg": bg, "fg": fg}
+
+
+def _counted(variant: str, counts: dict[str, int], *, keep_zero: bool = False) -> list[dict[str, Any]]:
+    order = list(_COLORS[variant])
+    letters = sorted(counts, key=lambda letter: order.index(letter) if letter in order else len(order))
+    return [
+        {**_color(variant, letter), "count": counts[letter]} for letter in letters if keep_zero or counts[letter]
+    ]
+
+
+def _card(variant: str, view: Any) -> dict[str, Any]:
+    if view.get("hidden"):
+        return {"slot": view["slot"], "level": view["level"], "hidden": True}
+    return {
+        "id": view["id"],
+        "slot": view.get("slot", ""),
+        "level": view["level"],
+        "color": _color(variant, view["color"]),
+        "points": view["points"],
+        "cost": _counted(variant, view["cost"]),
+        "name": view.get("name", ""),
+        "avengers": view.get("avengers"),
+        "time_stone": bool(view.get("time_stone", False)),
+        "hidden": False,
+        "blind": bool(view.get("blind", False)),
+    }
+
+
+def _display_name(seat: Seat) -> str:
+    player = getattr(seat.user, "player", None)
+    name = getattr(player, "display_name", "") if player is not None else ""
+    return name or seat.user.get_username()
+
+
+def _deadline_text(game: Game) -> str:
+    if game.deadline_at is None:
+        return ""
+    return game.deadline_at.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def board_context(*, game: Game, seat_index: int | None, last_moves: int = 5) -> dict[str, Any]:
+    """The board as seat ``seat_index`` sees it (``None``: a spectator); see the module docstring."""
+    variant = game.variant if game.variant in _COLORS else "base"
+    seats = list(Seat.objects.filter(game=game).select_related("user__player"))
+    by_index = {seat.index: seat for seat in seats if seat.index is not None}
+    names = {index: _display_name(seat) for index, seat in by_index.items()}
+    board: dict[str, Any] = {
+        "game_id": game.pk,
+        "variant": game.variant,
+        "variant_name": game.get_variant_display(),
+        "status": game.status,
+        "status_label": game.get_status_display(),
+        "version": game.version,
+        "deadline_at": game.deadline_at,
+        "deadline_text": _deadline_text(game),
+        "started": game.state is not None,
+        "over": game.is_over,
+        "final_round": False,
+        "round": 0,
+        "ply": 0,
+        "viewer_seat": seat_index,
+        "viewer_name": names.get(seat_index, "") if seat_index is not None else "",
+        "to_move": None,
+        "to_move_name": "",
+        "your_turn": False,
+        "colors": [_color(variant, letter) for letter in _COLORS[variant]],
+        "bank": [],
+        "market": [],
+        "tile_word": "location" if variant == "marvel" else "noble",
+        "tiles_title": "Locations" if variant == "marvel" else "Nobles",
+        "tiles": [],
+        "players": [],
+        "marvel": None,
+        "result": None,
+        "last_moves": [],
+        "seats_waiting": [
+            {"name": _display_name(seat), "joined": seat.has_joined, "invited": seat.invited}
+            for seat in sorted(seats, key=lambda s: (s.join_position if s.join_position is not None else 99, s.pk))
+        ],
+    }
+    if game.state is None:
+        return board
+
+    view = engine.observe(engine.from_dict(game.state), seat_index)
+    to_move = view["to_move"] if game.status == Game.Status.ACTIVE else None
+    result = game.result if game.status == Game.Status.FINISHED and game.result else None
+    places: list[int] = list(result["places"]) if result else []
+    board.update(
+        {
+            "final_round": view["final_round"],
+            "round": view["round"],
+            "ply": view["ply"],
+            "to_move": to_move,
+            "to_move_name": names.get(to_move, "") if to_move is not None else "",
+            "your_turn": to_move is not None and to_move == seat_index,
+            "bank": _counted(variant, view["supply"], keep_zero=True),
+            "market": [
+                {
+                    "level": level,
+                    "deck_count": view["decks"][str(level)],
+                    "cards": [None if card is None else _card(variant, card) for card in view["market"][str(level)]],
+                }
+                for level in (3, 2, 1)
+            ],
+            "tiles": [
+                {
+                    "id": tile["id"],
+                    "name": tile.get("name", ""),
+                    "points": tile["points"],
+                    "requires": _counted(variant, tile["requires"]),
+                }
+                for tile in view.get("locations", view.get("nobles", []))
+            ],
+        }
+    )
+    players: list[dict[str, Any]] = []
+    for entry in view["seats"]:
+        index = entry["seat"]
+        seat = by_index.get(index)
+        gauntlet = entry.get("gauntlet")
+        players.append(
+            {
+                "seat": index,
+                "name": names.get(index, f"Seat {index}"),
+                "is_you": index == seat_index,
+                "to_move": index == to_move,
+                "resigned": bool(seat and seat.resigned),
+                "timed_out": bool(seat and seat.timed_out),
+                "points": entry["points"],
+                "tokens": _counted(variant, entry["tokens"]),
+                "token_count": entry["token_count"],
+                "bonuses": _counted(variant, entry["bonuses"], keep_zero=True),
+                "card_count": entry["card_count"],
+                "reserved": [_card(variant, card) for card in entry["reserved"]],
+                "tiles": list(entry.get("locations", entry.get("nobles", []))),
+                "place": places[index] if index < len(places) else None,
+                "avengers_icons": entry.get("avengers_icons"),
+                "avengers_assemble": entry.get("avengers_assemble"),
+                "time_stone": entry.get("time_stone"),
+                "gauntlet": None
+                if gauntlet is None
+                else {
+                    "points": gauntlet["points"],
+                    "points_needed": gauntlet["points_needed"],
+                    "missing_colors": [_color(variant, letter) for letter in gauntlet["missing_colors"]],
+                    "time_stone": gauntlet["time_stone"],
+                    "meets": gauntlet["meets"],
+                },
+            }
+        )
+    board["players"] = players
+    if "avengers_assemble" in view:
+        holder = view.get("avengers_assemble")
+        board["marvel"] = {
+            "avengers_assemble_seat": holder,
+            "avengers_assemble_name": names.get(holder, "") if holder is not None else "",
+            "time_stone_names": [p["name"] for p in players if p["time_stone"]],
+            "target_points": get_variant(variant).target_points,  # M-END-1
+            "gauntlet_holders": [p["name"] for p in players if p["gauntlet"] and p["gauntlet"]["meets"]],
+        }
+    if result:
+        reason = str(result.get("reason", ""))
+        board["result"] = {
+            "reason": reason,
+            "reason_text": _REASONS.get(reason, reason),
+            "winners": [names.get(s, f"Seat {s}") for s in result.get("winners", [])],
+        }
+    if last_moves > 0:
+        moves = list(Move.objects.filter(game=game).order_by("-ply")[:last_moves])
+        board["last_moves"] = [
+            {
+                "ply": move.ply,
+                "number": move.ply + 1,
+                "seat": move.seat,
+                "name": names.get(move.seat, f"Seat {move.seat}"),
+                "text": move.text,
+                "automatic": move.automatic,
+                "private_card": move.private_card if seat_index is not None and move.seat == seat_index else "",
+            }
+            for move in reversed(moves)
+        ]
+    return board
