@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 
+from core.errors import DomainError
+from games.links import seat_link_rotate_for_seat
 from games.models import Game, GameEvent, GameEventClaim, Move, Seat
 
 
@@ -101,6 +103,24 @@ class SeatAdmin(HiddenInformationMixin[Seat], ReadOnlyMixin, admin.ModelAdmin[Se
     list_filter = ["game__status", "game__variant", "invited", "resigned"]
     search_fields = ["game__id", "user__username"]
     list_select_related = ["game", "user"]
+    actions = ["rotate_page_link"]
+
+    @admin.action(description="Rotate the page link")
+    def rotate_page_link(self, request: HttpRequest, queryset: QuerySet[Seat]) -> None:
+        """Revoke every link to the game page sent so far for these seats (a leaked email, say)."""
+        rotated = 0
+        for seat_id in queryset.values_list("pk", flat=True):
+            try:
+                seat_link_rotate_for_seat(seat_id=seat_id)
+            except DomainError as error:
+                self.message_user(request, error.message, messages.ERROR)
+            else:
+                rotated += 1
+        self.message_user(
+            request,
+            f"Replaced the page link of {rotated} seat{'s' if rotated != 1 else ''}; earlier links no longer open the game.",
+            messages.SUCCESS,
+        )
 
 
 @admin.register(Move)

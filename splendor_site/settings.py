@@ -183,6 +183,13 @@ if SECRET_KEY is None:
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
+# The site's public address: links in emails (games.links.seat_link_url) start with it.
+SITE_URL = (env_str("SITE_URL", "http://127.0.0.1:8000") or "").rstrip("/")
+if urlsplit(SITE_URL).scheme not in ("http", "https") or not urlsplit(SITE_URL).netloc:
+    raise ImproperlyConfigured(
+        f"SITE_URL={SITE_URL!r} is not an absolute http(s) address; set it like https://splendor.example."
+    )
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",

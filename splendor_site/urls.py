@@ -4,6 +4,8 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from api.health import healthz
 from api.home import home
+from games.link_views import SeatLinkRotateView
+from games.pages import game_page
 
 urlpatterns = [
     path("", home, name="home"),
@@ -13,6 +15,9 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/v1/", include("accounts.urls")),
     path("api/v1/", include("games.urls")),
+    path("api/v1/games/<str:game_id>/link/rotate/", SeatLinkRotateView.as_view(), name="game-link-rotate"),
+    # The game page opened by a seat's signed link (games.links); HTML, not the API.
+    path("games/<str:game_id>/", game_page, name="game-page"),
 ]
 
 handler404 = "api.problems.handler404"
