@@ -405,6 +405,47 @@ CELERY_BEAT_SCHEDULE = {
 # docs/events.md.
 GAME_EVENT_CONSUMERS: dict[str, str] = {}
 
+# --- Webhooks (docs/webhooks.md) ------------------------------------------------
+
+GAME_EVENT_CONSUMERS["webhooks"] = "webhooks.tasks.consume_event"
+# Webhooks go to public addresses only; tests (and a developer's machine) may
+# allow loopback. Private, link-local and the rest are never allowed.
+WEBHOOKS_ALLOW_LOOPBACK = env_bool("WEBHOOKS_ALLOW_LOOPBACK", False)
+WEBHOOKS_MAX_PER_USER = env_int("WEBHOOKS_MAX_PER_USER", 10, minimum=1)
+# Connect and read timeouts of one attempt; a response body is read up to this many bytes.
+WEBHOOKS_TIMEOUT_SECONDS = env_seconds("WEBHOOKS_TIMEOUT_SECONDS", 5.0, maximum=30)
+WEBHOOKS_MAX_RESPONSE_BYTES = env_int("WEBHOOKS_MAX_RESPONSE_BYTES", 4096, minimum=0)
+
+
+def _env_delays(name: str, default: list[int]) -> list[int]:
+    texts = env_list(name, [str(delay) for delay in default])
+    try:
+        delays = [int(text) for text in texts]
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={','.join(texts)!r} must be whole numbers of seconds, comma-separated.")
+    if not delays or any(delay < 1 for delay in delays):
+        raise ImproperlyConfigured(f"{name} must list at least one delay, each at least 1 second.")
+    return delays
+
+
+# After a failed attempt the next one waits the next of these delays; when they
+# run out the delivery has failed (and its endpoint is disabled).
+WEBHOOKS_RETRY_DELAYS_SECONDS = _env_delays(
+    "WEBHOOKS_RETRY_DELAYS_SECONDS", [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 10 * 3600]
+)
+# An endpoint is also disabled after this many failed attempts in a row that
+# span at least WEBHOOKS_DISABLE_AFTER_HOURS.
+WEBHOOKS_DISABLE_AFTER_FAILURES = env_int("WEBHOOKS_DISABLE_AFTER_FAILURES", 15, minimum=1)
+WEBHOOKS_DISABLE_AFTER_HOURS = env_int("WEBHOOKS_DISABLE_AFTER_HOURS", 24, minimum=1)
+# How often the beat sends the deliveries whose retry is due, and how many at most each time.
+WEBHOOKS_SWEEP_SECONDS = env_int("WEBHOOKS_SWEEP_SECONDS", 10, minimum=1)
+WEBHOOKS_SWEEP_BATCH = env_int("WEBHOOKS_SWEEP_BATCH", 50, minimum=1)
+CELERY_BEAT_SCHEDULE["webhooks-deliver-due"] = {
+    "task": "webhooks.tasks.deliver_due",
+    "schedule": float(WEBHOOKS_SWEEP_SECONDS),
+    "options": {"expires": WEBHOOKS_SWEEP_SECONDS},
+}
+
 # --- Redis (optional; used by tests marked `redis` and by operators) -----------
 
 REDIS_URL = env_str("REDIS_URL", None)

@@ -1,0 +1,39 @@
+"""What the webhooks services refuse, as domain errors (no HTTP here; the API
+maps each ``kind`` to a status in ``api.problems``)."""
+
+from __future__ import annotations
+
+from core.errors import DomainError, ErrorKind, InvalidInput
+
+
+class WebhookNotFound(DomainError):
+    kind = ErrorKind.NOT_FOUND
+    code = "webhook_not_found"
+    title = "Webhook not found"
+
+    @classmethod
+    def for_id(cls, endpoint_id: object) -> WebhookNotFound:
+        return cls(f"You have no webhook with id {endpoint_id!r}. GET /api/v1/webhooks/ lists yours.")
+
+
+class TooManyWebhooks(DomainError):
+    """Fields: ``max_webhooks``."""
+
+    kind = ErrorKind.CONFLICT
+    code = "too_many_webhooks"
+    title = "Too many webhooks"
+
+
+class WebhookUrlRefused(InvalidInput):
+    """The URL cannot be read, is not http(s), or its host is not a public address.
+
+    Raised with ``errors={"url": [...]}`` like any invalid field, under a code
+    of its own so that a client can tell it from other invalid input."""
+
+    code = "webhook_url_refused"
+    title = "This webhook URL is not allowed"
+
+
+class UnsafeAddress(Exception):
+    """At delivery time: the host no longer resolves to a public address. Not a
+    DomainError: no caller sees it but the delivery, which records it."""

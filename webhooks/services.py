@@ -1,0 +1,379 @@
+"""Writes for the webhooks app: registering endpoints, fanning events out into
+deliveries, and sending them.
+
+A delivery is sent at most once at a time, however many workers try: each
+attempt first claims the row with a conditional UPDATE (pending, due) that
+pushes ``next_attempt_at`` forward by ``CLAIM_LEASE``. A worker that dies
+mid-attempt leaves the row to be claimed again when the lease runs out, so
+receivers may see a message twice (they drop repeats by its ``webhook-id``).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Collection
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+import requests
+from celery import current_app
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.utils import timezone
+from standardwebhooks import Webhook
+
+from core.errors import InvalidInput
+from core.text import listed
+from games.models import GameEvent
+from webhooks import selectors
+from webhooks.errors import TooManyWebhooks, UnsafeAddress
+from webhooks.models import MAX_ERROR_LENGTH, Delivery, DeliveryAttempt, Endpoint, new_endpoint_secret
+from webhooks.url_safety import CheckedAdapter, url_check, url_parse
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+logger = logging.getLogger(__name__)
+
+# Longer than any one attempt can take (the connect and read timeouts are at most 30 s each).
+CLAIM_LEASE = timedelta(minutes=2)
+MAX_EVENTS_PER_ENDPOINT = 50
+DELIVER_TASK = "webhooks.tasks.deliver"
+NOTICE_TASK = "webhooks.tasks.send_disabled_notice"
+
+
+# --- endpoints -----------------------------------------------------------------------
+
+
+def _events_check(events: Collection[str]) -> list[str]:
+    known = selectors.event_kinds()
+    unknown = sorted({str(name) for name in events if name not in known})
+    if unknown:
+        raise InvalidInput(
+            {
+                "events": [
+                    f"No such event: {listed([f'`{name}`' for name in unknown])}. The events are "
+                    f"{listed([f'`{name}`' for name in known])}; an empty list means all of them."
+                ]
+            }
+        )
+    if len(events) > MAX_EVENTS_PER_ENDPOINT:
+        raise InvalidInput({"events": [f"List at most {MAX_EVENTS_PER_ENDPOINT} events."]})
+    return sorted(set(events))
+
+
+@transaction.atomic
+def endpoint_create(*, owner: User, url: str, events: Collection[str] = ()) -> Endpoint:
+    """Register a webhook for ``owner``'s games. Its secret is on the returned row:
+    show it to the owner now, it is not shown again."""
+    chosen = _events_check(events)
+    # Locks the owner's row, so two requests at once cannot both take the last place.
+    type(owner).objects.select_for_update().filter(pk=owner.pk).first()
+    limit: int = settings.WEBHOOKS_MAX_PER_USER
+    if Endpoint.objects.filter(owner=owner).count() >= limit:
+        raise TooManyWebhooks(
+            f"You have {limit} webhooks, the most one player may have. Delete one you no longer use first.",
+            max_webhooks=limit,
+        )
+    url_check(url)
+    return Endpoint.objects.create(owner=owner, url=url, events=chosen)
+
+
+@transaction.atomic
+def endpoint_update(
+    *,
+    endpoint: Endpoint,
+    url: str | None = None,
+    events: Collection[str] | None = None,
+    is_active: bool | None = None,
+) -> Endpoint:
+    """Change the URL or the events; ``is_active=True`` re-enables a disabled
+    endpoint (its failure count starts again), ``False`` pauses it."""
+    endpoint = Endpoint.objects.select_for_update().get(pk=endpoint.pk)
+    fields: list[str] = []
+    if events is not None:
+        endpoint.events = _events_check(events)
+        fields.append("events")
+    if url is not None and url != endpoint.url:
+        endpoint.url = url_check(url)
+        fields.append("url")
+    if is_active is True and not endpoint.is_active:
+        if "url" not in fields:
+            url_check(endpoint.url)  # the host may have moved since it was registered
+        endpoint.is_active = True
+        endpoint.disabled_at = None
+        endpoint.disabled_reason = ""
+        endpoint.consecutive_failures = 0
+        endpoint.failing_since = None
+        fields += ["is_active", "disabled_at", "disabled_reason", "consecutive_failures", "failing_since"]
+    elif is_active is False and endpoint.is_active:
+        _endpoint_disable(endpoint, reason="Paused by its owner.", now=timezone.now())
+        fields += ["is_active", "disabled_at", "disabled_reason"]
+    if fields:
+        endpoint.save(update_fields=sorted(set(fields)))
+    return endpoint
+
+
+def endpoint_delete(*, endpoint: Endpoint) -> None:
+    """Forget the endpoint and its deliveries; nothing more is sent to it."""
+    Endpoint.objects.filter(pk=endpoint.pk).delete()
+
+
+@transaction.atomic
+def endpoint_rotate_secret(*, endpoint: Endpoint) -> Endpoint:
+    """A new secret, used from the next attempt on; the old one stops at once."""
+    endpoint = Endpoint.objects.select_for_update().get(pk=endpoint.pk)
+    endpoint.secret = new_endpoint_secret()
+    endpoint.save(update_fields=["secret"])
+    return endpoint
+
+
+# --- events into deliveries ---------------------------------------------------------------
+
+
+def _queue(task_name: str, object_id: int) -> None:
+    # A task registered in this process honours CELERY_TASK_ALWAYS_EAGER; else by name.
+    task = current_app.tasks.get(task_name)
+    if task is not None:
+        task.apply_async(args=(object_id,), retry=False)
+    else:
+        current_app.send_task(task_name, args=(object_id,), retry=False)
+
+
+def _queue_on_commit(task_name: str, object_ids: list[int]) -> None:
+    def queue() -> None:
+        for object_id in object_ids:
+            try:
+                _queue(task_name, object_id)
+            except Exception:
+                # The beat's sweep (deliver_due) sends what could not be queued.
+                logger.warning("could not queue %s(%s)", task_name, object_id, exc_info=True)
+
+    transaction.on_commit(queue)
+
+
+@transaction.atomic
+def event_fan_out(*, event: GameEvent) -> list[int]:
+    """One delivery per active endpoint of the event's players that wants its
+    kind; a delivery that exists already is left alone. Returns the new ids,
+    whose first attempt is queued on commit."""
+    now = timezone.now()
+    created: list[int] = []
+    for endpoint in selectors.endpoints_for_event(event=event):
+        delivery, is_new = Delivery.objects.get_or_create(
+            endpoint=endpoint, event=event, defaults={"next_attempt_at": now}
+        )
+        if is_new:
+            created.append(delivery.pk)
+    if created:
+        _queue_on_commit(DELIVER_TASK, created)
+    return created
+
+
+# --- sending --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one HTTP attempt came to."""
+
+    status_code: int | None
+    error: str
+    duration_ms: int
+
+    @property
+    def succeeded(self) -> bool:
+        return self.status_code is not None and 200 <= self.status_code < 300
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= MAX_ERROR_LENGTH else text[: MAX_ERROR_LENGTH - 1] + "…"
+
+
+def http_post(*, url: str, body: bytes, headers: dict[str, str]) -> Outcome:
+    """POST once, to a checked public address, following no redirect, reading at
+    most WEBHOOKS_MAX_RESPONSE_BYTES of the answer."""
+    timeout: float = settings.WEBHOOKS_TIMEOUT_SECONDS
+    started = time.monotonic()
+
+    def outcome(status_code: int | None, error: str = "") -> Outcome:
+        return Outcome(status_code, _short(error), int((time.monotonic() - started) * 1000))
+
+    session = requests.Session()
+    session.trust_env = False  # no proxy from the environment: it would connect where we did not check
+    adapter = CheckedAdapter(max_retries=0)
+    session.mount("http://", adapter)
+    session.mount("https://", adapter)
+    try:
+        url_parse(url)
+        with session.post(
+            url, data=body, headers=headers, timeout=(timeout, timeout), allow_redirects=False, stream=True
+        ) as response:
+            response.raw.read(settings.WEBHOOKS_MAX_RESPONSE_BYTES, decode_content=False)
+            status_code = response.status_code
+    except UnsafeAddress as exc:
+        return outcome(None, f"Refused: {exc}.")
+    except InvalidInput as exc:
+        return outcome(None, f"Refused: {exc.message}")
+    except requests.Timeout:
+        return outcome(None, f"No answer within {timeout:g} seconds.")
+    except requests.exceptions.SSLError:
+        return outcome(None, "The TLS handshake failed (is the certificate valid for this host?).")
+    except requests.ConnectionError:
+        return outcome(None, "Could not connect.")
+    except requests.RequestException as exc:
+        return outcome(None, f"The request failed ({type(exc).__name__}).")
+    finally:
+        session.close()
+    if 200 <= status_code < 300:
+        return outcome(status_code)
+    if 300 <= status_code < 400:
+        return outcome(status_code, f"HTTP {status_code}: redirects are not followed; register the final URL.")
+    return outcome(status_code, f"HTTP {status_code}")
+
+
+def _claim(*, delivery_id: int, now: datetime) -> bool:
+    """True for exactly one caller while the lease holds."""
+    return (
+        Delivery.objects.filter(pk=delivery_id, status=Delivery.Status.PENDING, next_attempt_at__lte=now).update(
+            next_attempt_at=now + CLAIM_LEASE
+        )
+        == 1
+    )
+
+
+def delivery_attempt(*, delivery_id: int) -> bool:
+    """Send one delivery if it is pending and due, and record how it went.
+    Returns False when there was nothing to send (done, not due, or another
+    worker has it)."""
+    now = timezone.now()
+    if not _claim(delivery_id=delivery_id, now=now):
+        return False
+    delivery = Delivery.objects.select_related("endpoint", "event").get(pk=delivery_id)
+    endpoint = delivery.endpoint
+    if not endpoint.is_active:
+        Delivery.objects.filter(pk=delivery_id, status=Delivery.Status.PENDING).update(
+            status=Delivery.Status.FAILED, next_attempt_at=None, last_error="The endpoint is disabled."
+        )
+        return False
+    body = selectors.delivery_body(event=delivery.event)
+    signature = Webhook(endpoint.secret).sign(delivery.message_id, now, body)
+    headers = {
+        "webhook-id": delivery.message_id,
+        "webhook-timestamp": str(int(now.timestamp())),
+        "webhook-signature": signature,
+        "Content-Type": "application/json",
+        "User-Agent": "splendor-by-post-webhooks/1",
+    }
+    result = http_post(url=endpoint.url, body=body.encode("utf-8"), headers=headers)
+    _attempt_record(delivery_id=delivery_id, attempted_at=now, result=result)
+    return True
+
+
+@transaction.atomic
+def _attempt_record(*, delivery_id: int, attempted_at: datetime, result: Outcome) -> None:
+    delivery = Delivery.objects.select_for_update().get(pk=delivery_id)
+    endpoint = Endpoint.objects.select_for_update().get(pk=delivery.endpoint_id)
+    now = timezone.now()
+    DeliveryAttempt.objects.create(
+        delivery=delivery,
+        attempted_at=attempted_at,
+        status_code=result.status_code,
+        error=result.error,
+        duration_ms=result.duration_ms,
+    )
+    delivery.attempts += 1
+    delivery.last_status_code = result.status_code
+    delivery.last_error = result.error
+    if result.succeeded:
+        delivery.status = Delivery.Status.SUCCEEDED
+        delivery.delivered_at = now
+        delivery.next_attempt_at = None
+        endpoint.consecutive_failures = 0
+        endpoint.failing_since = None
+        delivery.save()
+        endpoint.save(update_fields=["consecutive_failures", "failing_since"])
+        return
+
+    delays: list[int] = settings.WEBHOOKS_RETRY_DELAYS_SECONDS
+    exhausted = delivery.attempts > len(delays)
+    if exhausted:
+        delivery.status = Delivery.Status.FAILED
+        delivery.next_attempt_at = None
+    else:
+        delivery.next_attempt_at = now + timedelta(seconds=delays[delivery.attempts - 1])
+    delivery.save()
+    endpoint.consecutive_failures += 1
+    endpoint.failing_since = endpoint.failing_since or attempted_at
+    endpoint.save(update_fields=["consecutive_failures", "failing_since"])
+
+    reason = _disable_reason(endpoint=endpoint, exhausted=exhausted, attempts=delivery.attempts, now=now)
+    if reason is not None and endpoint.is_active:
+        _endpoint_disable(endpoint, reason=reason, now=now)
+        endpoint.save(update_fields=["is_active", "disabled_at", "disabled_reason"])
+        _queue_on_commit(NOTICE_TASK, [endpoint.pk])
+
+
+def _disable_reason(*, endpoint: Endpoint, exhausted: bool, attempts: int, now: datetime) -> str | None:
+    if exhausted:
+        return f"A delivery failed {attempts} times in a row, the last time with: {endpoint_last_error(endpoint)}"
+    failures: int = settings.WEBHOOKS_DISABLE_AFTER_FAILURES
+    hours: int = settings.WEBHOOKS_DISABLE_AFTER_HOURS
+    since = endpoint.failing_since
+    if endpoint.consecutive_failures >= failures and since is not None and since <= now - timedelta(hours=hours):
+        return (
+            f"{endpoint.consecutive_failures} attempts in a row failed over more than {hours} hours, "
+            f"the last one with: {endpoint_last_error(endpoint)}"
+        )
+    return None
+
+
+def endpoint_last_error(endpoint: Endpoint) -> str:
+    attempt = DeliveryAttempt.objects.filter(delivery__endpoint=endpoint).order_by("-attempted_at", "-id").first()
+    return attempt.error if attempt is not None and attempt.error else "no answer"
+
+
+def _endpoint_disable(endpoint: Endpoint, *, reason: str, now: datetime) -> None:
+    """Disable (the caller saves the row) and give up its pending deliveries."""
+    endpoint.is_active = False
+    endpoint.disabled_at = now
+    endpoint.disabled_reason = _short(reason)
+    Delivery.objects.filter(endpoint=endpoint, status=Delivery.Status.PENDING).update(
+        status=Delivery.Status.FAILED, next_attempt_at=None, last_error="The endpoint was disabled."
+    )
+
+
+def deliveries_send_due(*, limit: int | None = None) -> int:
+    """Attempt the pending deliveries whose retry is due, at most ``limit``
+    (WEBHOOKS_SWEEP_BATCH). Safe to run in several workers at once: each
+    delivery is claimed before it is sent. Returns how many were attempted."""
+    ids = selectors.deliveries_due(now=timezone.now(), limit=limit or settings.WEBHOOKS_SWEEP_BATCH)
+    sent = 0
+    for delivery_id in ids:
+        try:
+            sent += delivery_attempt(delivery_id=delivery_id)
+        except Exception:
+            # One broken row must not stop the batch; its lease expires and it is tried again.
+            logger.exception("webhook delivery %s could not be attempted", delivery_id)
+    return sent
+
+
+def endpoint_disabled_notice_send(*, endpoint_id: int) -> bool:
+    """Email the owner that their endpoint was disabled, why, and how to turn it
+    back on. False when there is nothing to say (re-enabled meanwhile, or no address)."""
+    endpoint = Endpoint.objects.select_related("owner").filter(pk=endpoint_id).first()
+    if endpoint is None or endpoint.is_active or not endpoint.owner.email:
+        return False
+    context = {
+        "endpoint": endpoint,
+        "username": endpoint.owner.username,
+        "site_url": getattr(settings, "SITE_URL", "").rstrip("/"),
+    }
+    subject = render_to_string("webhooks/email/endpoint_disabled_subject.txt", context).strip()
+    body = render_to_string("webhooks/email/endpoint_disabled.txt", context)
+    send_mail(" ".join(subject.split()), body, None, [endpoint.owner.email])
+    return True
