@@ -105,8 +105,9 @@ def env_class(name: str, default: str, *, must_have: str) -> str:
     return value
 
 
-# Brokers whose client library is installed with the site (redis; amqp comes with Celery).
-BROKER_SCHEMES = ("memory", "redis", "rediss", "amqp", "amqps", "pyamqp")
+# Brokers whose client library is installed with the site (redis; amqp and the
+# embedded filesystem broker come with Celery).
+BROKER_SCHEMES = ("filesystem", "memory", "redis", "rediss", "amqp", "amqps", "pyamqp")
 
 
 def env_broker_url(name: str, default: str) -> str:
@@ -204,6 +205,8 @@ INSTALLED_APPS = [
     "games",
     "notifications",
     "webhooks",
+    # The wiring layer: management commands only (serve, bench_make_games), no models.
+    "splendor_site.apps.SiteConfig",
 ]
 
 MIDDLEWARE = [
@@ -344,8 +347,21 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # --- Celery -------------------------------------------------------------------
 
-CELERY_BROKER_URL = env_broker_url("CELERY_BROKER_URL", "memory://")
-# The in-process broker has no worker behind it, so tasks run inline by default.
+# Files the site writes at run time (the embedded broker's folders, beat's
+# schedule); git-ignored, made by `manage.py serve` and on the first message.
+VAR_DIR = Path(env_str("VAR_DIR", str(BASE_DIR / "var")) or "var").resolve()
+# The default broker is embedded: kombu's filesystem transport, a folder of
+# message files under VAR_DIR that the web process and the worker started by
+# `manage.py serve` share, so one command enforces deadlines and sends email
+# with no server to install. Several machines: redis://... (docs/deploy.md).
+CELERY_BROKER_URL = env_broker_url("CELERY_BROKER_URL", "filesystem://")
+BROKER_FOLDERS = {
+    "queue": VAR_DIR / "broker" / "queue",
+    "control": VAR_DIR / "broker" / "control",
+    "processed": VAR_DIR / "broker" / "processed",
+}
+# The in-process broker (memory://) has no worker behind it, so tasks run inline
+# there; with any other broker a worker runs them.
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", CELERY_BROKER_URL.startswith("memory://"))
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", None)
@@ -358,10 +374,30 @@ CELERY_TIMEZONE = TIME_ZONE
 # outbox keeps the event and redelivery queues it again (docs/operations.md).
 BROKER_TIMEOUT_SECONDS = env_seconds("BROKER_TIMEOUT_SECONDS", 0.5, maximum=30)
 CELERY_BROKER_CONNECTION_TIMEOUT = BROKER_TIMEOUT_SECONDS
-CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "socket_connect_timeout": BROKER_TIMEOUT_SECONDS,
-    "socket_timeout": max(BROKER_TIMEOUT_SECONDS, 5.0),
-}
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any]
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    # One folder both ways: the web process writes messages where the worker reads them.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(BROKER_FOLDERS["queue"]),
+        "data_folder_out": str(BROKER_FOLDERS["queue"]),
+        "control_folder": str(BROKER_FOLDERS["control"]),
+        "processed_folder": str(BROKER_FOLDERS["processed"]),
+        "store_processed": False,
+        "polling_interval": 1.0,
+    }
+    # Remote control and worker events broadcast to every worker through fanout
+    # queues: one embedded worker has no one to talk to, and each broadcast would
+    # leave files behind.
+    CELERY_WORKER_ENABLE_REMOTE_CONTROL = False
+    CELERY_WORKER_SEND_TASK_EVENTS = False
+else:
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "socket_connect_timeout": BROKER_TIMEOUT_SECONDS,
+        "socket_timeout": max(BROKER_TIMEOUT_SECONDS, 5.0),
+    }
+# `celery beat` keeps when each entry last ran here (`manage.py serve` and the
+# systemd units in docs/deploy.md pass it as --schedule).
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
 # Periodic work, sent by `celery -A splendor_site beat` and run by the workers.
 # Deadlines are swept, never scheduled as long ETA tasks (games.models.Game.deadline_at).

@@ -20,6 +20,33 @@ from urllib.parse import urlsplit
 import pytest
 from hypothesis import HealthCheck, settings as hypothesis_settings
 
+# No test depends on a broker or sends real email, whatever the environment says:
+# tasks run inline (eager) on the in-process broker and email goes to
+# django.core.mail.outbox. pytest-django has loaded the settings before this file,
+# so they are set on the settings and the Celery app as well as in the environment
+# (which the processes that tests start inherit; e2e tests give theirs explicitly).
+_TEST_ENVIRONMENT = {
+    "CELERY_BROKER_URL": "memory://",
+    "CELERY_TASK_ALWAYS_EAGER": "true",
+    "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend",
+}
+os.environ.update(_TEST_ENVIRONMENT)
+
+
+def _eager_tasks_and_local_email() -> None:
+    from django.conf import settings
+
+    from splendor_site.celery import app
+
+    settings.CELERY_BROKER_URL = "memory://"
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    settings.CELERY_BROKER_TRANSPORT_OPTIONS = {}
+    settings.EMAIL_BACKEND = _TEST_ENVIRONMENT["EMAIL_BACKEND"]
+    app.conf.update(broker_url="memory://", task_always_eager=True, broker_transport_options={})
+
+
+_eager_tasks_and_local_email()
+
 hypothesis_settings.register_profile(
     "ci",
     max_examples=50,
