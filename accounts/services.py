@@ -697,3 +697,19 @@ def _admin_history_scrub(*, account: User, player: Player) -> None:
         LogEntry.objects.filter(
             content_type=ContentType.objects.get_for_model(type(obj)), object_id=str(obj.pk)
         ).update(object_repr=str(obj))
+
+
+# --- undeliverable addresses -------------------------------------------------------------
+
+
+def player_email_undeliverable_mark(*, email: str, reason: str, now: datetime | None = None) -> int:
+    """Record that mail to ``email`` bounced hard: no game email goes there until
+    the player changes the address. Matches the address case-insensitively; marks
+    every account holding it that is not marked yet, keeping the first bounce's
+    time and reason. Returns how many accounts were marked."""
+    address = email.strip()
+    if not address:
+        return 0
+    return Player.objects.filter(user__email__iexact=address, email_undeliverable_at__isnull=True).update(
+        email_undeliverable_at=now or timezone.now(), email_undeliverable_reason=reason[:255]
+    )

@@ -345,6 +345,21 @@ EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10, minimum=1)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Splendor by post <splendor@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
+# Game email (notifications.services): replies go to play+<seat token>@EMAIL_REPLY_DOMAIN,
+# which the play-by-email work reads; Message-IDs use the same domain.
+EMAIL_REPLY_DOMAIN = env_str("EMAIL_REPLY_DOMAIN", "localhost")
+# A notification the mail server did not take is tried again after
+# NOTIFICATION_RETRY_SECONDS, doubling each time, and given up after this many tries.
+NOTIFICATION_MAX_ATTEMPTS = env_int("NOTIFICATION_MAX_ATTEMPTS", 6, minimum=1)
+NOTIFICATION_RETRY_SECONDS = env_int("NOTIFICATION_RETRY_SECONDS", 60, minimum=1)
+# How often the beat sends queued notifications whose next try is due.
+NOTIFICATION_SEND_DUE_SECONDS = env_int("NOTIFICATION_SEND_DUE_SECONDS", 60, minimum=1)
+# django-anymail's tracking webhooks (bounces) at /anymail/<esp>/tracking/, routed
+# only when this shared secret (basic auth, "user:password") is set: anymail would
+# otherwise take unauthenticated posts, and anyone could mark addresses undeliverable.
+ANYMAIL_WEBHOOK_SECRET = env_str("ANYMAIL_WEBHOOK_SECRET", None)
+ANYMAIL: dict[str, Any] = {"WEBHOOK_SECRET": ANYMAIL_WEBHOOK_SECRET} if ANYMAIL_WEBHOOK_SECRET else {}
+
 # --- Celery -------------------------------------------------------------------
 
 # Files the site writes at run time (the embedded broker's folders, beat's
@@ -433,13 +448,20 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(OUTBOX_REDELIVER_SECONDS),
         "options": {"expires": OUTBOX_REDELIVER_SECONDS},
     },
+    "notifications-send-due": {
+        "task": "notifications.tasks.send_due",
+        "schedule": float(NOTIFICATION_SEND_DUE_SECONDS),
+        "options": {"expires": NOTIFICATION_SEND_DUE_SECONDS},
+    },
 }
 
 # The outbox's consumers: consumer name -> the Celery task, by name, that takes
 # one GameEvent id. games queues them on commit without importing them; each
 # consumer claims each event for itself (games.models.GameEventClaim). See
 # docs/events.md.
-GAME_EVENT_CONSUMERS: dict[str, str] = {}
+GAME_EVENT_CONSUMERS: dict[str, str] = {
+    "email": "notifications.tasks.consume_event",
+}
 
 # --- Webhooks (docs/webhooks.md) ------------------------------------------------
 

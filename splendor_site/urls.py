@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
@@ -19,7 +20,14 @@ urlpatterns = [
     path("api/v1/games/<str:game_id>/link/rotate/", SeatLinkRotateView.as_view(), name="game-link-rotate"),
     # The game page opened by a seat's signed link (games.links); HTML, not the API.
     path("games/<str:game_id>/", game_page, name="game-page"),
+    # Pages behind the links in game email (unsubscribe, invitation opt-out); HTML.
+    path("notifications/", include("notifications.urls_pages")),
 ]
+
+# Bounce reports from the email provider (notifications.bounces), only with a
+# shared secret: anymail would otherwise accept unauthenticated posts.
+if settings.ANYMAIL_WEBHOOK_SECRET:
+    urlpatterns.append(path("anymail/", include("anymail.urls")))
 
 handler404 = "api.problems.handler404"
 handler500 = "api.problems.handler500"

@@ -1,0 +1,404 @@
+"""What each kind of notification says, per recipient.
+
+A renderer is registered per kind (``@renderer("your_turn")``): it gets the
+``Notification`` (recipient, game and event loaded) and returns the template
+context for that kind, and the recipient's seat when the email is about one
+(the seat gives the Reply-To token and the game link). ``email_render`` adds
+what every email has (the recipient's name, the unsubscribe link, the site)
+and renders ``notifications/email/<kind>_subject.txt``, ``<kind>.txt`` and
+``<kind>.html``.
+
+Everything shown comes from public game facts or from what the recipient's own
+seat may see (``games.presentation.board_context``, built on engine.observe):
+never another seat's blind-reserved card, the deck order, or the seed before
+the game is over.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from types import ModuleType
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import engine
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.template.loader import render_to_string
+
+from games.models import Game, GameEvent, Seat
+from notifications.addresses import address_digest
+from notifications.models import Notification
+from notifications.page_tokens import opt_out_url, unsubscribe_url
+
+logger = logging.getLogger(__name__)
+
+# Examples of legal moves shown in a turn email.
+MOVE_EXAMPLES = 4
+
+
+@dataclass(frozen=True)
+class KindContext:
+    """A renderer's answer: the template context and the recipient's seat, if any."""
+
+    context: dict[str, Any]
+    seat: Seat | None = None
+
+
+@dataclass(frozen=True)
+class RenderedEmail:
+    subject: str
+    text: str
+    html: str
+    seat: Seat | None = None
+    # The game's version when rendered (0 without a game): part of the Message-ID.
+    version: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+Renderer = Callable[[Notification], KindContext]
+_RENDERERS: dict[str, Renderer] = {}
+
+
+class UnknownKind(LookupError):
+    pass
+
+
+def renderer(kind: str) -> Callable[[Renderer], Renderer]:
+    """Register the renderer of one kind of notification."""
+
+    def register(function: Renderer) -> Renderer:
+        if kind in _RENDERERS and _RENDERERS[kind] is not function:
+            raise ValueError(f"a renderer for {kind!r} is registered already")
+        _RENDERERS[kind] = function
+        return function
+
+    return register
+
+
+def renderer_for(kind: str) -> Renderer:
+    try:
+        return _RENDERERS[kind]
+    except KeyError:
+        raise UnknownKind(f"no renderer is registered for notifications of kind {kind!r}") from None
+
+
+def registered_kinds() -> list[str]:
+    return sorted(_RENDERERS)
+
+
+def email_render(notification: Notification) -> RenderedEmail:
+    kind = notification.kind
+    answer = renderer_for(kind)(notification)
+    context = {**base_context(notification), **answer.context}
+    subject = " ".join(render_to_string(f"notifications/email/{kind}_subject.txt", context).split())
+    text = render_to_string(f"notifications/email/{kind}.txt", context)
+    html = render_to_string(f"notifications/email/{kind}.html", context)
+    game = notification.game
+    return RenderedEmail(
+        subject=subject[:200], text=text, html=html, seat=answer.seat, version=game.version if game else 0
+    )
+
+
+# --- what every email has -----------------------------------------------------------
+
+
+def site_url() -> str:
+    url: str = getattr(settings, "SITE_URL", "http://127.0.0.1:8000")
+    return url.rstrip("/")
+
+
+def base_context(notification: Notification) -> dict[str, Any]:
+    user = notification.user
+    game = notification.game
+    return {
+        "name": display_name(user),
+        "site_url": site_url(),
+        "unsubscribe_url": unsubscribe_url(user_id=user.pk),
+        "game": game_facts(game) if game is not None else None,
+    }
+
+
+def display_name(user: Any) -> str:
+    player = getattr(user, "player", None)
+    name = getattr(player, "display_name", "") if player is not None else ""
+    return str(name or user.username)
+
+
+def game_facts(game: Game) -> dict[str, Any]:
+    return {
+        "id": game.pk,
+        "variant": game.get_variant_display(),
+        "seat_count": game.seat_count,
+        "move_timeout_hours": game.move_timeout_hours,
+        "status": game.status,
+    }
+
+
+def local_time(moment: datetime | None, user: Any) -> str:
+    """``moment`` in the recipient's time zone, with the zone named."""
+    if moment is None:
+        return ""
+    name = getattr(getattr(user, "player", None), "time_zone", "") or "UTC"
+    try:
+        zone = ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        zone, name = ZoneInfo("UTC"), "UTC"
+    return f"{moment.astimezone(zone):%A %d %B %Y, %H:%M} ({name})"
+
+
+# --- the games app's links and board (games.links, games.presentation) ---------------
+
+
+def _games_module(name: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(f"games.{name}")
+    except ImportError:
+        return None
+
+
+def seat_url(seat: Seat) -> str:
+    links = _games_module("links")
+    if links is not None:
+        return str(links.seat_link_url(seat=seat))
+    return f"{site_url()}/games/{seat.game_id}/"
+
+
+def board_for(game: Game, seat_index: int | None) -> dict[str, Any] | None:
+    """The board as ``seat_index`` sees it, or None before the game has a state."""
+    presentation = _games_module("presentation")
+    if presentation is None or game.state is None:
+        return None
+    board: dict[str, Any] = presentation.board_context(game=game, seat_index=seat_index)
+    return board
+
+
+def seat_of(game: Game, user_id: int) -> Seat | None:
+    return Seat.objects.filter(game=game, user_id=user_id).first()
+
+
+def seat_names(game: Game) -> dict[int, str]:
+    """Seat index -> the player's name, for seated players."""
+    return {
+        s.index: display_name(s.user)
+        for s in Seat.objects.filter(game=game, index__isnull=False).select_related("user", "user__player")
+        if s.index is not None
+    }
+
+
+def move_examples(game: Game, seat_index: int) -> list[str]:
+    """A few legal moves of the current state, in notation, when ``seat_index`` is
+    to move: one of each sort first (take, buy, reserve), then any."""
+    if game.state is None or game.to_move != seat_index:
+        return []
+    state = engine.from_dict(game.state)
+    if engine.is_over(state) or engine.to_move(state) != seat_index:
+        return []
+    texts = [engine.format_move(m) for m in engine.legal_moves(state)]
+    chosen: list[str] = []
+    for prefix in ("buy ", "take ", "reserve "):
+        first = next((t for t in texts if t.startswith(prefix) and " return " not in t), None)
+        if first is not None:
+            chosen.append(first)
+    for text in texts:
+        if len(chosen) >= MOVE_EXAMPLES:
+            break
+        if text not in chosen:
+            chosen.append(text)
+    return chosen[:MOVE_EXAMPLES]
+
+
+def _payload(notification: Notification) -> dict[str, Any]:
+    event: GameEvent | None = notification.event
+    return dict(event.payload) if event is not None else {}
+
+
+def _game(notification: Notification) -> Game:
+    game = notification.game
+    if game is None:
+        raise ValueError(f"a {notification.kind} notification needs a game")
+    return game
+
+
+# --- the kinds ---------------------------------------------------------------------
+
+
+@renderer("invitation")
+def render_invitation(notification: Notification) -> KindContext:
+    game = _game(notification)
+    seat = seat_of(game, notification.user_id)
+    email = notification.user.email or ""
+    return KindContext(
+        {
+            "inviter": display_name(game.created_by),
+            "game_url": seat_url(seat) if seat is not None else f"{site_url()}/games/{game.pk}/",
+            "opt_out_url": opt_out_url(address_digest=address_digest(email)),
+        },
+        seat=seat,
+    )
+
+
+@renderer("your_turn")
+def render_your_turn(notification: Notification) -> KindContext:
+    game = _game(notification)
+    seat = seat_of(game, notification.user_id)
+    index = seat.index if seat is not None else None
+    payload = _payload(notification)
+    names = seat_names(game)
+    last_move = None
+    if notification.event is not None and notification.event.kind == GameEvent.Kind.MOVE_PLAYED:
+        last_move = {"by": names.get(payload.get("seat", -1), "?"), "move": payload.get("move", "")}
+    return KindContext(
+        {
+            "board": board_for(game, index),
+            "last_move": last_move,
+            "examples": move_examples(game, index) if index is not None else [],
+            "deadline": local_time(game.deadline_at, notification.user),
+            "game_url": seat_url(seat) if seat is not None else f"{site_url()}/games/{game.pk}/",
+            "reply_address_note": seat is not None,
+        },
+        seat=seat,
+    )
+
+
+def _timeouts_before(notification: Notification, seat_index: int) -> dict[str, Any] | None:
+    """The turn_timed_out event written just before this bot move, if any."""
+    event = notification.event
+    if event is None:
+        return None
+    timed_out = (
+        GameEvent.objects.filter(game_id=event.game_id, kind="turn_timed_out", id__lt=event.pk)
+        .order_by("-id")
+        .first()
+    )
+    if timed_out is None or timed_out.payload.get("seat") != seat_index:
+        return None
+    return {
+        "consecutive": timed_out.payload.get("consecutive"),
+        "forfeit_after": timed_out.payload.get("forfeit_after"),
+    }
+
+
+@renderer("bot_played")
+def render_bot_played(notification: Notification) -> KindContext:
+    game = _game(notification)
+    seat = seat_of(game, notification.user_id)
+    payload = _payload(notification)
+    index = seat.index if seat is not None else None
+    return KindContext(
+        {
+            "move": payload.get("move", ""),
+            "timeouts": _timeouts_before(notification, index) if index is not None else None,
+            "board": board_for(game, index),
+            "deadline": local_time(game.deadline_at, notification.user),
+            "game_url": seat_url(seat) if seat is not None else f"{site_url()}/games/{game.pk}/",
+        },
+        seat=seat,
+    )
+
+
+@renderer("forfeited")
+def render_forfeited(notification: Notification) -> KindContext:
+    game = _game(notification)
+    seat = seat_of(game, notification.user_id)
+    payload = _payload(notification)
+    names = seat_names(game)
+    forfeited_index = payload.get("seat")
+    return KindContext(
+        {
+            "forfeited_name": names.get(forfeited_index, "A player") if isinstance(forfeited_index, int) else "A player",
+            "is_you": seat is not None and seat.index == forfeited_index,
+            "game_url": seat_url(seat) if seat is not None else f"{site_url()}/games/{game.pk}/",
+        },
+        seat=seat,
+    )
+
+
+@renderer("game_over")
+def render_game_over(notification: Notification) -> KindContext:
+    game = _game(notification)
+    seat = seat_of(game, notification.user_id)
+    names = seat_names(game)
+    result: dict[str, Any] = game.result or _payload(notification).get("result") or {}
+    scores: list[int] = list(result.get("scores") or [])
+    places: list[int] = list(result.get("places") or [])
+    ranking: list[int] = list(result.get("ranking") or range(len(scores)))
+    standings = [
+        {
+            "place": places[i] if i < len(places) else None,
+            "name": names.get(i, f"seat {i}"),
+            "score": scores[i] if i < len(scores) else None,
+            "is_you": seat is not None and seat.index == i,
+            "left": i in (result.get("resigned") or []),
+        }
+        for i in ranking
+    ]
+    # The seed is revealed once the game is over (finished): never before.
+    seed = game.seed if game.status == Game.Status.FINISHED else ""
+    return KindContext(
+        {
+            "standings": standings,
+            "reason": result.get("reason", ""),
+            "won": seat is not None and seat.index in (result.get("winners") or []),
+            "seed": seed,
+            "commitment": game.seed_commitment,
+            "board": board_for(game, seat.index if seat is not None else None),
+            "game_url": seat_url(seat) if seat is not None else f"{site_url()}/games/{game.pk}/",
+        },
+        seat=seat,
+    )
+
+
+@renderer("cancelled")
+def render_cancelled(notification: Notification) -> KindContext:
+    game = _game(notification)
+    payload = _payload(notification)
+    by_user_id = payload.get("by_user_id")
+    by = None
+    if isinstance(by_user_id, int):
+        user = get_user_model().objects.select_related("player").filter(pk=by_user_id).first()
+        by = display_name(user) if user is not None else None
+    return KindContext({"reason": payload.get("reason", ""), "by": by})
+
+
+@renderer("vacation")
+def render_vacation(notification: Notification) -> KindContext:
+    game = _game(notification)
+    seat = seat_of(game, notification.user_id)
+    payload = _payload(notification)
+    until_text = payload.get("until")
+    until = ""
+    if isinstance(until_text, str):
+        try:
+            until = local_time(datetime.fromisoformat(until_text), notification.user)
+        except ValueError:
+            until = ""
+    return KindContext(
+        {
+            "until": until,
+            "automatic": bool(payload.get("automatic")),
+            "game_url": seat_url(seat) if seat is not None else f"{site_url()}/games/{game.pk}/",
+        },
+        seat=seat,
+    )
+
+
+# --- reminders and the daily digest (built in notifications.reminders) -------------------
+
+
+@renderer("reminder")
+def render_reminder(notification: Notification) -> KindContext:
+    from notifications.reminders import reminder_email_context
+
+    return reminder_email_context(notification)
+
+
+@renderer("digest")
+def render_digest(notification: Notification) -> KindContext:
+    from notifications.reminders import digest_email_context
+
+    return digest_email_context(notification)

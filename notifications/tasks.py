@@ -1,0 +1,34 @@
+"""Celery tasks of the email work: thin adapters that take ids and call services.
+
+- ``consume_event``: the outbox consumer "email" (settings.GAME_EVENT_CONSUMERS);
+  claims the event for "email" and decides its notifications (notifications.events).
+- ``send_notification``: renders and sends one notification, queued on commit by
+  ``notify``.
+- ``send_due`` (beat): sends queued notifications whose next try is due: retries
+  after mail-server errors, and rows whose task never reached a worker.
+
+Reminder and digest tasks live in notifications.reminder_tasks.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from games.services import game_event_consume
+from notifications import services
+from notifications.events import event_handle
+
+
+@shared_task(name="notifications.tasks.consume_event", acks_late=True, ignore_result=True)
+def consume_event(event_id: int) -> bool:
+    return game_event_consume(event_id=event_id, consumer="email", handle=event_handle)
+
+
+@shared_task(name="notifications.tasks.send_notification", acks_late=True, ignore_result=True)
+def send_notification(notification_id: int) -> str:
+    return services.notification_send(notification_id=notification_id)
+
+
+@shared_task(name="notifications.tasks.send_due", ignore_result=True)
+def send_due() -> int:
+    return services.notifications_send_due()
