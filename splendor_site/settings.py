@@ -365,6 +365,9 @@ ANYMAIL: dict[str, Any] = {"WEBHOOK_SECRET": ANYMAIL_WEBHOOK_SECRET} if ANYMAIL_
 # Files the site writes at run time (the embedded broker's folders, beat's
 # schedule); git-ignored, made by `manage.py serve` and on the first message.
 VAR_DIR = Path(env_str("VAR_DIR", str(BASE_DIR / "var")) or "var").resolve()
+# Where EMAIL_BACKEND=django.core.mail.backends.filebased.EmailBackend writes one
+# file per message (the console backend, the default, prints them instead).
+EMAIL_FILE_PATH = env_str("EMAIL_FILE_PATH", str(VAR_DIR / "mail"))
 # The default broker is embedded: kombu's filesystem transport, a folder of
 # message files under VAR_DIR that the web process and the worker started by
 # `manage.py serve` share, so one command enforces deadlines and sends email
