@@ -80,3 +80,16 @@ def player_get_public(*, username: str) -> Player:
     if player is None:
         raise PlayerNotFoundError(f"There is no player with the username {username!r}.")
     return player
+
+
+def player_email_warning(*, player: Player) -> str | None:
+    """What the player should know about their address: mail to it bounced, so no
+    game email goes there until they change it. None when all is well."""
+    bounced_at = player.email_undeliverable_at
+    if bounced_at is None:
+        return None
+    reason = f" ({player.email_undeliverable_reason})" if player.email_undeliverable_reason else ""
+    return (
+        f"Mail to your address {player.user.email} bounced on {bounced_at:%Y-%m-%d %H:%M} UTC{reason}, so no game "
+        "email is sent to it: change your address."
+    )

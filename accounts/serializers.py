@@ -8,6 +8,7 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from rest_framework import serializers
 
 from accounts.models import ApiToken, Player, Scope
+from accounts.selectors import player_email_warning
 from api.problems import ProblemSerializer
 from api.serializers import StrictInputSerializer
 
@@ -96,16 +97,34 @@ class MeSerializer(serializers.ModelSerializer[Player]):
     username = serializers.CharField(source="user.username")
     email = serializers.EmailField(source="user.email")
     scopes = serializers.SerializerMethodField()
+    time_zone = serializers.CharField(
+        help_text="IANA time zone name; deadlines in email and the digest hour are read in it."
+    )
+    email_warning = serializers.SerializerMethodField(
+        help_text="Set when mail to your address bounced: no game email goes to it until you change it."
+    )
 
     class Meta:
         model = Player
-        fields = ["username", "email", "display_name", "email_verified_at", "created_at", "scopes"]
+        fields = [
+            "username", "email", "display_name", "email_verified_at", "created_at", "scopes", "time_zone",
+            "email_warning",
+        ]
         read_only_fields = fields
 
     def get_scopes(self, obj: Player) -> list[str]:
         """The scopes of the token that made this request."""
         token = self.context.get("token")
         return list(token.scopes) if isinstance(token, ApiToken) else []
+
+    def get_email_warning(self, obj: Player) -> str | None:
+        return player_email_warning(player=obj)
+
+
+class MeUpdateSerializer(StrictInputSerializer):
+    time_zone = serializers.CharField(
+        required=False, max_length=200, help_text='An IANA time zone name, such as "Europe/Riga" or "UTC".'
+    )
 
 
 class AccountProblemSerializer(ProblemSerializer):

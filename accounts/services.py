@@ -9,6 +9,7 @@ import math
 import secrets
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
+from zoneinfo import available_timezones
 
 from django.conf import settings
 from django.contrib.admin.models import LogEntry
@@ -33,7 +34,7 @@ from accounts.errors import (
     VerificationExpiredError,
 )
 from accounts.models import ApiToken, EmailVerification, PasswordFailures, Player, Scope, scopes_normalise
-from accounts.signals import account_disabled, account_erased
+from accounts.signals import account_disabled, account_erased, time_zone_changed
 from accounts.tokens import token_generate, token_hash, token_public_prefix
 
 if TYPE_CHECKING:
@@ -70,6 +71,7 @@ RESERVED_USERNAMES = frozenset(
         "admin", "api", "v1", "schema", "docs", "healthz", "static",
         "players", "verify", "resend", "tokens", "recover", "confirm", "me", "export", "password",
         "games", "join", "legal-moves", "moves", "resign", "cancel", "decline",
+        "notifications", "mute",
     }
 )
 # An erased account becomes `deleted-<id>`, shown as `deleted player <id>`:
@@ -203,6 +205,23 @@ def player_for_user(*, user: User) -> Player:
     except Player.DoesNotExist:
         pass
     player, _ = Player.objects.get_or_create(user=user, defaults={"display_name": user.get_username()})
+    return player
+
+
+def player_time_zone_set(*, user: User, time_zone: str) -> Player:
+    """Set the player's time zone, an IANA name such as "Europe/Riga" (as the
+    time zone database spells it). Deadlines in email and the digest hour are
+    read in it; ``time_zone_changed`` goes out once the change commits."""
+    if not isinstance(time_zone, str) or time_zone not in available_timezones():
+        example = 'send one such as "Europe/Riga" or "UTC"'
+        raise InvalidInput({"time_zone": [f"{time_zone!r} is not an IANA time zone name; {example}."]})
+    with transaction.atomic():
+        player = player_for_user(user=user)
+        if player.time_zone != time_zone:
+            player.time_zone = time_zone
+            player.save(update_fields=["time_zone"])
+            user_id = user.pk
+            transaction.on_commit(lambda: time_zone_changed.send(sender=Player, user_id=user_id))
     return player
 
 

@@ -10,9 +10,14 @@ receiver scrubs of the person goes with the erasure or not at all. Receivers
 remove or rewrite whatever they keep that names the person (a username, an
 email address, a display name); rows that point at the user by id stay.
 ``account_disabled`` follows once the erasure commits.
+
+``time_zone_changed`` is sent, after the change commits, with ``user_id`` when
+a player sets another time zone (``accounts.services.player_time_zone_set``):
+notifications moves the player's next digest to their hour in the new zone.
 """
 
 from django.dispatch import Signal
 
 account_disabled = Signal()
 account_erased = Signal()
+time_zone_changed = Signal()

@@ -35,6 +35,7 @@ from accounts.serializers import (
     AccountProblemSerializer,
     EraseSerializer,
     MeSerializer,
+    MeUpdateSerializer,
     PasswordSetSerializer,
     ResendAcceptedSerializer,
     ResendSerializer,
@@ -252,6 +253,26 @@ class MeView(APIView):
     )
     def get(self, request: Request) -> Response:
         player = services.player_for_user(user=request_user(request))
+        return Response(MeSerializer(player, context={"token": request.auth}).data)
+
+    @extend_schema(
+        operation_id="me_update",
+        summary="Change your settings",
+        description="`time_zone`: an IANA time zone name (\"Europe/Riga\", \"America/New_York\", \"UTC\"). "
+        "Deadlines in email are shown in it and the daily digest goes out at your digest hour in it. Needs a "
+        "`play` token.",
+        request=MeUpdateSerializer,
+        responses={200: MeSerializer, **_problems(extra=VALIDATION)},
+        parameters=[RETRY_AFTER],
+    )
+    def patch(self, request: Request) -> Response:
+        serializer = MeUpdateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = request_user(request)
+        if "time_zone" in serializer.validated_data:
+            services.player_time_zone_set(user=user, time_zone=serializer.validated_data["time_zone"])
+        player = services.player_for_user(user=user)
+        player.refresh_from_db()
         return Response(MeSerializer(player, context={"token": request.auth}).data)
 
     @extend_schema(
