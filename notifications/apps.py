@@ -7,6 +7,10 @@ class NotificationsConfig(AppConfig):
     verbose_name = "Notifications"
 
     def ready(self) -> None:
+        # Connects the receivers of accounts' signals; registers the reminder tasks
+        # (their module is not named tasks.py, which Celery would find on its own).
+        from notifications import preference_receivers, reminder_tasks  # noqa: F401
+
         # Registers the email tasks in every process, so that the outbox's
         # consumer runs inline when CELERY_TASK_ALWAYS_EAGER is on, and connects
         # the receiver of the email provider's bounce reports (anymail).

@@ -507,6 +507,26 @@ CELERY_BEAT_SCHEDULE["webhooks-deliver-due"] = {
     "options": {"expires": WEBHOOKS_SWEEP_SECONDS},
 }
 
+# --- Reminders and daily digests (notifications.reminders) ----------------------
+
+# How often the beat sends the reminders that are due (each is due a player's
+# chosen hours before a deadline), and the digests that are due (each at a
+# player's digest hour in their time zone: the sweep's period is how late one may be).
+REMINDER_SWEEP_SECONDS = env_int("REMINDER_SWEEP_SECONDS", 60, minimum=1)
+DIGEST_SWEEP_SECONDS = env_int("DIGEST_SWEEP_SECONDS", 300, minimum=1)
+CELERY_BEAT_SCHEDULE["notifications-send-due-reminders"] = {
+    "task": "notifications.reminder_tasks.send_due_reminders",
+    "schedule": float(REMINDER_SWEEP_SECONDS),
+    "options": {"expires": REMINDER_SWEEP_SECONDS},
+}
+CELERY_BEAT_SCHEDULE["notifications-send-due-digests"] = {
+    "task": "notifications.reminder_tasks.send_due_digests",
+    "schedule": float(DIGEST_SWEEP_SECONDS),
+    "options": {"expires": DIGEST_SWEEP_SECONDS},
+}
+# Writes each turn's reminders when the turn starts.
+GAME_EVENT_CONSUMERS["reminders"] = "notifications.reminder_tasks.schedule_for_event"
+
 # --- Redis (optional; used by tests marked `redis` and by operators) -----------
 
 REDIS_URL = env_str("REDIS_URL", None)

@@ -20,6 +20,7 @@ urlpatterns = [
     path("api/v1/games/<str:game_id>/link/rotate/", SeatLinkRotateView.as_view(), name="game-link-rotate"),
     # The game page opened by a seat's signed link (games.links); HTML, not the API.
     path("games/<str:game_id>/", game_page, name="game-page"),
+    path("api/v1/", include("notifications.api_urls")),
     # Pages behind the links in game email (unsubscribe, invitation opt-out); HTML.
     path("notifications/", include("notifications.urls_pages")),
 ]

@@ -1,0 +1,178 @@
+"""A player's email preferences and per-game mutes: reads and writes.
+
+``preferences_for`` answers with the player's row, or unsaved defaults for a
+player who never changed anything, so callers never create rows by reading.
+Writes keep ``Preferences.next_digest_at`` true to the player's digest hour in
+their time zone (``digest_next_at``), so the digest sweep is an index scan.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, time, timedelta
+from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import Player
+from core.errors import InvalidInput
+from games import selectors as game_selectors
+from games.errors import NotAPlayer
+from games.models import Game, Seat
+from notifications.models import GameMute, Preferences
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+MODES = [choice.value for choice in Preferences.Mode]
+MAX_REMINDERS = 5
+MAX_REMINDER_HOURS = 168  # a week: no game's move time is longer
+
+
+# --- reads ---------------------------------------------------------------------------
+
+
+def preferences_for(*, user: User) -> Preferences:
+    """The player's preferences; unsaved defaults when they have no row."""
+    found = Preferences.objects.filter(user=user).first()
+    return found if found is not None else Preferences(user=user)
+
+
+def muted_game_ids(*, user: User) -> list[str]:
+    return list(GameMute.objects.filter(user=user).order_by("created_at", "pk").values_list("game_id", flat=True))
+
+
+def game_is_muted(*, user_id: int, game_id: str) -> bool:
+    return GameMute.objects.filter(user_id=user_id, game_id=game_id).exists()
+
+
+def player_zone(*, user_id: int) -> ZoneInfo:
+    """The player's time zone; UTC for a player without one or with a name this
+    machine's time zone database no longer knows."""
+    name = Player.objects.filter(user_id=user_id).values_list("time_zone", flat=True).first() or "UTC"
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def digest_next_at(*, zone: ZoneInfo, hour: int, after: datetime) -> datetime:
+    """The first moment strictly after ``after`` at which the clock on the wall
+    in ``zone`` reads ``hour``:00, in UTC. Computed from the local date, so a
+    change to or from summer time moves the UTC instant, not the local hour. An
+    hour that a spring change skips is taken as the hour after it (fold=0)."""
+    local_day = after.astimezone(zone).date()
+    for days in range(3):
+        candidate = datetime.combine(local_day + timedelta(days=days), time(hour), tzinfo=zone)
+        moment = candidate.astimezone(ZoneInfo("UTC"))
+        if moment > after:
+            return moment
+    raise AssertionError("a local hour recurs within three days")  # pragma: no cover
+
+
+def digest_local_date(*, zone: ZoneInfo, due_at: datetime) -> str:
+    """The player's calendar date of a digest due at ``due_at``: one digest per date."""
+    return due_at.astimezone(zone).date().isoformat()
+
+
+# --- writes --------------------------------------------------------------------------
+
+
+def _check_changes(changes: dict[str, Any]) -> None:
+    errors: dict[str, list[str]] = {}
+    unknown = sorted(set(changes) - {"mode", "digest_hour", "reminder_hours"})
+    for name in unknown:
+        errors[name] = ["There is no such preference; they are mode, digest_hour and reminder_hours."]
+    if "mode" in changes and changes["mode"] not in MODES:
+        errors["mode"] = [f"{changes['mode']!r} is not a mode; choose one of {', '.join(MODES)}."]
+    if "digest_hour" in changes:
+        hour = changes["digest_hour"]
+        if isinstance(hour, bool) or not isinstance(hour, int) or not 0 <= hour <= 23:
+            errors["digest_hour"] = [f"{hour!r} is not an hour of the day; send a whole number from 0 to 23."]
+    if "reminder_hours" in changes:
+        problem = _reminder_hours_problem(changes["reminder_hours"])
+        if problem:
+            errors["reminder_hours"] = [problem]
+    if errors:
+        raise InvalidInput(errors)
+
+
+def _reminder_hours_problem(hours: Any) -> str | None:
+    if not isinstance(hours, list):
+        return "Send a list of whole numbers of hours before the deadline, such as [24, 2]."
+    if len(hours) > MAX_REMINDERS:
+        return f"At most {MAX_REMINDERS} reminders per turn; this list has {len(hours)}."
+    for value in hours:
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_REMINDER_HOURS:
+            return f"{value!r} is not a number of hours from 1 to {MAX_REMINDER_HOURS}."
+    duplicates = sorted({value for value in hours if hours.count(value) > 1})
+    if duplicates:
+        return f"Each number of hours may appear once; {', '.join(map(str, duplicates))} appears more than once."
+    return None
+
+
+def _refresh_next_digest(preferences: Preferences, *, now: datetime) -> None:
+    if preferences.mode != Preferences.Mode.DIGEST:
+        preferences.next_digest_at = None
+        return
+    zone = player_zone(user_id=preferences.user_id)
+    preferences.next_digest_at = digest_next_at(zone=zone, hour=preferences.digest_hour, after=now)
+
+
+def preferences_update(*, user: User, now: datetime | None = None, **changes: Any) -> Preferences:
+    """Change some of the player's preferences (mode, digest_hour, reminder_hours).
+    Everything is checked before anything is saved. Reminders already scheduled
+    for the player's waiting turns follow new reminder hours or mode at once."""
+    _check_changes(changes)
+    now = now or timezone.now()
+    with transaction.atomic():
+        preferences, _ = Preferences.objects.select_for_update().get_or_create(user=user)
+        before = (preferences.mode, list(preferences.reminder_hours))
+        for name, value in changes.items():
+            setattr(preferences, name, sorted(value, reverse=True) if name == "reminder_hours" else value)
+        _refresh_next_digest(preferences, now=now)
+        preferences.save()
+        if (preferences.mode, list(preferences.reminder_hours)) != before:
+            from notifications.reminders import reminders_schedule_for_user
+
+            reminders_schedule_for_user(user_id=user.pk, now=now)
+    return preferences
+
+
+def preferences_time_zone_changed(*, user_id: int, now: datetime | None = None) -> None:
+    """Move the next digest to the digest hour in the player's new time zone."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        preferences = Preferences.objects.select_for_update().filter(user_id=user_id).first()
+        if preferences is None:
+            return
+        _refresh_next_digest(preferences, now=now)
+        preferences.save(update_fields=["next_digest_at", "updated_at"])
+
+
+def _seated_game(*, user: User, game_id: str) -> Game:
+    # The same 404 for an unknown id as every games endpoint.
+    game = game_selectors.game_get(game_id=game_id)
+    if not Seat.objects.filter(game=game, user=user).exists():
+        raise NotAPlayer(
+            "You have no seat in this game, so there is nothing to mute; you only get email about your own games."
+        )
+    return game
+
+
+def game_mute(*, user: User, game_id: str) -> GameMute:
+    """No more email about this game for this player. Muting twice is one mute."""
+    game = _seated_game(user=user, game_id=game_id)
+    try:
+        with transaction.atomic():
+            mute, _ = GameMute.objects.get_or_create(user=user, game=game)
+    except IntegrityError:  # a concurrent request muted it first
+        mute = GameMute.objects.get(user=user, game=game)
+    return mute
+
+
+def game_unmute(*, user: User, game_id: str) -> None:
+    """Email about this game again. Unmuting a game that is not muted is fine."""
+    game = _seated_game(user=user, game_id=game_id)
+    GameMute.objects.filter(user=user, game=game).delete()

@@ -1,0 +1,301 @@
+"""Reminders before a deadline and the daily digest: scheduling, sweeping and
+what their emails show.
+
+Reminders. When a turn starts (any outbox event after which the game is active
+with a deadline), ``reminders_schedule_for_game`` writes one ``Reminder`` row
+per reminder hour of the player to move, due that many hours before the
+deadline, and drops the game's unsent rows for any other deadline or player.
+``reminders_send_due`` sweeps the due rows: each is claimed with a conditional
+UPDATE of ``sent_at`` (and locked with SKIP LOCKED where the database has it),
+so two sweeps never send one reminder twice. A row whose turn is over (the
+player moved, the game was paused, ended or its deadline moved) is dropped.
+
+Digest. ``Preferences.next_digest_at`` holds the UTC moment of each digest
+player's next digest (notifications.preferences keeps it true);
+``digests_send_due`` claims due rows by moving that moment on to the next day's
+digest hour with a conditional UPDATE, and records one notification per player
+and local date, none when no game waits on them.
+
+The emails' content is built here from the database at send time
+(``reminder_email_context``, ``digest_email_context``), plain data only: the
+board comes from games.presentation (engine.observe for the reader's own seat),
+so no other seat's hidden cards can reach it.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import Exists, F, OuterRef
+from django.utils import timezone
+
+from games.models import Game, Seat
+from notifications.emails import KindContext, board_for, local_time, seat_of, seat_url, site_url
+from notifications.models import GameMute, Notification, Preferences, Reminder
+from notifications.preferences import (
+    digest_local_date,
+    digest_next_at,
+    player_zone,
+    preferences_for,
+)
+
+logger = logging.getLogger(__name__)
+
+BATCH_SIZE = 200
+MAX_BATCHES = 10
+
+
+def _notify(**kwargs: Any) -> Any:
+    # Imported when used: the email work's module, built beside this one.
+    from notifications.services import notify
+
+    return notify(**kwargs)
+
+
+# --- who is to move ----------------------------------------------------------------
+
+
+def _seat_to_move(game: Game) -> Seat | None:
+    """The seat whose turn it is while the game's clock runs, else None."""
+    if game.status != Game.Status.ACTIVE or game.deadline_at is None or game.to_move is None:
+        return None
+    return Seat.objects.filter(game=game, index=game.to_move, resigned=False).select_related("user").first()
+
+
+# --- scheduling ----------------------------------------------------------------------
+
+
+def reminders_schedule_for_game(*, game_id: str, now: datetime | None = None) -> int:
+    """Make the game's unsent reminders match its current turn: rows for the
+    player to move at each of their reminder hours still ahead, none for any
+    other deadline or player. Safe to run any number of times. Returns how many
+    rows were written."""
+    now = now or timezone.now()
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return 0
+    seat = _seat_to_move(game)
+    unsent = Reminder.objects.filter(game_id=game_id, sent_at__isnull=True)
+    if seat is None:
+        unsent.delete()
+        return 0
+    assert game.deadline_at is not None  # _seat_to_move checked it
+    unsent.exclude(user_id=seat.user_id, deadline_at=game.deadline_at).delete()
+    preferences = preferences_for(user=seat.user)
+    wanted = [] if preferences.mode == Preferences.Mode.OFF else list(preferences.reminder_hours)
+    unsent.filter(user_id=seat.user_id).exclude(hours_before__in=wanted).delete()
+    written = 0
+    for hours in wanted:
+        due_at = game.deadline_at - timedelta(hours=hours)
+        if due_at <= now:
+            continue
+        _, created = Reminder.objects.get_or_create(
+            game_id=game_id,
+            user_id=seat.user_id,
+            deadline_at=game.deadline_at,
+            hours_before=hours,
+            defaults={"due_at": due_at},
+        )
+        written += int(created)
+    return written
+
+
+def _waiting_on(user_id: int) -> Exists:
+    return Exists(Seat.objects.filter(game=OuterRef("pk"), user_id=user_id, index=OuterRef("to_move"), resigned=False))
+
+
+def reminders_schedule_for_user(*, user_id: int, now: datetime | None = None) -> None:
+    """Reschedule the games waiting on this player (their preferences changed)."""
+    game_ids = Game.objects.filter(_waiting_on(user_id), status=Game.Status.ACTIVE, deadline_at__isnull=False)
+    for game_id in list(game_ids.values_list("pk", flat=True)):
+        reminders_schedule_for_game(game_id=game_id, now=now)
+
+
+# --- sending reminders ------------------------------------------------------------------
+
+
+def _reminder_still_wanted(reminder: Reminder, now: datetime) -> bool:
+    game = reminder.game
+    if game.deadline_at != reminder.deadline_at or reminder.deadline_at <= now:
+        return False
+    seat = _seat_to_move(game)
+    return seat is not None and seat.user_id == reminder.user_id
+
+
+def _due_reminder_ids(now: datetime) -> list[int]:
+    due = Reminder.objects.filter(sent_at__isnull=True, due_at__lte=now).order_by("due_at", "pk")
+    if connection.features.has_select_for_update_skip_locked:
+        due = due.select_for_update(skip_locked=True)
+    return list(due.values_list("pk", flat=True)[:BATCH_SIZE])
+
+
+def _send_reminder_batch(now: datetime) -> tuple[int, int]:
+    """One batch in one transaction: (rows looked at, reminders sent)."""
+    sent = 0
+    with transaction.atomic():
+        ids = _due_reminder_ids(now)
+        for reminder in Reminder.objects.filter(pk__in=ids).select_related("game").order_by("due_at", "pk"):
+            # The claim: only one sweep's UPDATE finds sent_at still empty.
+            if not Reminder.objects.filter(pk=reminder.pk, sent_at__isnull=True).update(sent_at=now):
+                continue
+            if not _reminder_still_wanted(reminder, now):
+                Reminder.objects.filter(pk=reminder.pk).delete()
+                continue
+            _notify(key=f"reminder:{reminder.pk}", kind="reminder", user_id=reminder.user_id, game_id=reminder.game_id)
+            sent += 1
+    return len(ids), sent
+
+
+def reminders_send_due(*, now: datetime | None = None) -> int:
+    """Send every due reminder whose turn is still waiting; returns how many."""
+    now = now or timezone.now()
+    sent = 0
+    for _ in range(MAX_BATCHES):
+        looked_at, batch_sent = _send_reminder_batch(now)
+        sent += batch_sent
+        if looked_at < BATCH_SIZE:
+            break
+    return sent
+
+
+# --- digests -----------------------------------------------------------------------------
+
+
+def games_waiting_on(*, user_id: int) -> list[Game]:
+    """Active games in which it is this player's turn, leaving out muted ones,
+    soonest deadline first (paused games, with no deadline, last)."""
+    muted = GameMute.objects.filter(user_id=user_id).values("game_id")
+    games = Game.objects.filter(_waiting_on(user_id), status=Game.Status.ACTIVE).exclude(pk__in=muted)
+    return list(games.order_by(F("deadline_at").asc(nulls_last=True), "pk"))
+
+
+def _due_digest_rows(now: datetime) -> list[tuple[int, int, datetime]]:
+    due = Preferences.objects.filter(mode=Preferences.Mode.DIGEST, next_digest_at__lte=now).order_by(
+        "next_digest_at", "pk"
+    )
+    if connection.features.has_select_for_update_skip_locked:
+        due = due.select_for_update(skip_locked=True)
+    return [
+        (pk, user_id, due_at)
+        for pk, user_id, due_at in due.values_list("pk", "user_id", "next_digest_at")[:BATCH_SIZE]
+        if due_at is not None
+    ]
+
+
+def _send_digest_batch(now: datetime) -> tuple[int, int]:
+    sent = 0
+    with transaction.atomic():
+        rows = _due_digest_rows(now)
+        for pk, user_id, due_at in rows:
+            preferences = Preferences.objects.get(pk=pk)
+            zone = player_zone(user_id=user_id)
+            following = digest_next_at(zone=zone, hour=preferences.digest_hour, after=max(now, due_at))
+            # The claim: only one sweep moves this row's next_digest_at on.
+            claimed = Preferences.objects.filter(pk=pk, next_digest_at=due_at).update(
+                next_digest_at=following, updated_at=now
+            )
+            if not claimed or not games_waiting_on(user_id=user_id):
+                continue
+            local_date = digest_local_date(zone=zone, due_at=due_at)
+            if _notify(key=f"digest:{user_id}:{local_date}", kind="digest", user_id=user_id) is not None:
+                sent += 1
+    return len(rows), sent
+
+
+def digests_send_due(*, now: datetime | None = None) -> int:
+    """Send every due digest that lists at least one game; returns how many."""
+    now = now or timezone.now()
+    sent = 0
+    for _ in range(MAX_BATCHES):
+        looked_at, batch_sent = _send_digest_batch(now)
+        sent += batch_sent
+        if looked_at < BATCH_SIZE:
+            break
+    return sent
+
+
+# --- what the emails show -------------------------------------------------------------------
+
+
+def time_left_text(delta: timedelta) -> str:
+    """'2 days 3 hours', '5 hours 10 minutes', '12 minutes': how long is left."""
+    minutes = max(0, int(delta.total_seconds()) // 60)
+    days, rest = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+
+    def counted(n: int, word: str) -> str:
+        return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+    if days:
+        return " ".join([counted(days, "day"), *([counted(hours, "hour")] if hours else [])])
+    if hours:
+        return " ".join([counted(hours, "hour"), *([counted(minutes, "minute")] if minutes else [])])
+    return counted(minutes, "minute")
+
+
+def timeout_policy_text(game: Game) -> str:
+    """What happens when the deadline passes, as the game's timeout policy says."""
+    forfeit_after = getattr(game, "forfeit_after", None)
+    text = "If you have not moved by then, the bot plays a move for you."
+    if isinstance(forfeit_after, int) and forfeit_after > 0:
+        text += (
+            f" After {forfeit_after} timeouts in a row your seat is forfeited."
+            if forfeit_after > 1
+            else " A timeout forfeits your seat."
+        )
+    return text
+
+
+def _reminder_of(notification: Notification) -> Reminder | None:
+    kind, _, reminder_id = notification.key.partition(":")
+    if kind != "reminder" or not reminder_id.isdigit():
+        return None
+    return Reminder.objects.filter(pk=int(reminder_id)).first()
+
+
+def reminder_email_context(notification: Notification, *, now: datetime | None = None) -> KindContext:
+    """What a reminder email shows: how long is left, the deadline in the
+    player's time zone, what happens at the deadline, the board as the player's
+    own seat sees it and the player's link."""
+    now = now or timezone.now()
+    game = notification.game
+    if game is None:
+        raise ValueError("a reminder notification needs a game")
+    reminder = _reminder_of(notification)
+    deadline = reminder.deadline_at if reminder is not None else game.deadline_at
+    seat = seat_of(game, notification.user_id)
+    return KindContext(
+        {
+            "time_left": time_left_text(deadline - now) if deadline is not None else "",
+            "deadline": local_time(deadline, notification.user),
+            "policy": timeout_policy_text(game),
+            "board": board_for(game, seat.index if seat is not None else None),
+            "game_url": seat_url(seat) if seat is not None else f"{site_url()}/games/{game.pk}/",
+        },
+        seat=seat,
+    )
+
+
+def digest_email_context(notification: Notification, *, now: datetime | None = None) -> KindContext:
+    """What the digest lists: each game waiting on the player, with how long is
+    left, its deadline in the player's time zone and the player's link. No
+    boards: the link shows each one."""
+    now = now or timezone.now()
+    user = notification.user
+    entries = []
+    for game in games_waiting_on(user_id=user.pk):
+        seat = seat_of(game, user.pk)
+        entries.append(
+            {
+                "id": game.pk,
+                "variant": game.get_variant_display(),
+                "deadline": local_time(game.deadline_at, user),
+                "time_left": time_left_text(game.deadline_at - now) if game.deadline_at else "",
+                "paused": game.deadline_at is None,
+                "game_url": seat_url(seat) if seat is not None else f"{site_url()}/games/{game.pk}/",
+            }
+        )
+    return KindContext({"games": entries, "count": len(entries)})
