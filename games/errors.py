@@ -136,6 +136,34 @@ class InvalidGameSetup(DomainError):
     title = "The game cannot be set up that way"
 
 
+class TooManyInvitations(DomainError):
+    """Fields: ``next_invitation_at`` (ISO 8601) when the limit says when; with Retry-After."""
+
+    kind = ErrorKind.TOO_MANY
+    code = "too_many_invitations"
+    title = "You have sent as many invitations as you may in a day"
+
+
+class InvalidVacation(DomainError):
+    kind = ErrorKind.INVALID
+    code = "invalid_vacation"
+    title = "That vacation cannot be taken"
+
+
+class NotEnoughVacation(DomainError):
+    """Fields: ``days_left`` (this calendar year)."""
+
+    kind = ErrorKind.NOT_ALLOWED
+    code = "not_enough_vacation"
+    title = "You do not have that many vacation days left this year"
+
+
+class InvalidPause(DomainError):
+    kind = ErrorKind.INVALID
+    code = "invalid_pause"
+    title = "The game's clock cannot be paused that way"
+
+
 ALL_ERRORS: tuple[type[DomainError], ...] = (
     GameNotFound,
     NotAPlayer,
@@ -154,4 +182,8 @@ ALL_ERRORS: tuple[type[DomainError], ...] = (
     NotInvited,
     IdempotencyKeyReused,
     InvalidGameSetup,
+    TooManyInvitations,
+    InvalidVacation,
+    NotEnoughVacation,
+    InvalidPause,
 )

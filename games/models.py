@@ -56,12 +56,26 @@ class Game(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_created"
     )
+    # The time control (docs/api.md, "Clocks"): stored in seconds. move_timeout_hours
+    # is kept for older clients and reads: the whole hours of move_seconds.
     move_timeout_hours = models.PositiveIntegerField(default=72)
+    move_seconds = models.PositiveIntegerField(default=72 * 3600)
+    # Each seat's bank at the start, and the most it can grow to.
+    bank_start_seconds = models.PositiveIntegerField(default=0)
+    bank_cap_seconds = models.PositiveIntegerField(default=0)
+    # The K-th timeout in a row forfeits the seat; the ones before it are played by the bot.
+    forfeit_after = models.PositiveSmallIntegerField(default=3)
     # Every seat but the creator's was reserved for an invitee: one who declines
     # ends the game (games.services.seat_decline).
     invite_only = models.BooleanField(default=False)
     # Swept periodically by a timeout job; never a long-ETA task (STYLE guideline 12).
+    # NULL while the game is paused (see GamePause) or not running.
     deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # When the clock of the turn to play started: the deadline is this + move_seconds
+    # + the bank of the seat to move (moved on when a pause ends).
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    # While paused: the time that was left on the clock of the seat to move.
+    clock_remaining = models.DurationField(null=True, blank=True)
     # Decimal text of a 256-bit integer. Secret until the game is over.
     seed = models.CharField(max_length=80, blank=True, default="")
     seed_commitment = models.CharField(max_length=64, blank=True, default="")
@@ -106,6 +120,9 @@ class Seat(models.Model):
     resigned = models.BooleanField(default=False)
     resigned_at = models.DateTimeField(null=True, blank=True)
     timed_out = models.BooleanField(default=False)
+    # The seat's time bank (see Game.bank_cap_seconds) and its timeouts in a row.
+    bank_seconds = models.PositiveIntegerField(default=0)
+    consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
     # Signed per-seat links (games.links) are made with this key: rotating it
     # revokes every link sent so far for this seat.
     link_key = models.CharField(max_length=64, default=new_seat_key)
@@ -131,6 +148,14 @@ class Seat(models.Model):
         return self.joined_at is not None
 
 
+class PlayedBy(models.TextChoices):
+    PLAYER = "player", "The seat's player"
+    # The built-in greedy bot, for a player who let the deadline pass but is still in the game.
+    BOT = "bot", "The bot, on a timeout"
+    # The server's own move: a quiet move for a seat that left, or a forced pass.
+    SERVICE = "service", "The server"
+
+
 class Move(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     ply = models.PositiveIntegerField()
@@ -140,6 +165,8 @@ class Move(models.Model):
     private_card = models.CharField(max_length=16, blank=True, default="")
     # Played by the server for a seat that resigned (see docs/api.md, "Resigning").
     automatic = models.BooleanField(default=False)
+    # Who chose the move; automatic is true unless it is the player.
+    played_by = models.CharField(max_length=8, choices=PlayedBy.choices, default=PlayedBy.PLAYER)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -170,6 +197,9 @@ class GameEvent(models.Model):
         SEAT_DECLINED = "seat_declined"
         SEAT_LEFT = "seat_left"
         GAME_ABORTED = "game_aborted"
+        TURN_TIMED_OUT = "turn_timed_out"
+        CLOCK_PAUSED = "clock_paused"
+        CLOCK_RESUMED = "clock_resumed"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=32, choices=Kind.choices)
@@ -211,6 +241,59 @@ class GameEventClaim(models.Model):
     def __str__(self) -> str:
         state = "done" if self.done_at else "claimed"
         return f"{self.consumer}: event {self.event_id} {state}"
+
+
+class GamePause(models.Model):
+    """One reason the game's clock is stopped. Pauses overlap and combine: no clock
+    runs while any of a game's pauses has not ended (``ended_at`` NULL); the rows
+    stay, so that who paused a game, when and why can be looked up later."""
+
+    class Reason(models.TextChoices):
+        VACATION = "vacation"
+        MODERATOR = "moderator"
+        SERVER = "server"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="pauses")
+    reason = models.CharField(max_length=16, choices=Reason.choices)
+    # The player on vacation, or the moderator or operator who paused the game.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    started_at = models.DateTimeField()
+    # When it ends by itself (swept by games.tasks.end_pauses); NULL: when resumed.
+    ends_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    note = models.CharField(max_length=500, blank=True, default="")
+
+    class Meta:
+        ordering = ["started_at", "id"]
+        indexes = [
+            models.Index(fields=["ends_at"], condition=Q(ended_at__isnull=True), name="gamepause_open_ends_idx"),
+            models.Index(fields=["game"], condition=Q(ended_at__isnull=True), name="gamepause_open_game_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} paused ({self.reason}) from {self.started_at:%Y-%m-%d %H:%M}"
+
+
+class Vacation(models.Model):
+    """Days a player took off: their clocks stop in all their active games. Counted
+    against VACATION_DAYS_PER_YEAR in the calendar year (UTC) it starts."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations")
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    days = models.PositiveSmallIntegerField()
+    # Taken by the server when a deadline would have passed, not asked for.
+    automatic = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["starts_at", "id"]
+        indexes = [models.Index(fields=["user", "starts_at"], name="vacation_user_starts_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.days} day(s) from {self.starts_at:%Y-%m-%d}"
 
 
 class IdempotencyRecord(models.Model):

@@ -7,19 +7,21 @@ except ``game_rebuild_state``, which is for server-side checks.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 import engine
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.conf import settings
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
 from django.utils import timezone
 
 from accounts import selectors as accounts_selectors
 from accounts.models import ApiToken
 from accounts.selectors import AccountExport
 from games import errors
-from games.models import Game, GameEvent, GameEventClaim, Move, Seat, is_public_id
+from games.models import Game, GameEvent, GameEventClaim, GamePause, Move, Seat, Vacation, is_public_id
 from games.results import GameResult
 
 if TYPE_CHECKING:
@@ -36,6 +38,25 @@ class SeatSummary(TypedDict):
     joined: bool
     invited: bool
     resigned: bool
+    bank_seconds: int
+    consecutive_timeouts: int
+
+
+class TimeControl(TypedDict):
+    move_seconds: int
+    bank_seconds: int  # each seat's bank at the start
+    bank_cap_seconds: int
+
+
+class TimeoutPolicy(TypedDict):
+    forfeit_after: int
+
+
+class PauseSummary(TypedDict):
+    reason: str
+    user: str | None  # the player on vacation, or who paused the game
+    started_at: datetime
+    ends_at: datetime | None
 
 
 class GameSummary(TypedDict):
@@ -49,7 +70,11 @@ class GameSummary(TypedDict):
     to_move: int | None
     your_seat: int | None
     move_timeout_hours: int
+    time_control: TimeControl
+    timeout_policy: TimeoutPolicy
     deadline_at: datetime | None
+    paused: bool
+    pauses: list[PauseSummary]
     seed_commitment: str | None
     created_by: str
     created_at: datetime
@@ -75,6 +100,7 @@ class MoveHistoryEntry(TypedDict):
     seat: int
     move: str
     automatic: bool
+    played_by: str
     created_at: datetime
     private_card: NotRequired[str]  # only to the seat that reserved it blind
 
@@ -187,8 +213,28 @@ def _seats_summary(game: Game) -> list[SeatSummary]:
             "joined": s.has_joined,
             "invited": s.invited,
             "resigned": s.resigned,
+            "bank_seconds": s.bank_seconds,
+            "consecutive_timeouts": s.consecutive_timeouts,
         }
         for s in seats
+    ]
+
+
+def _pauses_summary(game: Game) -> list[PauseSummary]:
+    if game.clock_remaining is None:
+        return []  # not paused: no query
+    pauses = GamePause.objects.filter(game=game, ended_at__isnull=True).select_related("user")
+    return [
+        {
+            "reason": pause.reason,
+            # The player on vacation; whoever paused for another reason is not named.
+            "user": pause.user.get_username()
+            if pause.user is not None and pause.reason == GamePause.Reason.VACATION
+            else None,
+            "started_at": pause.started_at,
+            "ends_at": pause.ends_at,
+        }
+        for pause in pauses
     ]
 
 
@@ -206,8 +252,16 @@ def game_summary(*, game: Game, user: User | AnonymousUser | None) -> GameSummar
         "seats": _seats_summary(game),
         "to_move": game.to_move,
         "your_seat": seat.index if seat is not None and seat.has_joined else None,
-        "move_timeout_hours": game.move_timeout_hours,
+        "move_timeout_hours": game.move_seconds // 3600,
+        "time_control": {
+            "move_seconds": game.move_seconds,
+            "bank_seconds": game.bank_start_seconds,
+            "bank_cap_seconds": game.bank_cap_seconds,
+        },
+        "timeout_policy": {"forfeit_after": game.forfeit_after},
         "deadline_at": game.deadline_at,
+        "paused": game.clock_remaining is not None,
+        "pauses": _pauses_summary(game),
         "seed_commitment": game.seed_commitment or None,
         "created_by": game.created_by.get_username(),
         "created_at": game.created_at,
@@ -272,6 +326,7 @@ def _history_entry(move: Move, own_index: int | None) -> MoveHistoryEntry:
         "seat": move.seat,
         "move": move.text,
         "automatic": move.automatic,
+        "played_by": move.played_by,
         "created_at": move.created_at,
     }
     if own_index is not None and move.seat == own_index and move.private_card:
@@ -432,14 +487,128 @@ def game_ids_with_seat(*, user_id: int) -> list[str]:
     )
 
 
-def game_overdue_ids(*, now: datetime | None = None) -> list[str]:
-    """Active games whose player to move has run out of time, oldest deadline first."""
+def game_overdue_ids(
+    *, now: datetime | None = None, limit: int | None = None, exclude: Collection[str] = ()
+) -> list[str]:
+    """Active games whose player to move has run out of time, oldest deadline
+    first (on the index on ``deadline_at``), at most ``limit``, leaving out ``exclude``."""
     now = now or timezone.now()
+    games = Game.objects.filter(status=Game.Status.ACTIVE, deadline_at__lte=now)
+    if exclude:
+        games = games.exclude(pk__in=list(exclude))
+    ids = games.order_by("deadline_at", "pk").values_list("pk", flat=True)
+    return list(ids[:limit] if limit is not None else ids)
+
+
+def game_active_ids() -> list[str]:
+    return list(Game.objects.filter(status=Game.Status.ACTIVE).order_by("pk").values_list("pk", flat=True))
+
+
+def game_ids_paused_for(*, reason: str) -> list[str]:
+    """Games with a pause for ``reason`` that has not ended."""
     return list(
-        Game.objects.filter(status=Game.Status.ACTIVE, deadline_at__lte=now)
-        .order_by("deadline_at")
+        GamePause.objects.filter(reason=reason, ended_at__isnull=True)
+        .order_by("game_id")
+        .values_list("game_id", flat=True)
+        .distinct()
+    )
+
+
+def game_ids_with_due_pauses(*, now: datetime) -> list[str]:
+    """Games with a pause whose ``ends_at`` has passed but which has not ended."""
+    return list(
+        GamePause.objects.filter(ended_at__isnull=True, ends_at__lte=now)
+        .order_by("game_id")
+        .values_list("game_id", flat=True)
+        .distinct()
+    )
+
+
+def game_ids_playing(*, user_id: int) -> list[str]:
+    """Active games where the user still plays (seated, not resigned), oldest first."""
+    return list(
+        Game.objects.filter(
+            status=Game.Status.ACTIVE,
+            seats__user_id=user_id,
+            seats__joined_at__isnull=False,
+            seats__resigned=False,
+        )
+        .order_by("started_at", "pk")
         .values_list("pk", flat=True)
     )
+
+
+def invitations_sent_since(*, user_id: int, since: datetime) -> list[datetime]:
+    """When each invited seat of the games the user created since ``since`` was
+    made (its game's creation), oldest first: what INVITATIONS_PER_DAY counts."""
+    return list(
+        Seat.objects.filter(invited=True, game__created_by_id=user_id, game__created_at__gte=since)
+        .order_by("game__created_at")
+        .values_list("game__created_at", flat=True)
+    )
+
+
+# --- vacation -----------------------------------------------------------------------
+
+
+class VacationPeriod(TypedDict):
+    starts_at: datetime
+    ends_at: datetime
+    days: int
+    automatic: bool
+
+
+class VacationSummary(TypedDict):
+    year: int
+    days_per_year: int
+    days_used: int
+    days_left: int
+    current: VacationPeriod | None
+    planned: list[VacationPeriod]
+
+
+def vacation_days_used(*, user_id: int, year: int) -> int:
+    """Vacation days counted in calendar ``year`` (UTC): those of vacations that start in it."""
+    total = Vacation.objects.filter(user_id=user_id, starts_at__year=year).aggregate(total=Sum("days"))["total"]
+    return int(total or 0)
+
+
+def vacation_current(*, user_id: int, now: datetime) -> Vacation | None:
+    """The vacation the user is on at ``now`` (the one that ends last, when they follow on)."""
+    vacations = Vacation.objects.filter(user_id=user_id, starts_at__lte=now, ends_at__gt=now)
+    latest = vacations.order_by("-ends_at").first()
+    if latest is None:
+        return None
+    # Days taken during a vacation follow on from it: the whole run counts as current.
+    following = Vacation.objects.filter(user_id=user_id, starts_at__gte=latest.ends_at).order_by("-ends_at").first()
+    return following or latest
+
+
+def _period(vacation: Vacation) -> VacationPeriod:
+    return {
+        "starts_at": vacation.starts_at,
+        "ends_at": vacation.ends_at,
+        "days": vacation.days,
+        "automatic": vacation.automatic,
+    }
+
+
+def vacation_summary(*, user: User, now: datetime | None = None) -> VacationSummary:
+    """The user's vacation this calendar year (UTC): days used and left, the
+    vacation they are on now and those still to come."""
+    now = now or timezone.now()
+    used = vacation_days_used(user_id=user.pk, year=now.year)
+    allowed: int = settings.VACATION_DAYS_PER_YEAR
+    current = Vacation.objects.filter(user=user, starts_at__lte=now, ends_at__gt=now).order_by("starts_at").first()
+    planned = Vacation.objects.filter(user=user, starts_at__gt=now).order_by("starts_at")
+    return {
+        "year": now.year,
+        "days_per_year": allowed,
+        "days_used": used,
+        "days_left": max(0, allowed - used),
+        "current": _period(current) if current is not None else None,
+        "planned": [_period(vacation) for vacation in planned],
+    }
 
 
 __all__ = [
@@ -458,4 +627,5 @@ __all__ = [
     "game_events_pending",
     "game_version_for_player",
     "game_overdue_ids",
+    "vacation_summary",
 ]

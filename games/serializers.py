@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypedDict
 
 import engine
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
@@ -19,7 +20,7 @@ from accounts.serializers import AccountExportSerializer, TokenSerializer
 from api.serializers import JSONIntegerField, JSONStringField, StrictInputSerializer
 from core.text import counted, listed
 from engine.variants import BASE, JOKER, MARVEL, Variant
-from games.models import Game
+from games.models import Game, GamePause, PlayedBy
 from games.results import GameResult, ResultReason
 from games.selectors import (
     ExportSeat,
@@ -30,11 +31,24 @@ from games.selectors import (
     MoveHistoryEntry,
     PlayerExport,
     PlayerGame,
+    PauseSummary,
     PlayerProfile,
     SeatSummary,
+    TimeControl,
+    TimeoutPolicy,
+    VacationPeriod,
+    VacationSummary,
     VariantRecord,
 )
-from games.services import MAX_MOVE_TIMEOUT_HOURS, MAX_SEATS, MIN_SEATS
+from games.services import (
+    DEFAULT_FORFEIT_AFTER,
+    DEFAULT_MOVE_TIMEOUT_HOURS,
+    MAX_BANK_HOURS,
+    MAX_FORFEIT_AFTER,
+    MAX_MOVE_TIMEOUT_HOURS,
+    MAX_SEATS,
+    MIN_SEATS,
+)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -72,6 +86,15 @@ class UsernamesField(serializers.ListField):
         return names
 
 
+class TimeoutPolicyInputSerializer(StrictInputSerializer):
+    forfeit_after = JSONIntegerField(
+        min_value=1,
+        max_value=MAX_FORFEIT_AFTER,
+        help_text="The timeout in a row that forfeits a seat; the ones before it are played by the built-in bot. "
+        "1: the first missed deadline forfeits.",
+    )
+
+
 class GameCreateInputSerializer(StrictInputSerializer):
     variant = serializers.ChoiceField(choices=Game.Variant.choices, default=Game.Variant.BASE)
     seats = serializers.IntegerField(min_value=MIN_SEATS, max_value=MAX_SEATS, default=2)
@@ -90,11 +113,42 @@ class GameCreateInputSerializer(StrictInputSerializer):
         required=False,
         help_text="Seats anyone may join. Optional: it is always seats - 1 - len(invited).",
     )
-    move_timeout_hours = serializers.IntegerField(min_value=1, max_value=MAX_MOVE_TIMEOUT_HOURS, default=72)
+    move_timeout_hours = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_MOVE_TIMEOUT_HOURS,
+        required=False,
+        help_text="Time per move, in hours (default 72).",
+    )
+    time_bank_hours = JSONIntegerField(
+        min_value=0,
+        max_value=MAX_BANK_HOURS,
+        required=False,
+        help_text="Each seat's time bank at the start, in hours (default 0: no bank).",
+    )
+    time_bank_cap_hours = JSONIntegerField(
+        min_value=0,
+        max_value=MAX_BANK_HOURS,
+        required=False,
+        help_text="The most a bank can hold, in hours (default: the bank at the start). Unused time of a turn "
+        "is added to the seat's bank up to this cap.",
+    )
+    timeout_policy = TimeoutPolicyInputSerializer(
+        required=False, help_text=f"What a missed deadline costs (default forfeit_after {DEFAULT_FORFEIT_AFTER})."
+    )
+    move_timeout_seconds = JSONIntegerField(
+        min_value=1, required=False, help_text="Time per move in seconds: only on a server with GAME_CLOCK_SECONDS."
+    )
+    time_bank_seconds = JSONIntegerField(
+        min_value=0, required=False, help_text="The bank at the start in seconds: only with GAME_CLOCK_SECONDS."
+    )
+    time_bank_cap_seconds = JSONIntegerField(
+        min_value=0, required=False, help_text="The bank's cap in seconds: only with GAME_CLOCK_SECONDS."
+    )
 
     def validate(self, attrs: _Input) -> _Input:
-        """The invitees are checked against the seats and each other before any is
-        looked up, and then looked up together, in one query."""
+        """The time control in seconds; then the invitees, checked against the seats
+        and each other before any is looked up, and looked up together, in one query."""
+        attrs = {**attrs, **_time_control(attrs)}
         names: list[str] = attrs["invited"]
         seats: int = attrs["seats"]
         if len(names) > seats - 1:
@@ -118,6 +172,46 @@ class GameCreateInputSerializer(StrictInputSerializer):
                 {"invited": [f"There is no player with the username {name}." for name in unknown]}
             )
         return {**attrs, "invited": [users[name] for name in names]}
+
+
+_IN_SECONDS = {
+    "move_timeout_seconds": "move_timeout_hours",
+    "time_bank_seconds": "time_bank_hours",
+    "time_bank_cap_seconds": "time_bank_cap_hours",
+}
+
+
+def _time_control(attrs: _Input) -> dict[str, int | None]:
+    """The time control in seconds, from hours (or, with GAME_CLOCK_SECONDS, seconds)."""
+    errors: dict[str, list[str]] = {}
+    for seconds_name, hours_name in _IN_SECONDS.items():
+        if seconds_name not in attrs:
+            continue
+        if not settings.GAME_CLOCK_SECONDS:
+            errors[seconds_name] = [
+                f"Times in seconds are taken only by a server set up for tests in real time (GAME_CLOCK_SECONDS); "
+                f"give `{hours_name}` instead."
+            ]
+        elif hours_name in attrs:
+            errors[seconds_name] = [f"Give `{seconds_name}` or `{hours_name}`, not both."]
+    if errors:
+        raise serializers.ValidationError(errors)
+
+    def seconds(name: str) -> int | None:
+        if name in attrs:
+            return int(attrs[name])
+        hours = attrs.get(_IN_SECONDS[name])
+        return int(hours) * 3600 if hours is not None else None
+
+    move = seconds("move_timeout_seconds")
+    bank = seconds("time_bank_seconds")
+    policy = attrs.get("timeout_policy") or {}
+    return {
+        "move_seconds": move if move is not None else DEFAULT_MOVE_TIMEOUT_HOURS * 3600,
+        "bank_seconds": bank if bank is not None else 0,
+        "bank_cap_seconds": seconds("time_bank_cap_seconds"),
+        "forfeit_after": policy.get("forfeit_after", DEFAULT_FORFEIT_AFTER),
+    }
 
 
 def _active_users_named(names: list[str]) -> list[User]:
@@ -521,6 +615,29 @@ class SeatSerializer(serializers.Serializer[SeatSummary]):
     joined = serializers.BooleanField()
     invited = serializers.BooleanField()
     resigned = serializers.BooleanField()
+    bank_seconds = serializers.IntegerField(min_value=0, help_text="The seat's time bank now.")
+    consecutive_timeouts = serializers.IntegerField(
+        min_value=0, help_text="Timeouts in a row; the seat's own move sets it back to 0."
+    )
+
+
+class TimeControlSerializer(serializers.Serializer[TimeControl]):
+    move_seconds = serializers.IntegerField(min_value=1, help_text="Time per move.")
+    bank_seconds = serializers.IntegerField(min_value=0, help_text="Each seat's time bank at the start.")
+    bank_cap_seconds = serializers.IntegerField(min_value=0, help_text="The most a seat's bank can hold.")
+
+
+class TimeoutPolicySerializer(serializers.Serializer[TimeoutPolicy]):
+    forfeit_after = serializers.IntegerField(
+        min_value=1, help_text="The timeout in a row that forfeits a seat; before it the built-in bot plays the turn."
+    )
+
+
+class PauseSerializer(serializers.Serializer[PauseSummary]):
+    reason = serializers.ChoiceField(choices=GamePause.Reason.choices)
+    user = serializers.CharField(allow_null=True, help_text="The player on vacation; null for other reasons.")
+    started_at = serializers.DateTimeField()
+    ends_at = serializers.DateTimeField(allow_null=True, help_text="Null: until resumed.")
 
 
 class GameSummarySerializer(serializers.Serializer[GameSummary]):
@@ -533,8 +650,16 @@ class GameSummarySerializer(serializers.Serializer[GameSummary]):
     seats = SeatSerializer(many=True)
     to_move = serializers.IntegerField(allow_null=True, help_text="The seat whose turn it is.")
     your_seat = serializers.IntegerField(allow_null=True)
-    move_timeout_hours = serializers.IntegerField()
-    deadline_at = serializers.DateTimeField(allow_null=True)
+    move_timeout_hours = serializers.IntegerField(help_text="Time per move in whole hours (time_control has seconds).")
+    time_control = TimeControlSerializer()
+    timeout_policy = TimeoutPolicySerializer()
+    deadline_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When the turn to play times out: its start + move_seconds + the bank of the seat to move. "
+        "Null while paused or not running.",
+    )
+    paused = serializers.BooleanField(help_text="The clock is stopped: see pauses.")
+    pauses = PauseSerializer(many=True, help_text="The reasons the clock is stopped now.")
     seed_commitment = serializers.CharField(
         allow_null=True, help_text="SHA-256 hex of the seed's decimal text, published at the start."
     )
@@ -569,7 +694,12 @@ class MoveHistoryEntrySerializer(serializers.Serializer[MoveHistoryEntry]):
     ply = serializers.IntegerField()
     seat = serializers.IntegerField()
     move = serializers.CharField()
-    automatic = serializers.BooleanField(help_text="Played by the server for a seat that resigned.")
+    automatic = serializers.BooleanField(help_text="Not chosen by the seat's player (played_by is not player).")
+    played_by = serializers.ChoiceField(
+        choices=PlayedBy.choices,
+        help_text="player; bot: the built-in bot on a timeout; service: a quiet move for a seat that left, "
+        "or a forced pass.",
+    )
     created_at = serializers.DateTimeField()
     private_card = serializers.CharField(
         required=False, help_text="The card drawn by your own blind reserve; absent for everyone else."
@@ -634,3 +764,26 @@ class PlayerProfileSerializer(serializers.Serializer[PlayerProfile]):
     display_name = serializers.CharField()
     joined_at = serializers.DateTimeField()
     games = VariantRecordsSerializer()
+
+
+# --- vacation ------------------------------------------------------------------
+
+
+class VacationInputSerializer(StrictInputSerializer):
+    days = JSONIntegerField(help_text="Whole days from now (after your current vacation, if you are on one).")
+
+
+class VacationPeriodSerializer(serializers.Serializer[VacationPeriod]):
+    starts_at = serializers.DateTimeField()
+    ends_at = serializers.DateTimeField()
+    days = serializers.IntegerField(min_value=1)
+    automatic = serializers.BooleanField(help_text="Taken by the server when a deadline would have passed.")
+
+
+class VacationSummarySerializer(serializers.Serializer[VacationSummary]):
+    year = serializers.IntegerField(help_text="The calendar year (UTC) counted.")
+    days_per_year = serializers.IntegerField(min_value=0)
+    days_used = serializers.IntegerField(min_value=0)
+    days_left = serializers.IntegerField(min_value=0)
+    current = VacationPeriodSerializer(allow_null=True, help_text="The vacation you are on now, if any.")
+    planned = VacationPeriodSerializer(many=True, help_text="Vacations still to come.")

@@ -15,23 +15,37 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import math
 import secrets
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 import engine
+from engine.bots.greedy import GreedyBot
 from celery import current_app
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import F, Prefetch
+from django.db.models import F, Prefetch, Q
 from django.utils import timezone
 
 from core.db import retry_when_database_locked
 from core.text import counted, listed
 from games import errors, selectors
-from games.models import Game, GameEvent, GameEventClaim, IdempotencyRecord, Move, Seat, is_public_id
+from games.models import (
+    Game,
+    GameEvent,
+    GameEventClaim,
+    GamePause,
+    IdempotencyRecord,
+    Move,
+    PlayedBy,
+    Seat,
+    Vacation,
+    is_public_id,
+)
 from games.results import GameResult, ResultReason, result_from_outcome, result_last_standing
 
 if TYPE_CHECKING:
@@ -42,6 +56,10 @@ logger = logging.getLogger(__name__)
 MIN_SEATS = 2
 MAX_SEATS = 4
 MAX_MOVE_TIMEOUT_HOURS = 24 * 30
+MAX_BANK_HOURS = 24 * 60
+DEFAULT_FORFEIT_AFTER = 3
+DEFAULT_MOVE_TIMEOUT_HOURS = 72
+MAX_FORFEIT_AFTER = 10
 
 # A consumer that claimed an event and did not finish it within this time is
 # taken to have died: the event may be claimed again (at-least-once delivery).
@@ -81,7 +99,10 @@ class MovePlayed:
 
 
 # What a move can change in the game row; a move saves only these.
-PLAY_FIELDS = ("state", "to_move", "deadline_at", "version", "status", "result", "finished_at")
+PLAY_FIELDS = (
+    "state", "to_move", "deadline_at", "turn_started_at", "clock_remaining",
+    "version", "status", "result", "finished_at",
+)
 
 
 def _lock_game(game_id: str, *, with_seats: bool = False) -> Game:
@@ -147,8 +168,67 @@ def _joined_seat(game: Game, user: User) -> Seat:
     raise errors.NotAPlayer("You do not have a seat in this game, so you cannot act in it.")
 
 
-def _deadline(game: Game, now: datetime) -> datetime:
-    return now + timedelta(hours=game.move_timeout_hours)
+def _seat_at(seats: Iterable[Seat], index: int | None) -> Seat | None:
+    return next((seat for seat in seats if index is not None and seat.index == index), None)
+
+
+def bank_after_turn(*, bank: int, move_seconds: int, cap: int, used_seconds: float) -> int:
+    """A seat's bank after a turn that took ``used_seconds``: the unused part of
+    the time per move is added to it up to ``cap``; time beyond the time per move
+    comes out of it (never below zero). Whole seconds, rounded for the player."""
+    if used_seconds <= move_seconds:
+        return max(bank, min(cap, bank + int(move_seconds - used_seconds)))
+    return max(0, bank - math.ceil(used_seconds - move_seconds - 1e-6))
+
+
+def _allowed(game: Game, seat: Seat | None) -> timedelta:
+    """The time a seat has for its turn: the time per move and its bank."""
+    return timedelta(seconds=game.move_seconds + (seat.bank_seconds if seat is not None else 0))
+
+
+def _is_paused(game: Game) -> bool:
+    # Set when the first pause starts and cleared when the last one ends (_pause_locked, _resume_locked).
+    return game.clock_remaining is not None
+
+
+def _start_turn_clock(game: Game, seats: Iterable[Seat], now: datetime) -> None:
+    """Start the clock of the seat to move: its deadline is now + the time per
+    move + its bank. While the game is paused the clock does not run: the time
+    it will have is kept in ``clock_remaining`` and the deadline stays NULL."""
+    if game.to_move is None or game.status != Game.Status.ACTIVE:
+        game.deadline_at = game.turn_started_at = None
+        game.clock_remaining = None
+        return
+    allowed = _allowed(game, _seat_at(seats, game.to_move))
+    if _is_paused(game):
+        game.clock_remaining = allowed
+        game.deadline_at = game.turn_started_at = None
+    else:
+        game.turn_started_at = now
+        game.deadline_at = now + allowed
+
+
+def _time_used(game: Game, seat: Seat, now: datetime) -> float:
+    """Seconds the seat to move has used of its clock so far (pauses not counted)."""
+    if game.clock_remaining is not None:
+        return (_allowed(game, seat) - game.clock_remaining).total_seconds()
+    if game.turn_started_at is None:
+        return 0.0
+    return max(0.0, (now - game.turn_started_at).total_seconds())
+
+
+def _charge_clock(game: Game, seat: Seat, now: datetime) -> bool:
+    """Settle the mover's bank for the turn it just played, and reset its timeouts
+    in a row (its own move). True when the seat row changed."""
+    bank = bank_after_turn(
+        bank=seat.bank_seconds,
+        move_seconds=game.move_seconds,
+        cap=game.bank_cap_seconds,
+        used_seconds=_time_used(game, seat, now),
+    )
+    changed = bank != seat.bank_seconds or seat.consecutive_timeouts != 0
+    seat.bank_seconds, seat.consecutive_timeouts = bank, 0
+    return changed
 
 
 def _state(game: Game) -> engine.State:
@@ -156,10 +236,10 @@ def _state(game: Game) -> engine.State:
     return engine.from_dict(game.state)
 
 
-def _store_state(game: Game, state: engine.State, now: datetime) -> None:
+def _store_state(game: Game, state: engine.State, seats: Iterable[Seat], now: datetime) -> None:
     game.state = engine.to_dict(state)
     game.to_move = engine.to_move(state)
-    game.deadline_at = _deadline(game, now) if game.to_move is not None else None
+    _start_turn_clock(game, seats, now)
 
 
 def _scores(state: engine.State, players: int) -> list[int]:
@@ -172,16 +252,21 @@ def _finish(writes: _Writes, *, result: GameResult, now: datetime) -> None:
     game.result = result
     game.finished_at = now
     game.to_move = None
-    game.deadline_at = None
+    game.deadline_at = game.turn_started_at = None
+    if game.clock_remaining is not None:
+        # Pauses end with the game; nothing is left to resume.
+        GamePause.objects.filter(game=game, ended_at__isnull=True).update(ended_at=now)
+        game.clock_remaining = None
     writes.change(GameEvent.Kind.GAME_FINISHED, {"result": result})
 
 
 def _record_move(
-    writes: _Writes, *, before: engine.State, move: engine.Move, after: engine.State, automatic: bool
+    writes: _Writes, *, before: engine.State, move: engine.Move, after: engine.State, played_by: PlayedBy
 ) -> tuple[Move, engine.MoveDetails]:
     details = engine.move_details(before, move, after)
     # The engine counts every move applied since the deal, as the move log does.
     ply = before.ply
+    automatic = played_by != PlayedBy.PLAYER
     row = Move(
         game=writes.game,
         ply=ply,
@@ -189,12 +274,19 @@ def _record_move(
         text=details["move"],
         private_card=details.get("private_card") or "",
         automatic=automatic,
+        played_by=played_by,
     )
     writes.moves.append(row)
     # The payload is public: it never names a blind-reserved card.
     writes.change(
         GameEvent.Kind.MOVE_PLAYED,
-        {"ply": ply, "seat": details["seat"], "move": details["move"], "automatic": automatic},
+        {
+            "ply": ply,
+            "seat": details["seat"],
+            "move": details["move"],
+            "automatic": automatic,
+            "played_by": played_by.value,
+        },
     )
     return row, details
 
@@ -209,21 +301,42 @@ def _quiet_move(state: engine.State) -> engine.Move:
     return legal[0]
 
 
-def _play_resigned_seats(writes: _Writes, state: engine.State, resigned: Collection[int]) -> engine.State:
-    while not engine.is_over(state) and engine.to_move(state) in resigned:
-        move = _quiet_move(state)
+def _forced_pass(state: engine.State) -> engine.Move | None:
+    """``pass`` when it is the only legal move (B-PASS-1): nothing to choose, so
+    nobody waits for it."""
+    legal = engine.legal_moves(state)
+    if len(legal) == 1 and engine.format_move(legal[0]) == "pass":
+        return legal[0]
+    return None
+
+
+def _autoplay(writes: _Writes, state: engine.State, resigned: Collection[int]) -> engine.State:
+    """Play the server's moves until a player has a choice: a quiet move for each
+    seat that left, and ``pass`` for a seat that can do nothing else."""
+    while not engine.is_over(state):
+        seat = engine.to_move(state)
+        move = _quiet_move(state) if seat in resigned else _forced_pass(state)
+        if move is None:
+            break
         after = engine.apply(state, move)
-        _record_move(writes, before=state, move=move, after=after, automatic=True)
+        _record_move(writes, before=state, move=move, after=after, played_by=PlayedBy.SERVICE)
         state = after
     return state
 
 
 def _settle(
-    writes: _Writes, state: engine.State, now: datetime, *, resigned: Collection[int], timed_out: Collection[int]
+    writes: _Writes,
+    state: engine.State,
+    now: datetime,
+    *,
+    seats: Iterable[Seat],
+    resigned: Collection[int],
+    timed_out: Collection[int],
 ) -> None:
-    """Store the state after a change and finish the game when it is over.
-    ``resigned``: the seat indexes that have left (``timed_out``: on time)."""
-    _store_state(writes.game, state, now)
+    """Store the state after a change, start the next turn's clock and finish the
+    game when it is over. ``resigned``: the seat indexes that have left
+    (``timed_out``: on time)."""
+    _store_state(writes.game, state, seats, now)
     if engine.is_over(state):
         outcome = engine.outcome(state)
         assert outcome is not None  # the engine scores every game that is over
@@ -245,20 +358,76 @@ def _start(writes: _Writes, now: datetime) -> None:
     order = engine.seat_permutation(seed, len(joined))
     for seat_index, join_position in enumerate(order):
         joined[join_position].index = seat_index
+    for seat in joined:
+        seat.bank_seconds = game.bank_start_seconds
     seated = [joined[join_position] for join_position in order]  # by seat index
-    Seat.objects.bulk_update(joined, ["index"])
+    Seat.objects.bulk_update(joined, ["index", "bank_seconds"])
     state = engine.new_game(variant=game.variant, players=len(joined), seed=seed)
     game.seed = str(seed)
     game.seed_commitment = seed_commitment_for(seed)
     game.status = Game.Status.ACTIVE
     game.started_at = now
-    _store_state(game, state, now)
+    game.state = engine.to_dict(state)
     writes.change(
         GameEvent.Kind.GAME_STARTED,
         {
             "seed_commitment": game.seed_commitment,
             "seats": [{"seat": s.index, "user_id": s.user_id} for s in seated],
         },
+    )
+    state = _autoplay(writes, state, resigned=())
+    _settle(writes, state, now, seats=seated, resigned=(), timed_out=())
+
+
+def _duration(seconds: int) -> str:
+    if seconds % 3600 == 0:
+        return counted(seconds // 3600, "hour")
+    return counted(seconds, "second")
+
+
+def _check_time_control(move_seconds: int, bank_seconds: int, bank_cap_seconds: int, forfeit_after: int) -> None:
+    if not 1 <= move_seconds <= MAX_MOVE_TIMEOUT_HOURS * 3600:
+        raise errors.InvalidGameSetup(
+            f"The time per move must be between 1 second and {MAX_MOVE_TIMEOUT_HOURS} hours; "
+            f"you asked for {_duration(move_seconds)}."
+        )
+    if not 0 <= bank_seconds <= MAX_BANK_HOURS * 3600:
+        raise errors.InvalidGameSetup(
+            f"The time bank at the start must be between 0 and {MAX_BANK_HOURS} hours; "
+            f"you asked for {_duration(bank_seconds)}."
+        )
+    if not bank_seconds <= bank_cap_seconds <= MAX_BANK_HOURS * 3600:
+        raise errors.InvalidGameSetup(
+            f"The time bank's cap must be at least the bank at the start ({_duration(bank_seconds)}) and at most "
+            f"{MAX_BANK_HOURS} hours; you asked for {_duration(bank_cap_seconds)}."
+        )
+    if not 1 <= forfeit_after <= MAX_FORFEIT_AFTER:
+        raise errors.InvalidGameSetup(
+            f"forfeit_after is the timeout in a row that forfeits a seat: from 1 (the first) to "
+            f"{MAX_FORFEIT_AFTER}; you asked for {forfeit_after}."
+        )
+
+
+def _check_invitations_per_day(creator: User, inviting: int, now: datetime) -> None:
+    """At most INVITATIONS_PER_DAY invited seats in the games ``creator`` made in
+    the last 24 hours, these included; beyond it, say when the next one is possible."""
+    limit: int = settings.INVITATIONS_PER_DAY
+    since = now - timedelta(days=1)
+    sent = selectors.invitations_sent_since(user_id=creator.pk, since=since)  # oldest first
+    over = len(sent) + inviting - limit
+    if over <= 0:
+        return
+    if inviting > limit:
+        raise errors.TooManyInvitations(
+            f"You can invite at most {counted(limit, 'player')} a day; this game invites {inviting}."
+        )
+    free_at = sent[over - 1] + timedelta(days=1)
+    wait = max(1, math.ceil((free_at - now).total_seconds()))
+    raise errors.TooManyInvitations(
+        f"You can invite at most {counted(limit, 'player')} a day and have invited {len(sent)} in the last "
+        f"24 hours; you can invite {counted(inviting, 'more player')} from {free_at.isoformat(timespec='seconds')}.",
+        retry_after=wait,
+        next_invitation_at=free_at.isoformat(timespec="seconds"),
     )
 
 
@@ -274,20 +443,35 @@ def game_create(
     invited: Sequence[User] = (),
     open_seats: int | None = None,
     move_timeout_hours: int = 72,
+    move_seconds: int | None = None,
+    bank_seconds: int = 0,
+    bank_cap_seconds: int | None = None,
+    forfeit_after: int = DEFAULT_FORFEIT_AFTER,
 ) -> Game:
     """Create a game with the creator in the first seat.
 
     Invited users get a reserved seat that they take with ``seat_join``; the
     remaining seats are open to anyone. The game starts when every seat is taken.
+    The time control: ``move_seconds`` per move (by default
+    ``move_timeout_hours``), each seat's bank at the start (``bank_seconds``) and
+    the most it can hold (``bank_cap_seconds``, by default the start), and the
+    timeout in a row that forfeits a seat (``forfeit_after``). Invitations count
+    against INVITATIONS_PER_DAY (TooManyInvitations).
     """
     if variant not in engine.VARIANTS:
         raise errors.InvalidGameSetup(f"Unknown variant {variant!r}; choose one of: {', '.join(engine.VARIANTS)}.")
     if not MIN_SEATS <= seats <= MAX_SEATS:
         raise errors.InvalidGameSetup(f"A game has {MIN_SEATS} to {MAX_SEATS} seats; you asked for {seats}.")
-    if not 1 <= move_timeout_hours <= MAX_MOVE_TIMEOUT_HOURS:
-        raise errors.InvalidGameSetup(
-            f"The time per move must be between 1 and {MAX_MOVE_TIMEOUT_HOURS} hours; you asked for {move_timeout_hours}."
-        )
+    if move_seconds is None:
+        if not 1 <= move_timeout_hours <= MAX_MOVE_TIMEOUT_HOURS:
+            raise errors.InvalidGameSetup(
+                f"The time per move must be between 1 and {MAX_MOVE_TIMEOUT_HOURS} hours; "
+                f"you asked for {move_timeout_hours}."
+            )
+        move_seconds = move_timeout_hours * 3600
+    if bank_cap_seconds is None:
+        bank_cap_seconds = bank_seconds
+    _check_time_control(move_seconds, bank_seconds, bank_cap_seconds, forfeit_after)
     invited = list(invited)
     if len({user.pk for user in invited}) != len(invited):
         names = [user.get_username() for user in invited]
@@ -308,11 +492,17 @@ def game_create(
         )
     now = timezone.now()
     with transaction.atomic():
+        if invited:
+            _check_invitations_per_day(creator, len(invited), now)
         game = Game.objects.create(
             variant=variant,
             seat_count=seats,
             created_by=creator,
-            move_timeout_hours=move_timeout_hours,
+            move_timeout_hours=move_seconds // 3600,
+            move_seconds=move_seconds,
+            bank_start_seconds=bank_seconds,
+            bank_cap_seconds=bank_cap_seconds,
+            forfeit_after=forfeit_after,
             invite_only=bool(invited) and computed_open == 0,
         )
         Seat.objects.bulk_create(
@@ -447,9 +637,10 @@ def move_submit(*, game_id: str, user: User, text: str, expected_version: int) -
     ``text`` is read by the engine's lenient parser. Refusals: GameNotFound,
     NotAPlayer, GameNotActive, StaleVersion (with ``current_version``),
     NotYourTurn, InvalidNotation, IllegalMove and AmbiguousMove (with the rule
-    id). After the move the server plays the turns of resigned seats, and the
-    game finishes when the engine says it is over. Nothing is written unless
-    everything is.
+    id). The mover's bank is settled and its timeouts in a row reset; then the
+    server plays the turns of resigned seats and forced passes, the next seat's
+    clock starts, and the game finishes when the engine says it is over.
+    Nothing is written unless everything is.
     """
     now = timezone.now()
     with transaction.atomic():
@@ -461,11 +652,13 @@ def move_submit(*, game_id: str, user: User, text: str, expected_version: int) -
         move = _parse(state, text)
         writes = _Writes(game)
         after = engine.apply(state, move)
-        row, details = _record_move(writes, before=state, move=move, after=after, automatic=False)
+        row, details = _record_move(writes, before=state, move=move, after=after, played_by=PlayedBy.PLAYER)
+        if _charge_clock(game, seat, now):
+            seat.save(update_fields=["bank_seconds", "consecutive_timeouts"])
         resigned, timed_out = _seats_left(game)
-        after = _play_resigned_seats(writes, after, resigned)
+        after = _autoplay(writes, after, resigned)
         automatic = writes.moves[1:]
-        _settle(writes, after, now, resigned=resigned, timed_out=timed_out)
+        _settle(writes, after, now, seats=game.seats.all(), resigned=resigned, timed_out=timed_out)
         writes.flush()
         game.save(update_fields=PLAY_FIELDS)
     return MovePlayed(game=game, move=row, details=details, automatic=automatic)
@@ -477,7 +670,9 @@ def _resign_locked(writes: _Writes, seat: Seat, *, reason: ResultReason, now: da
     seat.resigned_at = now
     seat.timed_out = reason in (ResultReason.TIMEOUT, ResultReason.ACCOUNT_DISABLED)
     seat.save(update_fields=["resigned", "resigned_at", "timed_out"])
-    writes.change(GameEvent.Kind.SEAT_RESIGNED, {"seat": seat.index, "reason": reason.value})
+    writes.change(
+        GameEvent.Kind.SEAT_RESIGNED, {"seat": seat.index, "user_id": seat.user_id, "reason": reason.value}
+    )
     state = _state(game)
     seats = list(game.seats.all().order_by("index"))
     remaining = [s for s in seats if not s.resigned]
@@ -499,8 +694,11 @@ def _resign_locked(writes: _Writes, seat: Seat, *, reason: ResultReason, now: da
         _finish(writes, result=result, now=now)
         return
     resigned = {s.index for s in seats if s.resigned and s.index is not None}
-    state = _play_resigned_seats(writes, state, resigned)
-    _settle(writes, state, now, resigned=resigned, timed_out=timed_out)
+    state = _autoplay(writes, state, resigned)
+    # A seat that left on its own turn is played past and the next clock starts;
+    # one that left on another's turn leaves that turn's clock as it was.
+    if engine.to_move(state) != game.to_move or engine.is_over(state):
+        _settle(writes, state, now, seats=seats, resigned=resigned, timed_out=timed_out)
 
 
 @retry_when_database_locked
@@ -699,27 +897,363 @@ def idempotency_records_delete_expired(*, now: datetime | None = None) -> int:
     return deleted
 
 
-def game_time_out_overdue() -> int:
-    """Run ``game_time_out`` on every game whose deadline has passed; returns how
-    many had a player run out of time. Each game has its own transaction."""
-    return sum(game_time_out(game_id=game_id) for game_id in selectors.game_overdue_ids())
+# --- clocks: timeouts, the bot, vacation, pauses ------------------------------------
+
+SWEEP_BATCH = 100
+
+
+def game_time_out_overdue(*, now: datetime | None = None) -> int:
+    """Act on every active game whose deadline has passed (``game_time_out``), in
+    batches of SWEEP_BATCH, each game in its own transaction under its row lock.
+    Sweeps running at once share the work: a game another sweep holds is skipped
+    (``skip_locked`` on PostgreSQL) and each deadline is re-checked under the
+    lock, so each game is acted on once. Returns how many games were acted on."""
+    now = now or timezone.now()
+    acted = 0
+    seen: set[str] = set()
+    while True:
+        batch = [game_id for game_id in selectors.game_overdue_ids(now=now, limit=SWEEP_BATCH, exclude=seen)]
+        if not batch:
+            return acted
+        seen.update(batch)
+        for game_id in batch:
+            acted += _time_out(game_id=game_id, now=now, skip_locked=True)
+
+
+def game_time_out(*, game_id: str, now: datetime | None = None) -> bool:
+    """The deadline of the seat to move has passed: a vacation day if the player
+    has one left, else a timeout (the bot plays the turn, or the seat is forfeited
+    on its ``forfeit_after``-th timeout in a row). Safe to run twice: returns
+    False and changes nothing when the deadline has not passed."""
+    return _time_out(game_id=game_id, now=now or timezone.now(), skip_locked=False)
 
 
 @retry_when_database_locked
-def game_time_out(*, game_id: str, now: datetime | None = None) -> bool:
-    """Resign the seat to move when its deadline has passed. Safe to run twice:
-    returns False and changes nothing when the deadline has not passed."""
-    now = now or timezone.now()
+def _time_out(*, game_id: str, now: datetime, skip_locked: bool) -> bool:
+    if not is_public_id(game_id):
+        raise errors.GameNotFound.for_id(game_id)
     with transaction.atomic():
-        game = _lock_game(game_id)
-        if game.status != Game.Status.ACTIVE or game.deadline_at is None or game.deadline_at > now:
+        game = (
+            Game.objects.select_for_update(of=("self",), skip_locked=skip_locked)
+            .prefetch_related(Prefetch("seats", queryset=Seat.objects.order_by("index")))
+            .filter(pk=game_id)
+            .first()
+        )
+        # Gone, held by another sweep, or no longer due: the deadline is re-checked under the lock.
+        if game is None or game.status != Game.Status.ACTIVE or game.deadline_at is None or game.deadline_at > now:
             return False
-        seat = game.seats.get(index=game.to_move)
+        seat = _seat_at(game.seats.all(), game.to_move)
+        assert seat is not None  # an active game's seat to move is seated
         writes = _Writes(game)
+        vacation_until = _vacation_day_locked(writes, seat, now)
+        if vacation_until is None:
+            _time_out_locked(writes, seat, now)
+        writes.flush()
+        game.save()
+    if vacation_until is not None:
+        # The player's other games, each under its own lock after this one's is
+        # released (locking them here could deadlock with another sweep).
+        _vacation_pause_games(user_id=seat.user_id, until=vacation_until, notice_game_id=None, skip=game.pk)
+    return True
+
+
+def _time_out_locked(writes: _Writes, seat: Seat, now: datetime) -> None:
+    """One more timeout in a row for ``seat``: the ``forfeit_after``-th forfeits it
+    (as a resignation, reason timeout); before that the bot plays the turn and the
+    player stays in the game. The seat used all its time, so its bank is empty."""
+    game = writes.game
+    seat.consecutive_timeouts += 1
+    seat.bank_seconds = 0
+    seat.save(update_fields=["consecutive_timeouts", "bank_seconds"])
+    writes.change(
+        GameEvent.Kind.TURN_TIMED_OUT,
+        {
+            "seat": seat.index,
+            "user_id": seat.user_id,
+            "consecutive": seat.consecutive_timeouts,
+            "forfeit_after": game.forfeit_after,
+        },
+    )
+    if seat.consecutive_timeouts >= game.forfeit_after:
         _resign_locked(writes, seat, reason=ResultReason.TIMEOUT, now=now)
+        return
+    state = _state(game)
+    move = _bot_move(state, seat.index)
+    after = engine.apply(state, move)
+    _record_move(writes, before=state, move=move, after=after, played_by=PlayedBy.BOT)
+    resigned, timed_out = _seats_left(game)
+    after = _autoplay(writes, after, resigned)
+    _settle(writes, after, now, seats=game.seats.all(), resigned=resigned, timed_out=timed_out)
+
+
+def _bot_move(state: engine.State, seat: int | None) -> engine.Move:
+    """The built-in greedy bot's choice for ``seat``, made as a player's would be:
+    from the seat's own view and the legal move texts, never the full state."""
+    legal = [engine.format_move(move) for move in engine.legal_moves(state)]
+    # Seeded by the ply, so that a replayed timeout chooses the same (the seed only breaks ties).
+    text = GreedyBot(seed=state.ply).choose(engine.observe(state, seat), legal)
+    return engine.parse_move(state, text)
+
+
+def _pause_locked(
+    writes: _Writes,
+    *,
+    reason: str,
+    user_id: int | None,
+    until: datetime | None,
+    now: datetime,
+    note: str = "",
+    automatic: bool = False,
+    notice: bool = True,
+) -> GamePause:
+    """Add a reason for the locked game's clock to stop (or extend the same
+    reason's pause for the same person). The first pause keeps the time left on
+    the clock and clears the deadline."""
+    game = writes.game
+    same = Q(user_id=user_id) if user_id is not None else Q(user__isnull=True)
+    pause = GamePause.objects.filter(same, game=game, reason=reason, ended_at__isnull=True).first()
+    if pause is None:
+        pause = GamePause.objects.create(
+            game=game, reason=reason, user_id=user_id, started_at=now, ends_at=until, note=note
+        )
+    else:
+        pause.ends_at = None if until is None or pause.ends_at is None else max(pause.ends_at, until)
+        if note:
+            pause.note = note
+        pause.save(update_fields=["ends_at", "note"])
+    if not _is_paused(game):
+        left = game.deadline_at - now if game.deadline_at is not None else timedelta(0)
+        game.clock_remaining = max(left, timedelta(0))
+        game.deadline_at = game.turn_started_at = None
+    writes.change(
+        GameEvent.Kind.CLOCK_PAUSED,
+        {
+            "reason": reason,
+            "user_id": user_id,
+            "until": pause.ends_at.isoformat() if pause.ends_at is not None else None,
+            "automatic": automatic,
+            "notice": notice,
+        },
+    )
+    return pause
+
+
+def _resume_locked(writes: _Writes, pauses: Sequence[GamePause], now: datetime) -> None:
+    """End these pauses of the locked game; when none is left the clock runs
+    again with the time it had left."""
+    game = writes.game
+    if not pauses:
+        return
+    GamePause.objects.filter(pk__in=[pause.pk for pause in pauses]).update(ended_at=now)
+    still_paused = GamePause.objects.filter(game=game, ended_at__isnull=True).exists()
+    if not still_paused and game.clock_remaining is not None:
+        game.deadline_at = now + game.clock_remaining
+        seat = _seat_at(game.seats.all(), game.to_move)
+        game.turn_started_at = game.deadline_at - _allowed(game, seat)
+        game.clock_remaining = None
+    for reason in sorted({pause.reason for pause in pauses}):
+        writes.change(GameEvent.Kind.CLOCK_RESUMED, {"reason": reason, "clock_running": not still_paused})
+
+
+def _check_pause_reason(reason: str) -> None:
+    if reason not in GamePause.Reason.values:
+        raise errors.InvalidPause(
+            f"{reason!r} is not a reason to pause a game; the reasons are {listed(GamePause.Reason.values)}."
+        )
+
+
+@retry_when_database_locked
+def game_pause(
+    *,
+    game_id: str,
+    reason: str,
+    by_user_id: int | None = None,
+    until: datetime | None = None,
+    note: str = "",
+    automatic: bool = False,
+    notice: bool = True,
+    now: datetime | None = None,
+) -> GamePause:
+    """Stop the game's clock for ``reason`` (vacation, moderator, server) until
+    ``until`` (None: until ``game_resume``). Pauses for different reasons combine:
+    the clock runs again only when the last one ends. Refusals: GameNotFound,
+    GameNotActive, InvalidPause."""
+    now = now or timezone.now()
+    _check_pause_reason(reason)
+    if until is not None and until <= now:
+        raise errors.InvalidPause(f"A pause must end in the future; {until.isoformat()} has passed.")
+    with transaction.atomic():
+        game = _lock_game(game_id, with_seats=True)
+        if game.status != Game.Status.ACTIVE:
+            raise errors.GameNotActive(
+                f"This game is {game.status}; only an active game's clock can be paused.", game_status=game.status
+            )
+        writes = _Writes(game)
+        pause = _pause_locked(
+            writes,
+            reason=reason,
+            user_id=by_user_id,
+            until=until,
+            now=now,
+            note=note,
+            automatic=automatic,
+            notice=notice,
+        )
+        writes.flush()
+        game.save()
+    return pause
+
+
+@retry_when_database_locked
+def game_resume(*, game_id: str, reason: str, user_id: int | None = None, now: datetime | None = None) -> bool:
+    """End the game's pauses for ``reason`` (for vacation, only ``user_id``'s when
+    given). False when there was none. The clock runs again, with the time it
+    had left, once no other reason holds it."""
+    now = now or timezone.now()
+    _check_pause_reason(reason)
+    with transaction.atomic():
+        game = _lock_game(game_id, with_seats=True)
+        pauses = GamePause.objects.filter(game=game, reason=reason, ended_at__isnull=True)
+        if user_id is not None:
+            pauses = pauses.filter(user_id=user_id)
+        found = list(pauses)
+        if not found:
+            return False
+        writes = _Writes(game)
+        _resume_locked(writes, found, now)
         writes.flush()
         game.save()
     return True
+
+
+def game_pauses_end_due(*, now: datetime | None = None) -> int:
+    """End every pause whose ``ends_at`` has passed (the beat task
+    ``games.tasks.end_pauses``). Returns how many games had pauses ended."""
+    now = now or timezone.now()
+    return sum(_end_due_pauses(game_id=game_id, now=now) for game_id in selectors.game_ids_with_due_pauses(now=now))
+
+
+@retry_when_database_locked
+def _end_due_pauses(*, game_id: str, now: datetime) -> bool:
+    with transaction.atomic():
+        game = _lock_game(game_id, with_seats=True)
+        due = list(GamePause.objects.filter(game=game, ended_at__isnull=True, ends_at__lte=now))
+        if not due:
+            return False
+        writes = _Writes(game)
+        _resume_locked(writes, due, now)
+        writes.flush()
+        game.save()
+    return True
+
+
+def games_pause_all(
+    *, reason: str, by_user_id: int | None = None, note: str = "", until: datetime | None = None
+) -> int:
+    """Pause every active game for ``reason`` (operators, after an outage). Each
+    game in its own transaction; returns how many."""
+    _check_pause_reason(reason)
+    paused = 0
+    for game_id in selectors.game_active_ids():
+        try:
+            game_pause(game_id=game_id, reason=reason, by_user_id=by_user_id, until=until, note=note)
+        except errors.GameNotActive:
+            continue  # it ended since the list was read
+        paused += 1
+    return paused
+
+
+def games_resume_all(*, reason: str) -> int:
+    """End every game's pauses for ``reason``; returns how many games."""
+    _check_pause_reason(reason)
+    return sum(game_resume(game_id=game_id, reason=reason) for game_id in selectors.game_ids_paused_for(reason=reason))
+
+
+# Vacation
+
+
+def _vacation_days_left(user_id: int, year: int) -> int:
+    return max(0, settings.VACATION_DAYS_PER_YEAR - selectors.vacation_days_used(user_id=user_id, year=year))
+
+
+def _lock_user(user_id: int) -> None:
+    # One player's vacation days are counted and taken one call at a time.
+    get_user_model().objects.select_for_update().filter(pk=user_id).first()
+
+
+def _vacation_day_locked(writes: _Writes, seat: Seat, now: datetime) -> datetime | None:
+    """A deadline of ``seat`` passed: if its player is on vacation, or has a day
+    left this year (one is taken now), the game pauses for them instead of a
+    timeout. Returns when the vacation ends, or None when there is none."""
+    _lock_user(seat.user_id)
+    current = selectors.vacation_current(user_id=seat.user_id, now=now)
+    if current is not None:
+        until = current.ends_at
+    elif _vacation_days_left(seat.user_id, now.year) >= 1:
+        until = now + timedelta(days=1)
+        Vacation.objects.create(user_id=seat.user_id, starts_at=now, ends_at=until, days=1, automatic=True)
+    else:
+        return None
+    _pause_locked(
+        writes, reason=GamePause.Reason.VACATION, user_id=seat.user_id, until=until, now=now, automatic=True
+    )
+    return until
+
+
+def _vacation_pause_games(*, user_id: int, until: datetime, notice_game_id: str | None, skip: str | None) -> int:
+    """Pause the player's active games (where they still play) for their vacation
+    until ``until``; each game in its own transaction."""
+    paused = 0
+    for game_id in selectors.game_ids_playing(user_id=user_id):
+        if game_id == skip:
+            continue
+        try:
+            game_pause(
+                game_id=game_id,
+                reason=GamePause.Reason.VACATION,
+                by_user_id=user_id,
+                until=until,
+                automatic=skip is not None,
+                notice=game_id == notice_game_id,
+            )
+        except errors.GameNotActive:
+            continue  # it ended since the list was read
+        paused += 1
+    return paused
+
+
+@retry_when_database_locked
+def _vacation_record(*, user_id: int, days: int, now: datetime) -> Vacation:
+    with transaction.atomic():
+        _lock_user(user_id)
+        left = _vacation_days_left(user_id, now.year)
+        if days > left:
+            raise errors.NotEnoughVacation(
+                f"You asked for {counted(days, 'day')} of vacation but have {counted(left, 'day')} left "
+                f"this year (of {settings.VACATION_DAYS_PER_YEAR}).",
+                days_left=left,
+            )
+        current = selectors.vacation_current(user_id=user_id, now=now)
+        # Days taken during a vacation follow on from it.
+        starts_at = current.ends_at if current is not None else now
+        return Vacation.objects.create(
+            user_id=user_id, starts_at=starts_at, ends_at=starts_at + timedelta(days=days), days=days
+        )
+
+
+def vacation_take(*, user: User, days: int, now: datetime | None = None) -> Vacation:
+    """Take ``days`` of vacation from now (after the current vacation, if on one):
+    the player's clocks stop in all their active games until it ends. Refusals:
+    InvalidVacation (fewer than one day), NotEnoughVacation (with ``days_left``)."""
+    now = now or timezone.now()
+    if days < 1:
+        raise errors.InvalidVacation(f"Take at least one day of vacation; you asked for {days}.")
+    vacation = _vacation_record(user_id=user.pk, days=days, now=now)
+    games = selectors.game_ids_playing(user_id=user.pk)
+    _vacation_pause_games(
+        user_id=user.pk, until=vacation.ends_at, notice_game_id=games[0] if games else None, skip=None
+    )
+    return vacation
 
 
 def _refresh(target: Game, source: Game) -> None:

@@ -1,10 +1,10 @@
 """Celery tasks of the games app: thin adapters that call services.
 
 `sweep_deadlines` runs on the beat schedule in settings (CELERY_BEAT_SCHEDULE,
-every DEADLINE_SWEEP_SECONDS). It takes no arguments, so it carries nothing
-secret, and it is safe to run twice or concurrently: `game_time_out`
-re-checks each deadline under the game's row lock and changes nothing when it
-has not passed.
+every DEADLINE_SWEEP_SECONDS), `end_pauses` every PAUSE_SWEEP_SECONDS. They take
+no arguments, so they carry nothing secret, and they are safe to run twice or
+concurrently: each game is handled under its row lock, and its deadline or
+pause re-checked there.
 """
 
 from __future__ import annotations
@@ -16,10 +16,17 @@ from games import services
 
 @shared_task(name="games.tasks.sweep_deadlines", ignore_result=True)
 def sweep_deadlines() -> int:
-    """Resign the seat to move in every active game whose deadline has passed.
-    Returns how many games had a player run out of time."""
+    """Act on every active game whose deadline has passed: a vacation day, the
+    bot's move or a forfeit (games.services.game_time_out). Returns how many."""
     # The same service as `manage.py games_sweep_deadlines`, the cron alternative.
     return services.game_time_out_overdue()
+
+
+@shared_task(name="games.tasks.end_pauses", ignore_result=True)
+def end_pauses() -> int:
+    """End the pauses whose end has come; clocks with no pause left run again.
+    Returns how many games had pauses ended."""
+    return services.game_pauses_end_due()
 
 
 @shared_task(name="games.tasks.redeliver_events", ignore_result=True)

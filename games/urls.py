@@ -15,6 +15,7 @@ urlpatterns = [
     path("games/<str:game_id>/decline/", views.GameDeclineView.as_view(), name="game-decline"),
     path("games/<str:game_id>/export/", views.GameExportView.as_view(), name="game-export"),
     path("me/export/", views.MeExportView.as_view(), name="me-export"),
+    path("me/vacation/", views.MeVacationView.as_view(), name="me-vacation"),
     # After accounts' fixed players/... paths in the URLconf; accounts.services.RESERVED_USERNAMES keeps them apart.
     path("players/<str:username>/", views.PlayerProfileView.as_view(), name="player-profile"),
 ]

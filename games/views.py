@@ -45,6 +45,9 @@ from games.errors import (
     PreconditionRequired,
     SeatUnavailable,
     StaleVersion,
+    TooManyInvitations,
+    InvalidVacation,
+    NotEnoughVacation,
 )
 from games.models import Game, IdempotencyRecord
 from games.schema import GameProblemSerializer
@@ -61,6 +64,8 @@ from games.serializers import (
     MoveInputSerializer,
     PlayerExportSerializer,
     PlayerProfileSerializer,
+    VacationInputSerializer,
+    VacationSummarySerializer,
 )
 
 if TYPE_CHECKING:
@@ -156,9 +161,13 @@ class GameListCreateView(GenericAPIView[Any]):
         operation_id="games_create",
         summary="Create a game",
         description="You take the first seat. Invited players take theirs with join; the other seats are open "
-        "to anyone. The game starts when every seat is taken.",
+        "to anyone. The game starts when every seat is taken. The time control (time per move, an optional time "
+        "bank and its cap) and the timeout policy are shown in every game's representation.",
         request=GameCreateInputSerializer,
-        responses={201: GameViewSerializer, **_problems(InvalidGameSetup, extra={400: "validation_error"})},
+        responses={
+            201: GameViewSerializer,
+            **_problems(InvalidGameSetup, TooManyInvitations, extra={400: "validation_error"}),
+        },
     )
     def post(self, request: Request) -> Response:
         data = GameCreateInputSerializer(data=request.data)
@@ -169,7 +178,10 @@ class GameListCreateView(GenericAPIView[Any]):
             seats=data.validated_data["seats"],
             invited=data.validated_data["invited"],
             open_seats=data.validated_data.get("open_seats"),
-            move_timeout_hours=data.validated_data["move_timeout_hours"],
+            move_seconds=data.validated_data["move_seconds"],
+            bank_seconds=data.validated_data["bank_seconds"],
+            bank_cap_seconds=data.validated_data["bank_cap_seconds"],
+            forfeit_after=data.validated_data["forfeit_after"],
         )
         return _game_view_response(game, request, status.HTTP_201_CREATED)
 
@@ -562,3 +574,35 @@ class PlayerProfileView(APIView):
     )
     def get(self, request: Request, username: str) -> Response:
         return Response(PlayerProfileSerializer(selectors.player_profile(username=username)).data)
+
+
+class MeVacationView(APIView):
+    permission_classes = [CanReadOrPlay]
+
+    @extend_schema(
+        operation_id="me_vacation_retrieve",
+        summary="Your vacation days",
+        description="Days used and left this calendar year (UTC), the vacation you are on now and those to come.",
+        responses={200: VacationSummarySerializer, **_problems()},
+    )
+    def get(self, request: Request) -> Response:
+        return Response(VacationSummarySerializer(selectors.vacation_summary(user=request_user(request))).data)
+
+    @extend_schema(
+        operation_id="me_vacation_create",
+        summary="Take vacation days",
+        description="Takes whole days from now (after the vacation you are on, if any): your clocks stop in all "
+        "your active games until it ends. Answers with your vacation days.",
+        request=VacationInputSerializer,
+        responses={
+            201: VacationSummarySerializer,
+            **_problems(InvalidVacation, NotEnoughVacation, extra={400: "validation_error"}),
+        },
+        examples=[OpenApiExample("Three days off", value={"days": 3}, request_only=True)],
+    )
+    def post(self, request: Request) -> Response:
+        data = VacationInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = request_user(request)
+        services.vacation_take(user=user, days=data.validated_data["days"])
+        return Response(VacationSummarySerializer(selectors.vacation_summary(user=user)).data, status=201)

@@ -429,12 +429,27 @@ IDEMPOTENCY_KEY_TTL_HOURS = env_int("IDEMPOTENCY_KEY_TTL_HOURS", 24, minimum=1)
 OUTBOX_REDELIVER_SECONDS = env_int("OUTBOX_REDELIVER_SECONDS", 60, minimum=1)
 # Events older than this are not redelivered: news that old is no longer news.
 OUTBOX_REDELIVER_MAX_HOURS = env_int("OUTBOX_REDELIVER_MAX_HOURS", 24, minimum=1)
+# Clocks (docs/api.md, "Clocks and timeouts"). Times in seconds in POST /games/
+# (move_timeout_seconds, time_bank_seconds, time_bank_cap_seconds) only when set:
+# for end-to-end tests in real time, never in production.
+GAME_CLOCK_SECONDS = env_bool("GAME_CLOCK_SECONDS", False)
+# Vacation days per player per calendar year; a deadline that would pass takes one.
+VACATION_DAYS_PER_YEAR = env_int("VACATION_DAYS_PER_YEAR", 14, minimum=0)
+# Invited seats per account in the games it created in the last 24 hours.
+INVITATIONS_PER_DAY = env_int("INVITATIONS_PER_DAY", 20, minimum=1)
+# Pauses whose end has come are ended this often (games.tasks.end_pauses).
+PAUSE_SWEEP_SECONDS = env_int("PAUSE_SWEEP_SECONDS", 60, minimum=1)
 CELERY_BEAT_SCHEDULE = {
     "games-sweep-deadlines": {
         "task": "games.tasks.sweep_deadlines",
         "schedule": float(DEADLINE_SWEEP_SECONDS),
         # A sweep still queued when the next one is due is dropped: the next one does its work.
         "options": {"expires": DEADLINE_SWEEP_SECONDS},
+    },
+    "games-end-pauses": {
+        "task": "games.tasks.end_pauses",
+        "schedule": float(PAUSE_SWEEP_SECONDS),
+        "options": {"expires": PAUSE_SWEEP_SECONDS},
     },
     "games-housekeeping": {
         "task": "games.tasks.housekeeping",

@@ -36,6 +36,8 @@ ACCOUNT_AND_GAME_CALLS = [
     ("delete", "/api/v1/me/"),  # refused: the body has no confirmation
     ("post", "/api/v1/me/password/"),
     ("get", "/api/v1/me/export/"),
+    ("get", "/api/v1/me/vacation/"),
+    ("post", "/api/v1/me/vacation/"),
     ("post", "/api/v1/tokens/recover/"),
     ("post", "/api/v1/tokens/recover/confirm/"),
     ("get", "/api/v1/players/{username}/"),

@@ -156,7 +156,7 @@ def test_a_move_is_recorded_in_canonical_text_and_bumps_the_version(active_game:
     assert active_game.to_move == 1
     event = active_game.events.last()
     assert event is not None and event.kind == "move_played"
-    assert event.payload == {"ply": 0, "seat": 0, "move": text, "automatic": False, "version": 4}
+    assert event.payload == {"ply": 0, "seat": 0, "move": text, "automatic": False, "played_by": "player", "version": 4}
 
 
 def test_every_state_change_bumps_the_version_and_writes_one_event(active_game: Game) -> None:
@@ -358,7 +358,11 @@ def test_when_one_player_is_left_standing_they_win(alice: Any, bob: Any, charlie
     assert game.result["ranking"][-1] == Seat.objects.get(game=game, user=alice).index
 
 
-def test_a_player_who_runs_out_of_time_is_resigned_by_the_sweeper(active_game: Game) -> None:
+def test_a_player_who_runs_out_of_time_is_resigned_by_the_sweeper(alice: Any, bob: Any, settings: Any) -> None:
+    # forfeit_after 1 and no vacation days: the first missed deadline forfeits (docs/api.md, "Clocks").
+    settings.VACATION_DAYS_PER_YEAR = 0
+    active_game = services.game_create(creator=alice, seats=2, invited=[bob], forfeit_after=1)
+    services.seat_join(game=active_game, user=bob)
     late = user_to_move(active_game)
     assert services.game_time_out(game_id=active_game.pk) is False
 
@@ -378,18 +382,21 @@ def test_players_are_made_with_the_accounts_service() -> None:
     assert user.player.display_name == "Erin"
 
 
-def test_the_deadline_sweep_command_resigns_only_overdue_players(active_game: Game, alice: Any, bob: Any) -> None:
+def test_the_deadline_sweep_command_resigns_only_overdue_players(alice: Any, bob: Any, settings: Any) -> None:
     from io import StringIO
 
     from django.core.management import call_command
 
+    settings.VACATION_DAYS_PER_YEAR = 0
+    active_game = services.game_create(creator=alice, seats=2, invited=[bob], forfeit_after=1)
+    services.seat_join(game=active_game, user=bob)
     fresh = start_two_player_game(make_player("erin"), make_player("frank"))
     Game.objects.filter(pk=active_game.pk).update(deadline_at=timezone.now() - timedelta(minutes=1))
     out = StringIO()
 
     call_command("games_sweep_deadlines", stdout=out)
 
-    assert "1 game(s)" in out.getvalue()
+    assert "1 game(s) had a player run out of time" in out.getvalue()
     assert Game.objects.get(pk=active_game.pk).status == Game.Status.FINISHED
     assert Game.objects.get(pk=fresh.pk).status == Game.Status.ACTIVE
 

@@ -5,6 +5,7 @@ a deadline for whoever moves first.
 """
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 import time_machine
@@ -20,10 +21,12 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def active_game() -> Game:
+def active_game(settings: Any) -> Game:
+    # The first missed deadline forfeits, with no vacation day to take instead.
+    settings.VACATION_DAYS_PER_YEAR = 0
     alice = player_create(username="alice", email="alice@example.com")
     bob = player_create(username="bob", email="bob@example.com")
-    game = services.game_create(creator=alice, seats=2, invited=[bob], move_timeout_hours=24)
+    game = services.game_create(creator=alice, seats=2, invited=[bob], move_timeout_hours=24, forfeit_after=1)
     services.seat_join(game=game, user=bob)
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE and game.deadline_at is not None

@@ -1,8 +1,10 @@
-"""Resign the seat to move in every active game whose move deadline has passed.
+"""Act on every active game whose move deadline has passed, after ending the
+pauses whose end has come.
 
-Run it periodically (cron, a Celery beat entry, a systemd timer). Each game is
-handled in its own transaction and the service re-checks the deadline under the
-row lock, so two sweepers running at once never resign a seat twice.
+Run it periodically (cron, a systemd timer) when no Celery beat runs
+games.tasks.sweep_deadlines and games.tasks.end_pauses. Each game is handled in
+its own transaction and the service re-checks the deadline under the row lock,
+so two sweepers running at once act on each game once.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ from games import services
 
 
 class Command(BaseCommand):
-    help = "Resign players who ran out of time (the per-move deadline) in active games."
+    help = "End pauses that are over, then time out the turns whose deadline has passed in active games."
 
     def handle(self, *args: Any, **options: Any) -> None:
+        resumed = services.game_pauses_end_due()
         timed_out = services.game_time_out_overdue()
-        self.stdout.write(f"{timed_out} game(s) had a player run out of time.")
+        self.stdout.write(f"{resumed} game(s) had a pause end; {timed_out} game(s) had a player run out of time.")
