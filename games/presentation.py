@@ -10,7 +10,7 @@ Keys of the returned dict (``board``):
 
 - ``game_id``, ``variant`` ("base"/"marvel"), ``variant_name``, ``status``,
   ``status_label``, ``version``, ``deadline_at`` (aware datetime or None),
-  ``deadline_text`` ("2026-12-01 15:00 UTC" or ""), ``started``, ``over``,
+  ``deadline_text`` (in the viewer's time zone: "2026-12-01 16:00 CET", or ""), ``started``, ``over``,
   ``final_round``, ``round``, ``ply``, ``viewer_seat`` (int or None),
   ``viewer_name``, ``to_move`` (int or None), ``to_move_name``, ``your_turn``.
 - ``colors``: the legend, one :func:`_color` dict per letter (``letter``,
@@ -47,8 +47,9 @@ Keys of the returned dict (``board``):
 
 from __future__ import annotations
 
-from datetime import UTC
+from datetime import UTC, tzinfo
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import engine
 from engine.variants import get_variant
@@ -125,10 +126,20 @@ def _display_name(seat: Seat) -> str:
     return name or seat.user.get_username()
 
 
-def _deadline_text(game: Game) -> str:
+def _zone(seat: Seat | None) -> tzinfo:
+    """The viewer's time zone (Player.time_zone); UTC for a spectator or a name not known here."""
+    name = getattr(getattr(seat.user, "player", None), "time_zone", "") if seat is not None else ""
+    try:
+        return ZoneInfo(name) if name else UTC
+    except (ZoneInfoNotFoundError, ValueError):
+        return UTC
+
+
+def _deadline_text(game: Game, zone: tzinfo) -> str:
     if game.deadline_at is None:
         return ""
-    return game.deadline_at.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    local = game.deadline_at.astimezone(zone)
+    return f"{local:%Y-%m-%d %H:%M} {local.tzname() or 'UTC'}"
 
 
 def board_context(*, game: Game, seat_index: int | None, last_moves: int = 5) -> dict[str, Any]:
@@ -145,7 +156,7 @@ def board_context(*, game: Game, seat_index: int | None, last_moves: int = 5) ->
         "status_label": game.get_status_display(),
         "version": game.version,
         "deadline_at": game.deadline_at,
-        "deadline_text": _deadline_text(game),
+        "deadline_text": _deadline_text(game, _zone(by_index.get(seat_index) if seat_index is not None else None)),
         "started": game.state is not None,
         "over": game.is_over,
         "final_round": False,

@@ -268,3 +268,24 @@ def test_the_admin_action_rotates_the_page_link(client: Client, active_game: Gam
     assert response.status_code == 200
     assert "Replaced the page link of 1 seat" in response.content.decode()
     assert client.get(old).status_code == 403
+
+
+def test_the_deadline_is_shown_in_the_viewers_time_zone(active_game: Game) -> None:
+    from datetime import UTC, datetime
+
+    Game.objects.filter(pk=active_game.pk).update(deadline_at=datetime(2026, 12, 1, 15, 0, tzinfo=UTC))
+    active_game.refresh_from_db()
+    seat = Seat.objects.get(game=active_game, index=0)
+    seat.user.player.time_zone = "Europe/Paris"
+    seat.user.player.save()
+    assert board_context(game=active_game, seat_index=0)["deadline_text"] == "2026-12-01 16:00 CET"
+    assert board_context(game=active_game, seat_index=None)["deadline_text"] == "2026-12-01 15:00 UTC"
+
+
+@pytest.mark.parametrize("variant", ["base", "marvel"])
+def test_the_email_board_of_a_four_player_game_stays_far_below_the_size_mail_clients_clip(variant: str) -> None:
+    # Gmail cuts a message's HTML at 102 KB; the board leaves room for the rest of the email.
+    game = started_game(variant, 4)
+    play_moves(game, 12)
+    html = render_to_string("games/_board.html", {"board": board_context(game=game, seat_index=0)})
+    assert len(html.encode()) < 60_000
