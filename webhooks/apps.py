@@ -5,3 +5,8 @@ class WebhooksConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "webhooks"
     verbose_name = "Webhooks"
+
+    def ready(self) -> None:
+        # Registers the tasks in every process, so that the outbox's consumer
+        # runs inline when CELERY_TASK_ALWAYS_EAGER is on (games queues it by name).
+        from webhooks import tasks  # noqa: F401

@@ -66,10 +66,10 @@ def address_refusal(address: IPAddress) -> str | None:
         return "a link-local address"
     if address.is_multicast:
         return "a multicast address"
-    if address.is_private:
-        return "a private address"
     if address.is_reserved:
         return "a reserved address"
+    if address.is_private:
+        return "a private address"
     if not address.is_global:
         return "an address that is not public"
     return None
