@@ -16,7 +16,7 @@ import re
 from email.message import Message
 from typing import Any
 
-from anymail.signals import AnymailTrackingEvent, tracking
+from anymail.signals import AnymailTrackingEvent, tracking  # type: ignore[import-untyped]  # no stubs
 from django.dispatch import receiver
 
 from notifications.services import bounce_record
