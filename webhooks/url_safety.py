@@ -18,6 +18,7 @@ from django.conf import settings
 from requests.adapters import HTTPAdapter
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
+from urllib3.exceptions import ConnectTimeoutError, NewConnectionError
 
 from webhooks.errors import UnsafeAddress, WebhookUrlRefused
 from webhooks.models import MAX_URL_LENGTH
@@ -118,13 +119,24 @@ class _CheckedMixin:
     _dns_host: str
 
     def _new_conn(self) -> socket.socket:
-        # Resolve and check here, then connect to the checked address: the same
-        # answer is used for the check and the connection. TLS still checks the
-        # certificate against the host name (urllib3 uses self.host for that).
+        # Resolve and check here, then connect to a checked address: the same
+        # answer serves the check and the connection. urllib3 connects to
+        # `_dns_host`, which is put back at once: the Host header, TLS's server
+        # name and the certificate check all use the host name (`self.host`).
         addresses = host_addresses(self.host, self.port)
-        self._dns_host = str(addresses[0])
-        sock: socket.socket = super()._new_conn()  # type: ignore[misc]
-        return sock
+        name = self._dns_host
+        try:
+            for index, address in enumerate(addresses):
+                self._dns_host = str(address)
+                try:
+                    sock: socket.socket = super()._new_conn()  # type: ignore[misc]
+                    return sock
+                except (NewConnectionError, ConnectTimeoutError):
+                    if index == len(addresses) - 1:
+                        raise
+        finally:
+            self._dns_host = name
+        raise AssertionError("host_addresses returns at least one address")
 
 
 class _CheckedHTTPConnection(_CheckedMixin, HTTPConnection):

@@ -81,6 +81,20 @@ def test_a_delivery_reaches_a_real_server_signed_so_that_it_verifies(
         Webhook("whsec_" + "A" * 44).verify(body, headers)
 
 
+def test_a_host_name_is_connected_to_at_its_checked_address_and_still_named_in_the_request(
+    alice: Any, bob: Any, receiver: Any, committed: Committed, dns: FakeDNS
+) -> None:
+    dns.table["hooks.local.example"] = ["127.0.0.1"]
+    port = receiver.server_address[1]
+    register(alice, url=f"http://hooks.local.example:{port}/hook", events=["game_started"])
+
+    new_game(alice, bob, committed)
+
+    [(body, headers)] = receiver.received
+    assert headers["Host"] == f"hooks.local.example:{port}"
+    assert json.loads(body)["type"] == "game_started"
+
+
 def test_a_redirect_is_not_followed_and_counts_as_a_failure(
     alice: Any, bob: Any, receiver: Any, committed: Committed
 ) -> None:
