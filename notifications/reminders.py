@@ -121,6 +121,16 @@ def _reminder_still_wanted(reminder: Reminder, now: datetime) -> bool:
     game = reminder.game
     if game.deadline_at != reminder.deadline_at or reminder.deadline_at <= now:
         return False
+    # A sweep that comes late (the beat was down) sends only the nearest of the turn's due reminders.
+    superseded = Reminder.objects.filter(
+        game_id=reminder.game_id,
+        user_id=reminder.user_id,
+        deadline_at=reminder.deadline_at,
+        hours_before__lt=reminder.hours_before,
+        due_at__lte=now,
+    ).exists()
+    if superseded:
+        return False
     seat = _seat_to_move(game)
     return seat is not None and seat.user_id == reminder.user_id
 
@@ -221,9 +231,10 @@ def digests_send_due(*, now: datetime | None = None) -> int:
 
 
 def time_left_text(delta: timedelta) -> str:
-    """'2 days 3 hours', '5 hours 10 minutes', '12 minutes': how long is left."""
+    """'3 days 5 hours', '24 hours', '5 hours 10 minutes', '12 minutes': how
+    long is left (in hours up to two days, which reads closer than '1 day')."""
     minutes = max(0, int(delta.total_seconds()) // 60)
-    days, rest = divmod(minutes, 24 * 60)
+    days, rest = divmod(minutes, 24 * 60) if minutes >= 48 * 60 else (0, minutes)
     hours, minutes = divmod(rest, 60)
 
     def counted(n: int, word: str) -> str:
