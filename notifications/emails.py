@@ -16,12 +16,10 @@ the game is over.
 
 from __future__ import annotations
 
-import importlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from types import ModuleType
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -30,7 +28,9 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.template.loader import render_to_string
 
+from games.links import seat_link_url
 from games.models import Game, GameEvent, Seat
+from games.presentation import board_context
 from notifications.addresses import address_digest
 from notifications.models import Notification
 from notifications.page_tokens import opt_out_url, unsubscribe_url
@@ -154,27 +154,20 @@ def local_time(moment: datetime | None, user: Any) -> str:
 # --- the games app's links and board (games.links, games.presentation) ---------------
 
 
-def _games_module(name: str) -> ModuleType | None:
-    try:
-        return importlib.import_module(f"games.{name}")
-    except ImportError:
-        return None
-
-
 def seat_url(seat: Seat) -> str:
-    links = _games_module("links")
-    if links is not None:
-        return str(links.seat_link_url(seat=seat))
-    return f"{site_url()}/games/{seat.game_id}/"
+    return seat_link_url(seat=seat)
 
 
 def board_for(game: Game, seat_index: int | None) -> dict[str, Any] | None:
     """The board as ``seat_index`` sees it, or None before the game has a state."""
-    presentation = _games_module("presentation")
-    if presentation is None or game.state is None:
+    if game.state is None:
         return None
-    board: dict[str, Any] = presentation.board_context(game=game, seat_index=seat_index)
-    return board
+    return board_context(game=game, seat_index=seat_index)
+
+
+def game_url(game: Game, seat: Seat | None) -> str:
+    """The recipient's own signed link when they have a seat, else the plain game address."""
+    return seat_url(seat) if seat is not None else f"{site_url()}/games/{game.pk}/"
 
 
 def seat_of(game: Game, user_id: int) -> Seat | None:
@@ -199,9 +192,16 @@ def move_examples(game: Game, seat_index: int) -> list[str]:
     if engine.is_over(state) or engine.to_move(state) != seat_index:
         return []
     texts = [engine.format_move(m) for m in engine.legal_moves(state)]
+    simple = [t for t in texts if " return " not in t]
+    sorts: list[Callable[[str], bool]] = [
+        lambda t: t.startswith("buy "),
+        lambda t: t.startswith("take ") and len(t.split()[1]) == 3,  # three different colours
+        lambda t: t.startswith("take ") and len(t.split()[1]) == 2 and t[5] == t[6],  # two of one
+        lambda t: t.startswith("reserve ") and "deck" not in t,
+    ]
     chosen: list[str] = []
-    for prefix in ("buy ", "take ", "reserve "):
-        first = next((t for t in texts if t.startswith(prefix) and " return " not in t), None)
+    for wanted in sorts:
+        first = next((t for t in simple if wanted(t)), None)
         if first is not None:
             chosen.append(first)
     for text in texts:
@@ -235,7 +235,7 @@ def render_invitation(notification: Notification) -> KindContext:
     return KindContext(
         {
             "inviter": display_name(game.created_by),
-            "game_url": seat_url(seat) if seat is not None else f"{site_url()}/games/{game.pk}/",
+            "game_url": game_url(game, seat),
             "opt_out_url": opt_out_url(address_digest=address_digest(email)),
         },
         seat=seat,
@@ -258,7 +258,7 @@ def render_your_turn(notification: Notification) -> KindContext:
             "last_move": last_move,
             "examples": move_examples(game, index) if index is not None else [],
             "deadline": local_time(game.deadline_at, notification.user),
-            "game_url": seat_url(seat) if seat is not None else f"{site_url()}/games/{game.pk}/",
+            "game_url": game_url(game, seat),
             "reply_address_note": seat is not None,
         },
         seat=seat,
@@ -295,7 +295,7 @@ def render_bot_played(notification: Notification) -> KindContext:
             "timeouts": _timeouts_before(notification, index) if index is not None else None,
             "board": board_for(game, index),
             "deadline": local_time(game.deadline_at, notification.user),
-            "game_url": seat_url(seat) if seat is not None else f"{site_url()}/games/{game.pk}/",
+            "game_url": game_url(game, seat),
         },
         seat=seat,
     )
@@ -312,7 +312,7 @@ def render_forfeited(notification: Notification) -> KindContext:
         {
             "forfeited_name": names.get(forfeited_index, "A player") if isinstance(forfeited_index, int) else "A player",
             "is_you": seat is not None and seat.index == forfeited_index,
-            "game_url": seat_url(seat) if seat is not None else f"{site_url()}/games/{game.pk}/",
+            "game_url": game_url(game, seat),
         },
         seat=seat,
     )
@@ -347,7 +347,7 @@ def render_game_over(notification: Notification) -> KindContext:
             "seed": seed,
             "commitment": game.seed_commitment,
             "board": board_for(game, seat.index if seat is not None else None),
-            "game_url": seat_url(seat) if seat is not None else f"{site_url()}/games/{game.pk}/",
+            "game_url": game_url(game, seat),
         },
         seat=seat,
     )
@@ -381,7 +381,7 @@ def render_vacation(notification: Notification) -> KindContext:
         {
             "until": until,
             "automatic": bool(payload.get("automatic")),
-            "game_url": seat_url(seat) if seat is not None else f"{site_url()}/games/{game.pk}/",
+            "game_url": game_url(game, seat),
         },
         seat=seat,
     )

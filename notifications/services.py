@@ -270,6 +270,26 @@ def notifications_send_due(*, now: datetime | None = None, limit: int = 200) -> 
     return sum(1 for pk in due if notification_send(notification_id=pk, now=now) == "sent")
 
 
+def notifications_retry(*, notification_ids: list[int]) -> int:
+    """Queue failed or queued notifications to be sent again now (an operator's
+    action, e.g. after fixing the mail server). Sent and suppressed ones stay as
+    they are. Returns how many were queued."""
+    now = timezone.now()
+    ids = list(
+        Notification.objects.filter(pk__in=notification_ids, status__in=[Status.QUEUED, Status.FAILED]).values_list(
+            "pk", flat=True
+        )
+    )
+    Notification.objects.filter(pk__in=ids).update(status=Status.QUEUED, attempts=0, next_attempt_at=now)
+    transaction.on_commit(lambda: _queue_sends(ids))
+    return len(ids)
+
+
+def _queue_sends(notification_ids: list[int]) -> None:
+    for notification_id in notification_ids:
+        _queue_send(notification_id)
+
+
 # --- the player's choices from the email links -------------------------------------------
 
 

@@ -1,0 +1,41 @@
+"""Admin for the email work: what was sent to whom and why not, and the
+invitation opt-outs (addresses by digest only). Preferences and mutes are in
+notifications.admin_prefs, imported here."""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from notifications import admin_prefs  # noqa: F401  (registers Preferences and GameMute)
+from notifications.models import InvitationOptOut, Notification
+from notifications.services import notifications_retry
+
+
+@admin.register(Notification)
+class NotificationAdmin(admin.ModelAdmin[Notification]):
+    list_display = ["id", "kind", "user", "game", "status", "attempts", "created_at", "sent_at"]
+    list_filter = ["status", "kind"]
+    search_fields = ["user__username", "game__id", "key"]
+    raw_id_fields = ["user", "game", "event"]
+    readonly_fields = [f.name for f in Notification._meta.fields]
+    actions = ["retry_now"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.action(description="Try the selected failed or queued notifications again now")
+    def retry_now(self, request: HttpRequest, queryset: QuerySet[Notification]) -> None:
+        count = notifications_retry(notification_ids=list(queryset.values_list("pk", flat=True)))
+        self.message_user(request, f"{count} notification(s) queued to be sent again.", messages.SUCCESS)
+
+
+@admin.register(InvitationOptOut)
+class InvitationOptOutAdmin(admin.ModelAdmin[InvitationOptOut]):
+    list_display = ["address_digest", "created_at"]
+    search_fields = ["address_digest"]
+    readonly_fields = ["address_digest", "created_at"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
