@@ -412,6 +412,9 @@ else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "socket_connect_timeout": BROKER_TIMEOUT_SECONDS,
         "socket_timeout": max(BROKER_TIMEOUT_SECONDS, 5.0),
+        # Redis: a task taken by a worker that died (acks_late: not acknowledged)
+        # is given to another worker after this long. Longer than any task runs.
+        "visibility_timeout": env_int("BROKER_VISIBILITY_TIMEOUT_SECONDS", 3600, minimum=1),
     }
 # `celery beat` keeps when each entry last ran here (`manage.py serve` and the
 # systemd units in docs/deploy.md pass it as --schedule).

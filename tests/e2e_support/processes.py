@@ -1,0 +1,425 @@
+"""Private processes for end-to-end tests, and what the tests read from them.
+
+Nothing here touches the machine's shared services: redis-server runs on a free
+port of its own, PostgreSQL gets a database of its own (created, migrated and
+dropped), and every process's settings come through its environment
+(``site_env``), never from the test process's Django settings.
+"""
+
+from __future__ import annotations
+
+import email
+import email.message
+import email.policy
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+import requests
+
+ROOT = Path(__file__).resolve().parents[2]
+PYTHON = sys.executable
+# Runs `celery` with the claim leases shortened (see worker_main.py).
+WORKER_MAIN = str(Path(__file__).with_name("worker_main.py"))
+
+T = TypeVar("T")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def wait_for(check: Callable[[], T | None], *, timeout: float, what: str, every: float = 0.25,
+             explain: Callable[[], str] | None = None) -> T:
+    """Call ``check`` until it returns something truthy; fail the test after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            value = check()
+        except requests.ConnectionError:
+            value = None  # a server restarting (runserver's autoreloader): ask again
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            pytest.fail(f"{what}: not within {timeout:.0f} s" + (f"\n{explain()}" if explain else ""))
+        time.sleep(every)
+
+
+# --- environment ------------------------------------------------------------------
+
+# The test process forces eager tasks and local email (tests/conftest.py); the
+# processes started here get their settings from site_env only.
+_NOT_INHERITED = ("DJANGO_", "CELERY_", "EMAIL_", "DEBUG", "SECRET_KEY", "SECURE_", "VAR_DIR", "PYTEST_")
+
+
+def site_env(tmp_path: Path, *, database_url: str, broker_url: str | None, **extra: str) -> dict[str, str]:
+    """The environment of a site process: the given database and broker (None:
+    the default, the embedded filesystem broker), email as files in
+    ``tmp_path/mail``, seconds instead of hours on game clocks, and every sweep
+    each second."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(_NOT_INHERITED)}
+    env.update(
+        DJANGO_SETTINGS_MODULE="splendor_site.settings",
+        PYTHONUNBUFFERED="1",
+        DEBUG="true",
+        DATABASE_URL=database_url,
+        VAR_DIR=str(tmp_path / "var"),
+        CACHE_URL="locmem://",
+        EMAIL_BACKEND="django.core.mail.backends.filebased.EmailBackend",
+        EMAIL_FILE_PATH=str(tmp_path / "mail"),
+        SITE_URL="http://127.0.0.1:8000",
+        GAME_CLOCK_SECONDS="1",
+        DEADLINE_SWEEP_SECONDS="1",
+        REMINDER_SWEEP_SECONDS="1",
+        NOTIFICATION_SEND_DUE_SECONDS="1",
+        OUTBOX_REDELIVER_SECONDS="1",
+        PAUSE_SWEEP_SECONDS="1",
+        # A missed deadline would otherwise take a vacation day and pause the game for a day.
+        VACATION_DAYS_PER_YEAR="0",
+        WEBHOOKS_SWEEP_SECONDS="1",
+        WEBHOOKS_ALLOW_LOOPBACK="1",
+        API_THROTTLE_ANON_RATE="100000/minute",
+        API_THROTTLE_USER_RATE="100000/minute",
+        LOG_LEVEL="INFO",
+    )
+    if broker_url is not None:
+        env["CELERY_BROKER_URL"] = broker_url
+        env["CELERY_TASK_ALWAYS_EAGER"] = "false"
+    env.update(extra)
+    return env
+
+
+def manage(env: dict[str, str], *args: str, timeout: float = 120) -> str:
+    done = subprocess.run(
+        [PYTHON, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout
+    )
+    assert done.returncode == 0, f"manage.py {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}"
+    return done.stdout
+
+
+def player_token(env: dict[str, str], username: str) -> str:
+    """A verified player with a read+play token, made by `manage.py player_create`."""
+    import json
+
+    out = manage(env, "player_create", username, "--email", f"{username}@example.com")
+    return str(json.loads(out.strip().splitlines()[-1])["token"])
+
+
+# --- processes ----------------------------------------------------------------------
+
+
+def _children(pid: int) -> set[int]:
+    found: set[int] = set()
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return found
+    for task in tasks:
+        try:
+            found.update(int(child) for child in (task / "children").read_text().split())
+        except OSError:
+            continue
+    return found
+
+
+def descendants(pid: int) -> set[int]:
+    seen: set[int] = set()
+    todo = [pid]
+    while todo:
+        for child in _children(todo.pop()):
+            if child not in seen:
+                seen.add(child)
+                todo.append(child)
+    return seen
+
+
+def pid_alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+class Process:
+    """A command in a session (process group) of its own, its output in a log file."""
+
+    def __init__(self, name: str, command: list[str], env: dict[str, str], log: Path) -> None:
+        self.name = name
+        self.command = command
+        self.env = env
+        self.log = log
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> Process:
+        self.log.parent.mkdir(parents=True, exist_ok=True)
+        with self.log.open("ab") as out:
+            self.process = subprocess.Popen(
+                self.command, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        return self
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+    def tail(self, lines: int = 60) -> str:
+        return f"--- {self.name} ({self.log}) ---\n" + "\n".join(self.output().splitlines()[-lines:])
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        """Signal the whole group (the process and whatever it started)."""
+        if self.process is None:
+            return
+        try:
+            os.killpg(self.process.pid, sig)
+        except ProcessLookupError:
+            pass
+        if sig == signal.SIGKILL:
+            self.process.wait(timeout=10)
+
+    def stop(self, timeout: float = 20) -> None:
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            self.kill(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                pass
+        self.kill(signal.SIGKILL)  # anything left in the group
+        self.process.wait(timeout=10)
+
+
+class PrivateRedis(Process):
+    """redis-server on a port of its own (never the shared 6379), no persistence.
+    ``stop`` and ``start`` again keep the port: a restarted broker."""
+
+    def __init__(self, log: Path, port: int | None = None) -> None:
+        binary = shutil.which("redis-server")
+        assert binary, "redis-server is needed for this test (apt-get install redis-server)"
+        self.port = port or free_port()
+        super().__init__(
+            "redis-server",
+            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            dict(os.environ),
+            log,
+        )
+
+    def url(self, db: int = 0) -> str:
+        return f"redis://127.0.0.1:{self.port}/{db}"
+
+    def start(self) -> PrivateRedis:
+        super().start()
+
+        def answers() -> bool:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2) as conn:
+                    conn.sendall(b"PING\r\n")
+                    return conn.recv(16).startswith(b"+PONG")
+            except OSError:
+                return False
+
+        wait_for(answers, timeout=10, what="the private redis-server answering", every=0.05, explain=self.tail)
+        return self
+
+
+class Web(Process):
+    """gunicorn with the site, two sync workers, on a free loopback port."""
+
+    def __init__(self, env: dict[str, str], log: Path, workers: int = 2) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        super().__init__(
+            "gunicorn",
+            [
+                PYTHON, "-m", "gunicorn", "splendor_site.wsgi", "--bind", f"127.0.0.1:{self.port}",
+                "--workers", str(workers), "--worker-class", "sync", "--no-control-socket",
+                "--timeout", "30", "--graceful-timeout", "5", "--log-level", "info",
+            ],
+            env,
+            log,
+        )  # fmt: skip
+
+    def start(self) -> Web:
+        super().start()
+        wait_for(lambda: _healthz(self.url), timeout=45, what="gunicorn answering /healthz", explain=self.tail)
+        return self
+
+
+def _healthz(url: str) -> bool:
+    try:
+        return requests.get(url + "/healthz", timeout=2).status_code == 200
+    except requests.RequestException:
+        return False
+
+
+class Worker(Process):
+    """`celery -A splendor_site worker`, solo pool, on the default queue."""
+
+    def __init__(self, env: dict[str, str], log: Path, name: str = "w1") -> None:
+        super().__init__(
+            f"worker {name}",
+            [
+                PYTHON, WORKER_MAIN, "-A", "splendor_site", "worker", "--pool", "solo", "--queues", "celery",
+                "--hostname", f"{name}@%h", "--without-gossip", "--without-mingle", "--loglevel", "INFO",
+            ],
+            env,
+            log,
+        )  # fmt: skip
+
+    def start(self) -> Worker:
+        super().start()
+        wait_for(lambda: " ready." in self.output() or not self.alive(), timeout=60,
+                 what=f"{self.name} ready", explain=self.tail)
+        assert self.alive(), self.tail()
+        return self
+
+
+class Beat(Process):
+    """`celery -A splendor_site beat` (exactly one), its schedule file in the tmp dir."""
+
+    def __init__(self, env: dict[str, str], log: Path) -> None:
+        schedule = Path(env["VAR_DIR"]) / "celerybeat-schedule"
+        schedule.parent.mkdir(parents=True, exist_ok=True)
+        super().__init__(
+            "beat",
+            [PYTHON, WORKER_MAIN, "-A", "splendor_site", "beat", "--schedule", str(schedule), "--loglevel", "INFO"],
+            env,
+            log,
+        )
+
+    def start(self) -> Beat:
+        super().start()
+        wait_for(lambda: "Sending due task" in self.output() or not self.alive(), timeout=60,
+                 what="beat sending its first task", explain=self.tail)
+        assert self.alive(), self.tail()
+        return self
+
+
+# --- PostgreSQL -----------------------------------------------------------------------
+
+
+def _database_url(server_url: str, name: str) -> str:
+    return urlunsplit(urlsplit(server_url)._replace(path=f"/{name}"))
+
+
+@dataclass
+class PrivateDatabase:
+    """A PostgreSQL database of the test's own on DATABASE_URL's server."""
+
+    server_url: str
+    name: str = field(default_factory=lambda: f"splendor_e2e_{secrets.token_hex(4)}")
+
+    @property
+    def url(self) -> str:
+        return _database_url(self.server_url, self.name)
+
+    def _admin(self, sql: str) -> None:
+        import psycopg
+
+        with psycopg.connect(_database_url(self.server_url, "postgres"), autocommit=True) as conn:
+            conn.execute(sql)
+
+    def create(self, env: dict[str, str]) -> PrivateDatabase:
+        self._admin(f'CREATE DATABASE "{self.name}"')
+        manage({**env, "DATABASE_URL": self.url}, "migrate", "--verbosity", "0", timeout=300)
+        return self
+
+    def drop(self) -> None:
+        self._admin(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+
+    def rows(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
+        import psycopg
+
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            return list(conn.execute(sql, params).fetchall())
+
+
+# --- the API ------------------------------------------------------------------------------
+
+
+@dataclass
+class Api:
+    url: str
+    tokens: dict[str, str]
+
+    def call(self, who: str, method: str, path: str, body: Any = None, expect: Iterable[int] = (200, 201)) -> Any:
+        answer = requests.request(
+            method, self.url + path, json=body, timeout=30, headers={"Authorization": f"Bearer {self.tokens[who]}"}
+        )
+        assert answer.status_code in tuple(expect), f"{method} {path} as {who}: {answer.status_code} {answer.text}"
+        return answer.json() if answer.content else None
+
+    def new_game(self, creator: str, invited: list[str], **options: Any) -> str:
+        game = self.call(creator, "POST", "/api/v1/games/", {"seats": len(invited) + 1, "invited": invited, **options})
+        for name in invited:
+            self.call(name, "POST", f"/api/v1/games/{game['id']}/join/")
+        return str(game["id"])
+
+    def game(self, who: str, game_id: str) -> Any:
+        return self.call(who, "GET", f"/api/v1/games/{game_id}/")
+
+    def to_move(self, game_id: str) -> str:
+        """The name of the player whose turn it is (asked as any player in it)."""
+        for who in self.tokens:
+            legal = requests.get(
+                f"{self.url}/api/v1/games/{game_id}/legal-moves/", timeout=30,
+                headers={"Authorization": f"Bearer {self.tokens[who]}"},
+            )  # fmt: skip
+            if legal.status_code == 200 and legal.json().get("moves"):
+                return who
+        raise AssertionError(f"nobody has a legal move in game {game_id}")
+
+    def play(self, game_id: str, who: str | None = None) -> tuple[str, Any]:
+        """The player to move plays their first legal move; returns (who, answer)."""
+        who = who or self.to_move(game_id)
+        legal = self.call(who, "GET", f"/api/v1/games/{game_id}/legal-moves/")
+        answer = self.call(
+            who, "POST", f"/api/v1/games/{game_id}/moves/",
+            {"move": legal["moves"][0], "expected_version": legal["version"]},
+        )  # fmt: skip
+        return who, answer
+
+
+# --- email written by django.core.mail.backends.filebased ------------------------------
+
+_SEPARATOR = "\n" + "-" * 79 + "\n"
+
+
+def emails(mail_dir: Path) -> list[email.message.EmailMessage]:
+    """Every message the file backend wrote (one file per connection, messages
+    separated by a line of 79 dashes)."""
+    found: list[email.message.EmailMessage] = []
+    if not mail_dir.exists():
+        return found
+    for path in sorted(mail_dir.iterdir()):
+        for chunk in path.read_text(errors="replace").split(_SEPARATOR):
+            if chunk.strip():
+                message = email.message_from_string(chunk.lstrip("\n"), policy=email.policy.default)
+                found.append(message)  # type: ignore[arg-type]
+    return found
+
+
+def text_of(message: email.message.EmailMessage) -> str:
+    part = message.get_body(preferencelist=("plain",))
+    return part.get_content() if part is not None else ""

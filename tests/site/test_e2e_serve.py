@@ -1,0 +1,120 @@
+"""The README's run command, `manage.py serve`, on a fresh SQLite file and the
+embedded broker: turn emails and timeouts happen with no other command, and
+Ctrl-C stops everything it started.
+
+The site runs in a temporary directory's settings (its own SQLite file, VAR_DIR
+and mail folder); game clocks count seconds (GAME_CLOCK_SECONDS) and the beat
+sweeps every second. The test only plays through the API and waits.
+"""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e_support.processes import (
+    PYTHON,
+    Api,
+    Process,
+    descendants,
+    emails,
+    free_port,
+    manage,
+    pid_alive,
+    player_token,
+    site_env,
+    wait_for,
+)
+
+pytestmark = [pytest.mark.e2e]
+
+
+class Serve(Process):
+    def __init__(self, env: dict[str, str], log: Path) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        super().__init__("manage.py serve", [PYTHON, "manage.py", "serve", f"127.0.0.1:{self.port}"], env, log)
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[Serve, Api, Path]]:
+    env = site_env(tmp_path, database_url=f"sqlite:///{tmp_path / 'db.sqlite3'}", broker_url=None)
+    manage(env, "migrate", "--verbosity", "0")
+    api_tokens = {name: player_token(env, name) for name in ("alice", "bob")}
+    serve = Serve(env, tmp_path / "serve.log")
+    serve.start()
+    try:
+        def up() -> bool:
+            import requests
+
+            try:
+                return requests.get(serve.url + "/healthz", timeout=2).status_code == 200
+            except requests.RequestException:
+                return False
+
+        wait_for(up, timeout=60, what="the web server started by serve", explain=serve.tail)
+        wait_for(lambda: " ready." in serve.output(), timeout=60, what="the worker started by serve", explain=serve.tail)
+        yield serve, Api(serve.url, api_tokens), tmp_path / "mail"
+    finally:
+        serve.stop()
+
+
+def _history(api: Api, who: str, game_id: str) -> list[dict[str, Any]]:
+    answer = api.call(who, "GET", f"/api/v1/games/{game_id}/moves/")
+    return list(answer["results"] if isinstance(answer, dict) else answer)
+
+
+def test_serve_sends_the_next_players_email_and_enforces_a_deadline_with_no_other_command(
+    served: tuple[Serve, Api, Path],
+) -> None:
+    serve, api, mail_dir = served
+    assert Path(serve.env["VAR_DIR"], "broker", "queue").is_dir()  # the embedded broker's folder, made on start
+    game_id = api.new_game("alice", ["bob"], move_timeout_seconds=6, timeout_policy={"forfeit_after": 3})
+    mover, _ = api.play(game_id)
+    waiting = "bob" if mover == "alice" else "alice"
+
+    def turn_email_for_waiting_player() -> bool:
+        return any(
+            message["To"] == f"{waiting}@example.com" and "Your turn" in str(message["Subject"])
+            and game_id in str(message["Subject"]) and mover in str(message["Subject"])
+            for message in emails(mail_dir)
+        )  # fmt: skip
+
+    wait_for(turn_email_for_waiting_player, timeout=30, what=f"{waiting}'s turn email after {mover}'s move",
+             explain=serve.tail)  # fmt: skip
+
+    # Nobody moves: the deadline passes and the bot plays for the waiting player.
+    def bot_played() -> bool:
+        return any(entry.get("played_by") == "bot" for entry in _history(api, mover, game_id))
+
+    wait_for(bot_played, timeout=45, what="the bot's move after the missed deadline", every=1, explain=serve.tail)
+
+
+def test_ctrl_c_stops_the_web_server_and_the_worker(served: tuple[Serve, Api, Path]) -> None:
+    serve, _, _ = served
+    started = descendants(serve.pid)
+    assert len(started) >= 2, started  # the web server and the worker at least
+    serve.kill(signal.SIGINT)  # what the terminal sends on Ctrl-C (to the whole group)
+    assert serve.process is not None
+    assert serve.process.wait(timeout=30) == 0
+    wait_for(lambda: not any(pid_alive(pid) for pid in started), timeout=15, what="every process serve started gone")
+    assert "SIGINT received; stopping" in serve.output()
+
+
+def test_when_the_worker_dies_serve_stops_the_web_server_and_fails(served: tuple[Serve, Api, Path]) -> None:
+    serve, _, _ = served
+    started = descendants(serve.pid)
+    workers = [pid for pid in started if "celery" in Path(f"/proc/{pid}/cmdline").read_text(errors="replace")]
+    assert workers, "no worker among serve's processes"
+    import os
+
+    for pid in workers:
+        os.kill(pid, signal.SIGKILL)
+    assert serve.process is not None
+    assert serve.process.wait(timeout=30) != 0
+    wait_for(lambda: not any(pid_alive(pid) for pid in started), timeout=15, what="every process serve started gone")
+    assert "the worker exited with" in serve.output()
