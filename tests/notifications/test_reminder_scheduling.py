@@ -114,3 +114,21 @@ def test_the_waiting_player_changing_their_hours_leaves_the_turn_alone(frozen: A
     preferences_update(user=waiting(game), reminder_hours=[12])
 
     assert unsent(game) == before
+
+
+def test_the_reminders_consumer_writes_the_rows_when_the_start_commits(
+    frozen: Any, alice: Any, bob: Any, commit: Any
+) -> None:
+    from django.conf import settings
+
+    from games import services
+    from games.models import GameEventClaim
+
+    assert settings.GAME_EVENT_CONSUMERS["reminders"] == "notifications.reminder_tasks.schedule_for_event"
+    with commit():
+        game = services.game_create(creator=alice, variant="base", seats=2, invited=[bob])
+    with commit():
+        services.seat_join(game=game, user=bob)
+
+    assert {user_id for user_id, *_ in unsent(game)} == {to_move(game).pk}
+    assert GameEventClaim.objects.filter(consumer="reminders", done_at__isnull=False).exists()
