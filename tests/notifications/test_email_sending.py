@@ -191,3 +191,30 @@ def _open_game(alice: Any, bob: Any) -> str:
     game = Game.objects.create(created_by=alice, seat_count=2)
     Seat.objects.create(game=game, user=bob, invited=True)
     return game.pk
+
+
+def test_the_sent_message_carries_the_headers_and_both_parts(alice: Any, bob: Any, commit: Any, clock: Any) -> None:
+    game = start_game(commit, alice, bob)
+    message = mail_to(user_to_move(game))[-1].message()
+    assert message["Auto-Submitted"] == "auto-generated"
+    assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    assert message["Reply-To"].startswith("play+")
+    assert message["Message-ID"].endswith("@reply.splendor.test>")
+    assert message.get_content_type() == "multipart/alternative"
+    assert [part.get_content_type() for part in message.get_payload()] == ["text/plain", "text/html"]
+
+
+def test_the_html_uses_inline_styles_and_loads_nothing_from_elsewhere(
+    alice: Any, bob: Any, commit: Any, clock: Any
+) -> None:
+    from games import services as games
+
+    game = start_game(commit, alice, bob)
+    play(commit, game)
+    with commit():
+        games.game_resign(game=game, user=alice)
+    assert len(mail.outbox) >= 4
+    for message in mail.outbox:
+        html = message.alternatives[0][0].lower()
+        for tag in ("<img", "<style", "<link", "<script", "url("):
+            assert tag not in html, (tag, message.subject)

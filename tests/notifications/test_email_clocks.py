@@ -1,0 +1,83 @@
+"""The clocks' events, as the games services write them: a bot move on a missed
+deadline, a forfeit on time, and a vacation, each told once to the right people."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.core import mail
+from tests.notifications.email_helpers import mail_to, start_game, subjects_to, user_to_move
+
+from games import services
+from games.models import Game
+
+
+def _run_out_the_clock(commit: Any, clock: Any, game: Game) -> None:
+    game.refresh_from_db()
+    assert game.deadline_at is not None
+    clock.move_to(game.deadline_at + timedelta(seconds=1))
+    with commit():
+        assert services.game_time_out(game_id=game.pk)
+    game.refresh_from_db()
+
+
+def test_a_missed_deadline_tells_the_sleeper_the_bot_played_and_the_next_player_it_is_their_turn(
+    alice: Any, bob: Any, commit: Any, clock: Any, settings: Any
+) -> None:
+    settings.VACATION_DAYS_PER_YEAR = 0
+    game = start_game(commit, alice, bob)
+    sleeper = user_to_move(game)
+    other = bob if sleeper == alice else alice
+    mail.outbox.clear()
+    _run_out_the_clock(commit, clock, game)
+    assert subjects_to(sleeper) == [f"Time ran out in game {game.pk}: a move was played for you"]
+    assert f"timeout in a row; after {game.forfeit_after} your seat is forfeited" in mail_to(sleeper)[0].body
+    assert len(subjects_to(other)) == 1 and subjects_to(other)[0].startswith(f"Your turn in game {game.pk}: ")
+
+
+def test_a_forfeit_on_time_tells_everyone_and_ends_a_two_player_game(
+    alice: Any, bob: Any, commit: Any, clock: Any, settings: Any
+) -> None:
+    settings.VACATION_DAYS_PER_YEAR = 0
+    game = start_game(commit, alice, bob)
+    Game.objects.filter(pk=game.pk).update(forfeit_after=1)
+    sleeper = user_to_move(game)
+    other = bob if sleeper == alice else alice
+    mail.outbox.clear()
+    _run_out_the_clock(commit, clock, game)
+    assert sorted(subjects_to(sleeper)) == sorted([f"Game {game.pk} is over", f"You forfeited game {game.pk} on time"])
+    name = sleeper.player.display_name
+    assert sorted(subjects_to(other)) == sorted(
+        [f"Game {game.pk} is over: you won", f"{name} forfeited game {game.pk} on time"]
+    )
+
+
+def test_a_missed_deadline_with_vacation_days_left_sends_one_vacation_email(
+    alice: Any, bob: Any, commit: Any, clock: Any
+) -> None:
+    game = start_game(commit, alice, bob)
+    sleeper = user_to_move(game)
+    mail.outbox.clear()
+    _run_out_the_clock(commit, clock, game)
+    assert len(subjects_to(sleeper)) == 1 and subjects_to(sleeper)[0].startswith("Your games are paused until ")
+    assert "a vacation day was taken for you" in mail_to(sleeper)[0].body
+
+
+def test_a_vacation_taken_in_advance_is_emailed_once_across_games(
+    alice: Any, bob: Any, charlie: Any, commit: Any, clock: Any
+) -> None:
+    start_game(commit, alice, bob)
+    start_game(commit, alice, charlie)
+    mail.outbox.clear()
+    with commit():
+        services.vacation_take(user=alice, days=2)
+    assert subjects_to(alice) == ["Your games are paused until Wednesday 04 March 2026, 09:00 (UTC)"]
+    assert "Your vacation has begun" in mail_to(alice)[0].body
+    assert mail_to(bob) == [] and mail_to(charlie) == []
+
+
+@pytest.fixture(autouse=True)
+def _clock_first(clock: Any) -> None:
+    """Every test here moves the clock."""
