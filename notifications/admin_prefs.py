@@ -4,15 +4,34 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 
 from notifications.models import GameMute, Preferences
-from notifications.preferences import preferences_update
+from core.errors import InvalidInput
+from notifications.preferences import preferences_check, preferences_update
+
+
+class PreferencesForm(forms.ModelForm[Preferences]):
+    class Meta:
+        model = Preferences
+        fields = ["user", "mode", "digest_hour", "reminder_hours"]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        changes: dict[str, Any] = {n: cleaned[n] for n in ("mode", "digest_hour", "reminder_hours") if n in cleaned}
+        try:
+            preferences_check(changes)
+        except InvalidInput as refused:
+            for name, messages in refused.errors.items():
+                self.add_error(name if name in self.fields else None, messages)
+        return cleaned
 
 
 @admin.register(Preferences)
 class PreferencesAdmin(admin.ModelAdmin[Preferences]):
+    form = PreferencesForm
     list_display = ["user", "mode", "digest_hour", "reminder_hours", "next_digest_at", "updated_at"]
     list_filter = ["mode"]
     search_fields = ["user__username"]

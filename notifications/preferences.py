@@ -79,7 +79,8 @@ def digest_local_date(*, zone: ZoneInfo, due_at: datetime) -> str:
 # --- writes --------------------------------------------------------------------------
 
 
-def _check_changes(changes: dict[str, Any]) -> None:
+def preferences_check(changes: dict[str, Any]) -> None:
+    """Raise InvalidInput, field by field, for changes preferences_update would refuse."""
     errors: dict[str, list[str]] = {}
     unknown = sorted(set(changes) - {"mode", "digest_hour", "reminder_hours"})
     for name in unknown:
@@ -124,7 +125,7 @@ def preferences_update(*, user: User, now: datetime | None = None, **changes: An
     """Change some of the player's preferences (mode, digest_hour, reminder_hours).
     Everything is checked before anything is saved. Reminders already scheduled
     for the player's waiting turns follow new reminder hours or mode at once."""
-    _check_changes(changes)
+    preferences_check(changes)
     now = now or timezone.now()
     with transaction.atomic():
         preferences, _ = Preferences.objects.select_for_update().get_or_create(user=user)
