@@ -247,16 +247,24 @@ def time_left_text(delta: timedelta) -> str:
     return counted(minutes, "minute")
 
 
-def timeout_policy_text(game: Game) -> str:
-    """What happens when the deadline passes, as the game's timeout policy says."""
+def timeout_policy_text(game: Game, seat: Seat | None = None) -> str:
+    """What happens when the deadline passes, as the game's timeout policy
+    (Game.forfeit_after) and the seat's timeouts in a row say."""
     forfeit_after = getattr(game, "forfeit_after", None)
-    text = "If you have not moved by then, the bot plays a move for you."
-    if isinstance(forfeit_after, int) and forfeit_after > 0:
-        text += (
-            f" After {forfeit_after} timeouts in a row your seat is forfeited."
-            if forfeit_after > 1
-            else " A timeout forfeits your seat."
-        )
+    in_a_row = getattr(seat, "consecutive_timeouts", 0) if seat is not None else 0
+    if not isinstance(forfeit_after, int) or forfeit_after <= 0:
+        return "If you have not moved by then, the bot plays a move for you."
+    if not isinstance(in_a_row, int):
+        in_a_row = 0
+    if in_a_row + 1 >= forfeit_after:
+        already = f" You have let {in_a_row} deadline{'s' if in_a_row != 1 else ''} pass in a row." if in_a_row else ""
+        return f"If you have not moved by then, your seat is forfeited and you leave the game.{already}"
+    text = (
+        "If you have not moved by then, the bot plays a move for you. "
+        f"After {forfeit_after} timeouts in a row your seat is forfeited."
+    )
+    if in_a_row:
+        text += f" You have {in_a_row} so far."
     return text
 
 
@@ -282,7 +290,7 @@ def reminder_email_context(notification: Notification, *, now: datetime | None =
         {
             "time_left": time_left_text(deadline - now) if deadline is not None else "",
             "deadline": local_time(deadline, notification.user),
-            "policy": timeout_policy_text(game),
+            "policy": timeout_policy_text(game, seat),
             "board": board_for(game, seat.index if seat is not None else None),
             "game_url": seat_url(seat) if seat is not None else f"{site_url()}/games/{game.pk}/",
         },

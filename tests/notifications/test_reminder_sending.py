@@ -191,3 +191,29 @@ def test_a_reminder_never_shows_the_opponents_blind_reserved_card(game: Game, fr
     assert messages, "the opponent got their reminders"
     for message in messages:
         assert not re.search(rf"(?<![\w-]){re.escape(card)}(?!\w)", everything_in(message))
+
+
+class _Policy:
+    def __init__(self, forfeit_after: int | None) -> None:
+        self.forfeit_after = forfeit_after
+
+
+class _Seat:
+    def __init__(self, consecutive_timeouts: int) -> None:
+        self.consecutive_timeouts = consecutive_timeouts
+
+
+@pytest.mark.parametrize(
+    ("forfeit_after", "in_a_row", "says"),
+    [
+        (None, 0, "If you have not moved by then, the bot plays a move for you."),
+        (3, 0, "the bot plays a move for you. After 3 timeouts in a row your seat is forfeited."),
+        (3, 1, "After 3 timeouts in a row your seat is forfeited. You have 1 so far."),
+        (3, 2, "your seat is forfeited and you leave the game. You have let 2 deadlines pass in a row."),
+        (1, 0, "If you have not moved by then, your seat is forfeited and you leave the game."),
+    ],
+)
+def test_the_reminder_says_what_the_next_timeout_would_do(forfeit_after: int | None, in_a_row: int, says: str) -> None:
+    from notifications.reminders import timeout_policy_text
+
+    assert says in timeout_policy_text(_Policy(forfeit_after), _Seat(in_a_row))  # type: ignore[arg-type]
