@@ -220,6 +220,11 @@ def notification_send(*, notification_id: int, now: datetime | None = None) -> s
         return _failed_attempt(notification, exc, now=now)
     except (smtplib.SMTPException, OSError) as exc:
         return _failed_attempt(notification, exc, now=now)
+    except Exception as exc:
+        # An error of the backend itself (a provider's API, a bad header): counted
+        # as an attempt like the rest, so it is given up in the end, not retried forever.
+        logger.exception("notification %s could not be handed to the email backend", notification_id)
+        return _failed_attempt(notification, exc, now=now)
     Notification.objects.filter(pk=notification_id).update(
         status=Status.SENT,
         sent_at=timezone.now(),

@@ -218,3 +218,17 @@ def test_the_html_uses_inline_styles_and_loads_nothing_from_elsewhere(
         html = message.alternatives[0][0].lower()
         for tag in ("<img", "<style", "<link", "<script", "url("):
             assert tag not in html, (tag, message.subject)
+
+
+def test_an_unexpected_backend_error_counts_as_an_attempt_and_is_retried(
+    alice: Any, bob: Any, commit: Any, clock: Any, flaky: list[BaseException]
+) -> None:
+    flaky.append(RuntimeError("the provider's API answered 502"))
+    with commit():
+        from games import services as games
+
+        games.game_create(creator=alice, variant="base", seats=2, invited=[bob])
+    row = Notification.objects.get(user=bob)
+    assert (row.status, row.attempts, row.last_error) == (Status.QUEUED, 1, "RuntimeError")
+    clock.shift(timedelta(seconds=61))
+    assert send_due() == 1
