@@ -205,6 +205,7 @@ INSTALLED_APPS = [
     "games",
     "notifications",
     "webhooks",
+    "anymail",
     # The wiring layer: management commands only (serve, bench_make_games), no models.
     "splendor_site.apps.SiteConfig",
 ]
