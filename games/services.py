@@ -953,7 +953,9 @@ def _time_out(*, game_id: str, now: datetime, skip_locked: bool) -> bool:
     if vacation_until is not None:
         # The player's other games, each under its own lock after this one's is
         # released (locking them here could deadlock with another sweep).
-        _vacation_pause_games(user_id=seat.user_id, until=vacation_until, notice_game_id=None, skip=game.pk)
+        _vacation_pause_games(
+            user_id=seat.user_id, until=vacation_until, notice_game_id=None, skip=game.pk, now=now
+        )
     return True
 
 
@@ -1200,7 +1202,9 @@ def _vacation_day_locked(writes: _Writes, seat: Seat, now: datetime) -> datetime
     return until
 
 
-def _vacation_pause_games(*, user_id: int, until: datetime, notice_game_id: str | None, skip: str | None) -> int:
+def _vacation_pause_games(
+    *, user_id: int, until: datetime, notice_game_id: str | None, skip: str | None, now: datetime
+) -> int:
     """Pause the player's active games (where they still play) for their vacation
     until ``until``; each game in its own transaction."""
     paused = 0
@@ -1215,6 +1219,7 @@ def _vacation_pause_games(*, user_id: int, until: datetime, notice_game_id: str 
                 until=until,
                 automatic=skip is not None,
                 notice=game_id == notice_game_id,
+                now=now,
             )
         except errors.GameNotActive:
             continue  # it ended since the list was read
@@ -1251,7 +1256,7 @@ def vacation_take(*, user: User, days: int, now: datetime | None = None) -> Vaca
     vacation = _vacation_record(user_id=user.pk, days=days, now=now)
     games = selectors.game_ids_playing(user_id=user.pk)
     _vacation_pause_games(
-        user_id=user.pk, until=vacation.ends_at, notice_game_id=games[0] if games else None, skip=None
+        user_id=user.pk, until=vacation.ends_at, notice_game_id=games[0] if games else None, skip=None, now=now
     )
     return vacation
 
