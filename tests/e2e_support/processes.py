@@ -420,6 +420,92 @@ def emails(mail_dir: Path) -> list[email.message.EmailMessage]:
     return found
 
 
+def message_id_of(message: Any) -> str:
+    """The Message-ID header without the folding whitespace a long one gets."""
+    return "".join(str(message["Message-ID"]).split())
+
+
 def text_of(message: email.message.EmailMessage) -> str:
     part = message.get_body(preferencelist=("plain",))
     return part.get_content() if part is not None else ""
+
+
+# --- a whole site: PostgreSQL, a private Redis, gunicorn, workers and one beat ------------
+
+
+@dataclass
+class Stack:
+    """A private database, a private redis-server as the broker, gunicorn, N
+    workers and one beat, all with the same environment."""
+
+    tmp: Path
+    db: PrivateDatabase
+    redis: PrivateRedis
+    env: dict[str, str]
+    web: Web
+    api: Api
+    workers: list[Worker] = field(default_factory=list)
+    beat: Beat | None = None
+
+    @property
+    def mail_dir(self) -> Path:
+        return self.tmp / "mail"
+
+    def processes(self) -> list[Process]:
+        return [*self.workers, *([self.beat] if self.beat else []), self.web, self.redis]
+
+    def explain(self) -> str:
+        return "\n".join(process.tail(40) for process in self.processes())
+
+    def stop(self) -> None:
+        for process in self.processes():
+            try:
+                process.stop()
+            except Exception:  # stop the rest whatever happens to one
+                pass
+        self.db.drop()
+
+
+def start_stack(tmp_path: Path, *, players: Iterable[str] = ("alice", "bob"), workers: int = 2, beat: bool = True,
+                **extra_env: str) -> Stack:
+    """Everything started and ready; the caller must call ``stop()`` (fixtures do)."""
+    redis = PrivateRedis(tmp_path / "redis.log")
+    db = PrivateDatabase(os.environ["DATABASE_URL"])
+    env = site_env(tmp_path, database_url=db.url, broker_url=redis.url(0), REDIS_URL=redis.url(0), **extra_env)
+    web = Web(env, tmp_path / "gunicorn.log")
+    stack = Stack(tmp_path, db, redis, env, web, Api(web.url, {}))
+    try:
+        redis.start()
+        db.create(env)
+        stack.api.tokens.update({name: player_token(env, name) for name in players})
+        web.start()
+        for n in range(1, workers + 1):
+            stack.workers.append(Worker(env, tmp_path / f"worker{n}.log", name=f"w{n}"))
+            stack.workers[-1].start()
+        if beat:
+            stack.beat = Beat(env, tmp_path / "beat.log")
+            stack.beat.start()
+    except BaseException:
+        stack.stop()
+        raise
+    return stack
+
+
+def settled(stack: Stack) -> bool:
+    """Every outbox event handled by every consumer, and no email still queued."""
+    pending_claims = stack.db.rows(
+        "SELECT count(*) FROM games_gameevent e WHERE NOT EXISTS (SELECT 1 FROM games_gameeventclaim c "
+        "WHERE c.event_id = e.id AND c.consumer = 'email' AND c.done_at IS NOT NULL)"
+    )[0][0]
+    queued = stack.db.rows("SELECT count(*) FROM notifications_notification WHERE status = 'queued'")[0][0]
+    return pending_claims == 0 and queued == 0
+
+
+def sent_notifications(stack: Stack) -> list[tuple[str, str, str]]:
+    """(key, kind, message_id) of every notification sent."""
+    return [
+        (str(key), str(kind), str(message_id))
+        for key, kind, message_id in stack.db.rows(
+            "SELECT key, kind, message_id FROM notifications_notification WHERE status = 'sent' ORDER BY id"
+        )
+    ]
