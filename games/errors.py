@@ -158,12 +158,6 @@ class NotEnoughVacation(DomainError):
     title = "You do not have that many vacation days left this year"
 
 
-class InvalidPause(DomainError):
-    kind = ErrorKind.INVALID
-    code = "invalid_pause"
-    title = "The game's clock cannot be paused that way"
-
-
 ALL_ERRORS: tuple[type[DomainError], ...] = (
     GameNotFound,
     NotAPlayer,
@@ -185,5 +179,4 @@ ALL_ERRORS: tuple[type[DomainError], ...] = (
     TooManyInvitations,
     InvalidVacation,
     NotEnoughVacation,
-    InvalidPause,
 )

@@ -32,6 +32,7 @@ from django.db.models import F, Prefetch, Q
 from django.utils import timezone
 
 from core.db import retry_when_database_locked
+from core.errors import InvalidInput
 from core.text import counted, listed
 from games import errors, selectors
 from games.models import (
@@ -1059,8 +1060,8 @@ def _resume_locked(writes: _Writes, pauses: Sequence[GamePause], now: datetime) 
 
 def _check_pause_reason(reason: str) -> None:
     if reason not in GamePause.Reason.values:
-        raise errors.InvalidPause(
-            f"{reason!r} is not a reason to pause a game; the reasons are {listed(GamePause.Reason.values)}."
+        raise InvalidInput(
+            {"reason": [f"{reason!r} is not a reason to pause a game; the reasons are {listed(GamePause.Reason.values)}."]}
         )
 
 
@@ -1079,11 +1080,11 @@ def game_pause(
     """Stop the game's clock for ``reason`` (vacation, moderator, server) until
     ``until`` (None: until ``game_resume``). Pauses for different reasons combine:
     the clock runs again only when the last one ends. Refusals: GameNotFound,
-    GameNotActive, InvalidPause."""
+    GameNotActive, InvalidInput (a reason or an end that makes no sense)."""
     now = now or timezone.now()
     _check_pause_reason(reason)
     if until is not None and until <= now:
-        raise errors.InvalidPause(f"A pause must end in the future; {until.isoformat()} has passed.")
+        raise InvalidInput({"until": [f"A pause must end in the future; {until.isoformat()} has passed."]})
     with transaction.atomic():
         game = _lock_game(game_id, with_seats=True)
         if game.status != Game.Status.ACTIVE:

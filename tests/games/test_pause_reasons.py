@@ -14,7 +14,8 @@ import pytest
 from django.core.management import call_command
 
 from games import services
-from games.errors import GameNotActive, InvalidPause
+from core.errors import InvalidInput
+from games.errors import GameNotActive
 from games.models import Game, GamePause
 from games.tasks import end_pauses
 from tests.games.clock_helpers import HOUR, NOON, events, play_a_take, seat_to_move, started_game
@@ -143,9 +144,9 @@ def test_the_game_shows_that_it_is_paused_and_why_without_naming_the_moderator(
 
 def test_a_pause_for_an_unknown_reason_or_ending_in_the_past_is_refused(alice: Any, bob: Any) -> None:
     game = started_game(alice, bob)
-    with pytest.raises(InvalidPause, match="'lunch' is not a reason"):
+    with pytest.raises(InvalidInput, match="'lunch' is not a reason"):
         services.game_pause(game_id=game.pk, reason="lunch")
-    with pytest.raises(InvalidPause, match="must end in the future"):
+    with pytest.raises(InvalidInput, match="must end in the future"):
         services.game_pause(game_id=game.pk, reason="server", until=at(-1), now=at(0))
     assert not GamePause.objects.exists()
 
