@@ -9,4 +9,5 @@ class WebhooksConfig(AppConfig):
     def ready(self) -> None:
         # Registers the tasks in every process, so that the outbox's consumer
         # runs inline when CELERY_TASK_ALWAYS_EAGER is on (games queues it by name).
-        from webhooks import tasks  # noqa: F401
+        # Connects the receivers of accounts' signals (webhooks.receivers).
+        from webhooks import receivers, tasks  # noqa: F401

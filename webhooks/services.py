@@ -377,3 +377,25 @@ def endpoint_disabled_notice_send(*, endpoint_id: int) -> bool:
     body = render_to_string("webhooks/email/endpoint_disabled.txt", context)
     send_mail(" ".join(subject.split()), body, None, [endpoint.owner.email])
     return True
+
+
+# --- accounts' news (webhooks.receivers) ------------------------------------------------
+
+
+@transaction.atomic
+def endpoints_disable_for_account(*, user_id: int) -> int:
+    """An account that can no longer play is sent nothing more; its owner may
+    turn its webhooks back on if the account comes back. Returns how many."""
+    now = timezone.now()
+    disabled = 0
+    for endpoint in Endpoint.objects.select_for_update().filter(owner_id=user_id, is_active=True):
+        _endpoint_disable(endpoint, reason="The account was disabled.", now=now)
+        endpoint.save(update_fields=["is_active", "disabled_at", "disabled_reason"])
+        disabled += 1
+    return disabled
+
+
+def endpoints_delete_for_account(*, user_id: int) -> int:
+    """An erased account keeps no webhooks: their URLs may name the person."""
+    deleted, _ = Endpoint.objects.filter(owner_id=user_id).delete()
+    return deleted
