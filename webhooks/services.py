@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import requests
 from celery import current_app
 from django.conf import settings
-from django.core.mail import send_mail
+from django.core.mail import EmailMessage
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -253,7 +253,9 @@ def delivery_attempt(*, delivery_id: int) -> bool:
     now = timezone.now()
     if not _claim(delivery_id=delivery_id, now=now):
         return False
-    delivery = Delivery.objects.select_related("endpoint", "event").get(pk=delivery_id)
+    delivery = Delivery.objects.select_related("endpoint", "event").filter(pk=delivery_id).first()
+    if delivery is None:
+        return False  # its endpoint was deleted meanwhile
     endpoint = delivery.endpoint
     if not endpoint.is_active:
         Delivery.objects.filter(pk=delivery_id, status=Delivery.Status.PENDING).update(
@@ -375,7 +377,13 @@ def endpoint_disabled_notice_send(*, endpoint_id: int) -> bool:
     }
     subject = render_to_string("webhooks/email/endpoint_disabled_subject.txt", context).strip()
     body = render_to_string("webhooks/email/endpoint_disabled.txt", context)
-    send_mail(" ".join(subject.split()), body, None, [endpoint.owner.email])
+    EmailMessage(
+        " ".join(subject.split()),
+        body,
+        None,
+        [endpoint.owner.email],
+        headers={"Auto-Submitted": "auto-generated"},  # RFC 3834: no vacation replies to this
+    ).send()
     return True
 
 

@@ -243,6 +243,7 @@ def test_an_endpoint_whose_delivery_runs_out_of_retries_is_disabled_and_its_owne
     assert "failed 8 times" in endpoint.disabled_reason and "HTTP 503" in endpoint.disabled_reason
     [notice] = mail.outbox
     assert notice.to == ["alice@example.com"]
+    assert notice.extra_headers["Auto-Submitted"] == "auto-generated"
     assert "disabled" in notice.subject
     assert endpoint.url in notice.body and "HTTP 503" in notice.body
     assert f"/api/v1/webhooks/{endpoint.pk}/" in notice.body and '"is_active": true' in notice.body
