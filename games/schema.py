@@ -27,3 +27,9 @@ class GameProblemSerializer(AccountProblemSerializer):
     to_move = serializers.IntegerField(required=False, help_text="not_your_turn: the seat whose turn it is.")
     your_seat = serializers.IntegerField(required=False, help_text="not_your_turn: the caller's seat.")
     game_status = serializers.CharField(required=False, help_text="game_not_active: the game's status.")
+    next_invitation_at = serializers.DateTimeField(
+        required=False, help_text="too_many_invitations: when the next invitation is possible."
+    )
+    days_left = serializers.IntegerField(
+        required=False, help_text="not_enough_vacation: the vacation days left this calendar year."
+    )

@@ -913,7 +913,7 @@ def game_time_out_overdue(*, now: datetime | None = None) -> int:
     acted = 0
     seen: set[str] = set()
     while True:
-        batch = [game_id for game_id in selectors.game_overdue_ids(now=now, limit=SWEEP_BATCH, exclude=seen)]
+        batch = selectors.game_overdue_ids(now=now, limit=SWEEP_BATCH, exclude=seen)
         if not batch:
             return acted
         seen.update(batch)
@@ -1058,10 +1058,13 @@ def _resume_locked(writes: _Writes, pauses: Sequence[GamePause], now: datetime) 
         writes.change(GameEvent.Kind.CLOCK_RESUMED, {"reason": reason, "clock_running": not still_paused})
 
 
+PAUSE_REASONS: list[str] = list(GamePause.Reason.values)
+
+
 def _check_pause_reason(reason: str) -> None:
     if reason not in GamePause.Reason.values:
         raise InvalidInput(
-            {"reason": [f"{reason!r} is not a reason to pause a game; the reasons are {listed(GamePause.Reason.values)}."]}
+            {"reason": [f"{reason!r} is not a reason to pause a game; the reasons are {listed(PAUSE_REASONS)}."]}
         )
 
 

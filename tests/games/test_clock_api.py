@@ -18,7 +18,12 @@ from tests.games.game_helpers import client_for
 
 pytestmark = pytest.mark.django_db
 
-CLOCK = {"move_timeout_hours": 24, "time_bank_hours": 10, "time_bank_cap_hours": 48, "timeout_policy": {"forfeit_after": 2}}
+CLOCK = {
+    "move_timeout_hours": 24,
+    "time_bank_hours": 10,
+    "time_bank_cap_hours": 48,
+    "timeout_policy": {"forfeit_after": 2},
+}
 
 
 def test_a_game_is_created_with_a_time_control_and_shows_it(alice: Any, bob: Any) -> None:
@@ -102,7 +107,9 @@ def test_a_time_in_seconds_and_in_hours_for_the_same_thing_is_refused(alice: Any
         "/api/v1/games/", {"move_timeout_seconds": 30, "move_timeout_hours": 1}, format="json"
     )
     assert answer.status_code == 400
-    assert answer.json()["errors"]["move_timeout_seconds"] == ["Give `move_timeout_seconds` or `move_timeout_hours`, not both."]
+    assert answer.json()["errors"]["move_timeout_seconds"] == [
+        "Give `move_timeout_seconds` or `move_timeout_hours`, not both."
+    ]
 
 
 @pytest.mark.parametrize(
@@ -136,7 +143,9 @@ def test_a_cap_below_the_bank_is_refused_as_an_invalid_setup(alice: Any) -> None
     assert "cap must be at least the bank at the start (10 hours)" in answer.json()["detail"]
 
 
-def test_a_deadline_is_the_turns_start_plus_time_per_move_plus_the_bank(alice: Any, bob: Any, time_machine: Any) -> None:
+def test_a_deadline_is_the_turns_start_plus_time_per_move_plus_the_bank(
+    alice: Any, bob: Any, time_machine: Any
+) -> None:
     time_machine.move_to(NOON, tick=False)
     client_for(alice).post("/api/v1/games/", {"invited": ["bob"], **CLOCK}, format="json")
     game = Game.objects.get()

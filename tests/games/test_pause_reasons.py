@@ -139,7 +139,9 @@ def test_the_game_shows_that_it_is_paused_and_why_without_naming_the_moderator(
     body = client_for(alice).get(f"/api/v1/games/{game.pk}/").json()
 
     assert body["paused"] is True and body["deadline_at"] is None
-    assert body["pauses"] == [{"reason": "moderator", "user": None, "started_at": "2026-03-02T13:00:00Z", "ends_at": None}]
+    assert body["pauses"] == [
+        {"reason": "moderator", "user": None, "started_at": "2026-03-02T13:00:00Z", "ends_at": None}
+    ]
 
 
 def test_a_pause_for_an_unknown_reason_or_ending_in_the_past_is_refused(alice: Any, bob: Any) -> None:

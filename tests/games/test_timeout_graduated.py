@@ -57,7 +57,11 @@ def test_a_timeout_writes_turn_timed_out_before_the_bots_move(alice: Any, bob: A
     timed_out, played = events(game)[-2:]
     assert timed_out.kind == "turn_timed_out"
     assert timed_out.payload == {
-        "seat": late.index, "user_id": late.user_id, "consecutive": 1, "forfeit_after": 3, "version": timed_out.payload["version"],
+        "seat": late.index,
+        "user_id": late.user_id,
+        "consecutive": 1,
+        "forfeit_after": 3,
+        "version": timed_out.payload["version"],
     }
     assert played.kind == "move_played"
     assert played.payload["played_by"] == "bot" and played.payload["automatic"] is True
