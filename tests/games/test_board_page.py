@@ -38,6 +38,7 @@ def test_the_page_shows_the_board_as_the_links_seat(client: Client, variant: str
         assert_is_the_board(html, game)
         assert '<html lang="en">' in html and 'name="viewport"' in html and "<title>" in html
         assert f"{seat.user.player.display_name}</strong> (you)" in html
+        assert html.count("(you)") == 1  # that seat, and no other
         assert response["Referrer-Policy"] == "no-referrer"
         assert "no-store" in response["Cache-Control"]
         tiles = "Locations" if variant == "marvel" else "Nobles"

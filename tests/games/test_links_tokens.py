@@ -64,10 +64,15 @@ def test_rotating_one_seat_leaves_the_other_seats_links_working(active_game: Gam
     assert links.seat_for_link(game_id=active_game.pk, token=bobs).user == bob
 
 
-def test_a_token_for_seat_a_opens_seat_a_and_never_seat_b(active_game: Game, alice: Any, bob: Any) -> None:
-    token = links.seat_link_token(seat=seat_of(active_game, alice))
-    opened = links.seat_for_link(game_id=active_game.pk, token=token)
-    assert opened.user == alice and opened.user != bob
+def test_a_token_for_seat_a_cannot_be_made_to_open_seat_b(active_game: Game, alice: Any, bob: Any) -> None:
+    a, b = seat_of(active_game, alice), seat_of(active_game, bob)
+    token = links.seat_link_token(seat=a)
+    assert links.seat_for_link(game_id=active_game.pk, token=token) == a
+    value, signature = token.rsplit(":", 1)
+    game_id, _, digest = value.split(".")
+    pointed_at_b = f"{game_id}.{b.pk}.{digest}:{signature}"
+    with pytest.raises(links.SeatLinkInvalid):
+        links.seat_for_link(game_id=active_game.pk, token=pointed_at_b)
 
 
 def test_a_token_for_another_game_is_refused(active_game: Game, alice: Any, bob: Any) -> None:
