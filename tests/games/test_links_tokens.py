@@ -144,3 +144,22 @@ def test_seat_numbers_follow_play_order_once_started_and_join_order_before(
     assert numbered == [alice, charlie, bob]
     with pytest.raises(links.SeatNotFound, match="has no seat 3"):
         links.seat_by_number(game_id=open_game.pk, number=3)
+
+
+@pytest.mark.parametrize("site_url", ["splendor.example", "ftp://splendor.example"])
+def test_a_site_url_that_is_not_an_absolute_web_address_stops_start_up(site_url: str) -> None:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        cwd=Path(__file__).resolve().parents[2],
+        env={**os.environ, "SITE_URL": site_url},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode != 0
+    assert "SITE_URL" in result.stderr and "is not an absolute http(s) address" in result.stderr
