@@ -416,6 +416,10 @@ else:
         # Redis: a task taken by a worker that died (acks_late: not acknowledged)
         # is given to another worker after this long. Longer than any task runs.
         "visibility_timeout": env_int("BROKER_VISIBILITY_TIMEOUT_SECONDS", 3600, minimum=1),
+        # One connection attempt when a message is sent, not kombu's retries a
+        # second apart: a move must not wait on a broker that is down. (The
+        # worker's own consumer reconnects by broker_connection_retry.)
+        "max_retries": 0,
     }
 # `celery beat` keeps when each entry last ran here (`manage.py serve` and the
 # systemd units in docs/deploy.md pass it as --schedule).

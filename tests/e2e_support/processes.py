@@ -509,3 +509,18 @@ def sent_notifications(stack: Stack) -> list[tuple[str, str, str]]:
             "SELECT key, kind, message_id FROM notifications_notification WHERE status = 'sent' ORDER BY id"
         )
     ]
+
+
+def last_move_announced(stack: Stack, game_id: str) -> bool:
+    """The player to move after the game's last move was sent their turn email.
+    (Earlier moves' turn emails are skipped when a later move is already there
+    by the time their event is handled: the later one tells the next player.)"""
+    last = stack.db.rows(
+        "SELECT id FROM games_gameevent WHERE game_id = %s AND kind = 'move_played' ORDER BY id DESC LIMIT 1", game_id
+    )
+    if not last:
+        return False
+    return bool(stack.db.rows(
+        "SELECT 1 FROM notifications_notification WHERE key LIKE %s AND status = 'sent'",
+        f"event:{last[0][0]}:your_turn:%",
+    ))  # fmt: skip
