@@ -71,7 +71,8 @@ RESERVED_USERNAMES = frozenset(
         "admin", "api", "v1", "schema", "docs", "healthz", "static",
         "players", "verify", "resend", "tokens", "recover", "confirm", "me", "export", "password",
         "games", "join", "legal-moves", "moves", "resign", "cancel", "decline",
-        "notifications", "mute",
+        "notifications", "mute", "vacation", "link", "rotate",
+        "webhooks", "deliveries", "rotate-secret",
     }
 )
 # An erased account becomes `deleted-<id>`, shown as `deleted player <id>`:

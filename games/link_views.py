@@ -42,5 +42,5 @@ class SeatLinkRotateView(APIView):
         seat = links.seat_link_rotate(game_id=game_id, user=request_user(request))
         body = {"game_id": seat.game_id, "seat": seat.index, "url": links.seat_link_url(seat=seat)}
         response = Response(SeatLinkSerializer(body).data)
-        response["Cache-Control"] = "no-store"
+        response["Cache-Control"] = "private, no-store"
         return response

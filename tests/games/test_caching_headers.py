@@ -38,6 +38,16 @@ ACCOUNT_AND_GAME_CALLS = [
     ("get", "/api/v1/me/export/"),
     ("get", "/api/v1/me/vacation/"),
     ("post", "/api/v1/me/vacation/"),
+    ("get", "/api/v1/me/notifications/"),
+    ("patch", "/api/v1/me/notifications/"),
+    ("put", "/api/v1/games/{id}/mute/"),
+    ("delete", "/api/v1/games/{id}/mute/"),
+    ("post", "/api/v1/games/{id}/link/rotate/"),
+    ("get", "/api/v1/webhooks/"),
+    ("post", "/api/v1/webhooks/"),
+    ("get", "/api/v1/webhooks/{webhook}/"),
+    ("get", "/api/v1/webhooks/{webhook}/deliveries/"),
+    ("post", "/api/v1/webhooks/{webhook}/rotate-secret/"),
     ("post", "/api/v1/tokens/recover/"),
     ("post", "/api/v1/tokens/recover/confirm/"),
     ("get", "/api/v1/players/{username}/"),
@@ -64,7 +74,12 @@ def test_every_answer_that_depends_on_the_caller_is_private(
     client = client_for(alice)
     token = ApiToken.objects.filter(user=alice).first()
     assert token is not None
-    url = path.replace("{id}", active_game.pk).replace("{token}", str(token.pk)).replace("{username}", "alice")
+    url = (
+        path.replace("{id}", active_game.pk)
+        .replace("{token}", str(token.pk))
+        .replace("{username}", "alice")
+        .replace("{webhook}", "0")  # nobody's: the refusal must be private too
+    )
     body = {"name": "x", "move": "take WUG", "expected_version": active_game.version}
     answer = client.get(url) if method == "get" else getattr(client, method)(url, body, format="json")
     assert "Authorization" in answer.get("Vary", ""), (url, answer.status_code)
