@@ -15,6 +15,7 @@ from django.db import transaction
 from django.db.models.signals import pre_save
 from django.dispatch import receiver
 
+from accounts.models import Player
 from accounts.signals import account_disabled
 
 User = get_user_model()
@@ -30,3 +31,19 @@ def announce_an_account_made_inactive(sender: Any, instance: Any, update_fields:
     if was_active:
         user_id = instance.pk
         transaction.on_commit(lambda: account_disabled.send(sender=User, user_id=user_id))
+
+
+@receiver(pre_save, sender=User, dispatch_uid="accounts.user_email_changed")
+def forget_a_bounce_when_the_address_changes(
+    sender: Any, instance: Any, update_fields: Any = None, **kwargs: Any
+) -> None:
+    """Mail to an address that bounced stops (Player.email_undeliverable_at) until
+    the player has another address: whichever way it changes (today the admin),
+    the warning and the stop go with the old address."""
+    if instance.pk is None or (update_fields is not None and "email" not in update_fields):
+        return
+    old = User.objects.filter(pk=instance.pk).values_list("email", flat=True).first()
+    if old is not None and old.strip().lower() != (instance.email or "").strip().lower():
+        Player.objects.filter(user_id=instance.pk, email_undeliverable_at__isnull=False).update(
+            email_undeliverable_at=None, email_undeliverable_reason=""
+        )
