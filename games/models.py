@@ -68,6 +68,11 @@ class Game(models.Model):
     # Every seat but the creator's was reserved for an invitee: one who declines
     # ends the game (games.services.seat_decline).
     invite_only = models.BooleanField(default=False)
+    # Anyone may watch: the spectator view (observe as nobody) and, once it is
+    # over, the replay. Other games show nothing to those without a seat.
+    public = models.BooleanField(default=False)
+    # Counts towards ratings when it ends (a league's games follow the league).
+    rated = models.BooleanField(default=False)
     # Swept periodically by a timeout job; never a long-ETA task (STYLE guideline 12).
     # NULL while the game is paused (see GamePause) or not running.
     deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)

@@ -72,6 +72,8 @@ class GameSummary(TypedDict):
     move_timeout_hours: int
     time_control: TimeControl
     timeout_policy: TimeoutPolicy
+    public: bool
+    rated: bool
     deadline_at: datetime | None
     paused: bool
     pauses: list[PauseSummary]
@@ -259,6 +261,8 @@ def game_summary(*, game: Game, user: User | AnonymousUser | None) -> GameSummar
             "bank_cap_seconds": game.bank_cap_seconds,
         },
         "timeout_policy": {"forfeit_after": game.forfeit_after},
+        "public": game.public,
+        "rated": game.rated,
         "deadline_at": game.deadline_at,
         "paused": game.clock_remaining is not None,
         "pauses": _pauses_summary(game),

@@ -132,6 +132,10 @@ class GameCreateInputSerializer(StrictInputSerializer):
         help_text="The most a bank can hold, in hours (default: the bank at the start). Unused time of a turn "
         "is added to the seat's bank up to this cap.",
     )
+    public = serializers.BooleanField(
+        default=False, help_text="Anyone may watch the game (the spectator view) and its replay once it is over."
+    )
+    rated = serializers.BooleanField(default=False, help_text="The result counts towards the players' ratings.")
     timeout_policy = TimeoutPolicyInputSerializer(
         required=False, help_text=f"What a missed deadline costs (default forfeit_after {DEFAULT_FORFEIT_AFTER})."
     )
@@ -653,6 +657,8 @@ class GameSummarySerializer(serializers.Serializer[GameSummary]):
     move_timeout_hours = serializers.IntegerField(help_text="Time per move in whole hours (time_control has seconds).")
     time_control = TimeControlSerializer()
     timeout_policy = TimeoutPolicySerializer()
+    public = serializers.BooleanField(help_text="Anyone may watch it.")
+    rated = serializers.BooleanField(help_text="The result counts towards ratings.")
     deadline_at = serializers.DateTimeField(
         allow_null=True,
         help_text="When the turn to play times out: its start + move_seconds + the bank of the seat to move. "

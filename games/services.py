@@ -448,6 +448,8 @@ def game_create(
     bank_seconds: int = 0,
     bank_cap_seconds: int | None = None,
     forfeit_after: int = DEFAULT_FORFEIT_AFTER,
+    public: bool = False,
+    rated: bool = False,
 ) -> Game:
     """Create a game with the creator in the first seat.
 
@@ -505,6 +507,8 @@ def game_create(
             bank_cap_seconds=bank_cap_seconds,
             forfeit_after=forfeit_after,
             invite_only=bool(invited) and computed_open == 0,
+            public=public,
+            rated=rated,
         )
         Seat.objects.bulk_create(
             [
@@ -518,6 +522,8 @@ def game_create(
             {
                 "variant": variant,
                 "seats": seats,
+                "public": public,
+                "rated": rated,
                 "creator_id": creator.pk,
                 "invited_ids": [user.pk for user in invited],
             },

@@ -182,6 +182,8 @@ class GameListCreateView(GenericAPIView[Any]):
             bank_seconds=data.validated_data["bank_seconds"],
             bank_cap_seconds=data.validated_data["bank_cap_seconds"],
             forfeit_after=data.validated_data["forfeit_after"],
+            public=data.validated_data["public"],
+            rated=data.validated_data["rated"],
         )
         return _game_view_response(game, request, status.HTTP_201_CREATED)
 

@@ -152,3 +152,11 @@ def test_a_deadline_is_the_turns_start_plus_time_per_move_plus_the_bank(
     body = client_for(bob).post(f"/api/v1/games/{game.pk}/join/", {}, format="json").json()
 
     assert body["deadline_at"] == (NOON + timedelta(hours=24 + 10)).isoformat().replace("+00:00", "Z")
+
+
+def test_a_game_can_be_created_public_and_rated_and_says_so(alice: Any) -> None:
+    answer = client_for(alice).post("/api/v1/games/", {"public": True, "rated": True}, format="json")
+    assert answer.status_code == 201, answer.content
+    assert answer.json()["public"] is True and answer.json()["rated"] is True
+    plain = client_for(alice).post("/api/v1/games/", {}, format="json").json()
+    assert plain["public"] is False and plain["rated"] is False
