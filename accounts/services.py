@@ -72,7 +72,7 @@ RESERVED_USERNAMES = frozenset(
         "players", "verify", "resend", "tokens", "recover", "confirm", "me", "export", "password",
         "games", "join", "legal-moves", "moves", "resign", "cancel", "decline",
         "notifications", "mute", "vacation", "link", "rotate",
-        "webhooks", "deliveries", "rotate-secret",
+        "webhooks", "deliveries", "rotate-secret", "favicon.ico",
     }
 )
 # An erased account becomes `deleted-<id>`, shown as `deleted player <id>`:

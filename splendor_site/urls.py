@@ -4,12 +4,13 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from api.health import healthz
-from api.home import home
+from api.home import favicon, home
 from games.link_views import SeatLinkRotateView
 from games.pages import game_page
 
 urlpatterns = [
     path("", home, name="home"),
+    path("favicon.ico", favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
