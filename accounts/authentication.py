@@ -75,6 +75,12 @@ class BearerTokenAuthentication(BaseAuthentication):
             )
         if not token.user.is_active:
             raise exceptions.AuthenticationFailed("This account is disabled.", code="account_disabled")
+        player = getattr(token.user, "player", None)
+        if player is not None and player.is_suspended:
+            raise exceptions.AuthenticationFailed(
+                "A moderator suspended this account; its tokens do not work while it is suspended.",
+                code="account_suspended",
+            )
 
         self._touch(token)
         return (token.user, token)

@@ -42,6 +42,10 @@ class Player(models.Model):
     # the player changes it (the API and the game page warn them).
     email_undeliverable_at = models.DateTimeField(null=True, blank=True)
     email_undeliverable_reason = models.CharField(max_length=255, blank=True, default="")
+    # Set by a moderator (accounts.services.player_suspend): the account's tokens and
+    # seat links stop working and it cannot move; its seats stay and time out as
+    # usual. Why is kept in the moderation log, not here.
+    suspended_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return self.display_name
@@ -49,6 +53,10 @@ class Player(models.Model):
     @property
     def is_erased(self) -> bool:
         return self.erased_at is not None
+
+    @property
+    def is_suspended(self) -> bool:
+        return self.suspended_at is not None
 
 
 class ApiToken(models.Model):

@@ -73,6 +73,7 @@ RESERVED_USERNAMES = frozenset(
         "games", "join", "legal-moves", "moves", "resign", "cancel", "decline",
         "notifications", "mute", "vacation", "link", "rotate",
         "webhooks", "deliveries", "rotate-secret", "favicon.ico",
+        "accounts",
     }
 )
 # An erased account becomes `deleted-<id>`, shown as `deleted player <id>`:
@@ -550,6 +551,33 @@ def player_disable(*, user: User) -> None:
         if updated:
             user_id = user.pk
             transaction.on_commit(lambda: account_disabled.send(sender=User, user_id=user_id))
+
+
+# --- suspension (by a moderator) -------------------------------------------------------
+
+
+def player_suspend(*, user: User, by_user: User, reason: str) -> bool:
+    """Suspend an account: its API tokens and seat links stop working and it cannot
+    move, but it keeps its seats, whose turns time out as usual. ``by_user`` and
+    ``reason`` are for the caller's record (games.moderation logs them); a reason
+    is required. False when the account was already suspended."""
+    if not reason.strip():
+        raise InvalidInput({"reason": ["Say why the account is suspended."]})
+    player = player_for_user(user=user)
+    updated = Player.objects.filter(pk=player.pk, suspended_at__isnull=True).update(suspended_at=timezone.now())
+    player.refresh_from_db(fields=["suspended_at"])
+    logger.info("account %s suspended by user %s", user.pk, by_user.pk)
+    return updated == 1
+
+
+def player_unsuspend(*, user: User, by_user: User) -> bool:
+    """Lift a suspension: the account's tokens and links work again. False when it
+    was not suspended."""
+    player = player_for_user(user=user)
+    updated = Player.objects.filter(pk=player.pk, suspended_at__isnull=False).update(suspended_at=None)
+    player.refresh_from_db(fields=["suspended_at"])
+    logger.info("account %s unsuspended by user %s", user.pk, by_user.pk)
+    return updated == 1
 
 
 # --- passwords -------------------------------------------------------------------------

@@ -76,7 +76,7 @@ MAX_IDEMPOTENCY_KEY_LENGTH = 255
 # --- OpenAPI helpers -------------------------------------------------------------
 
 _AUTH_PROBLEMS = {
-    401: "not_authenticated, invalid_token, token_revoked, account_disabled: send `Authorization: Bearer <token>` "
+    401: "not_authenticated, invalid_token, token_revoked, account_disabled, account_suspended: send `Authorization: Bearer <token>` "
     "with a token that works.",
     403: "insufficient_scope: the token lacks the scope this endpoint needs.",
     429: "throttled: too many requests; see Retry-After.",
