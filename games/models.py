@@ -7,6 +7,7 @@ of the engine state that ``games.services.game_rebuild_state`` can recompute.
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -102,6 +103,9 @@ class Game(models.Model):
                 condition=Q(seat_count__gte=2) & Q(seat_count__lte=4), name="game_seat_count_2_to_4"
             ),
         ]
+        # Checked by the moderation actions in the admin (games.admin), with a
+        # hook a scoped admin (a league's) can narrow.
+        permissions = [("moderate_game", "Can moderate games (abort, adjudicate, extend, pause, replace seats)")]
 
     def __str__(self) -> str:
         return f"{self.id} ({self.get_variant_display()}, {self.status})"
@@ -128,6 +132,9 @@ class Seat(models.Model):
     # The seat's time bank (see Game.bank_cap_seconds) and its timeouts in a row.
     bank_seconds = models.PositiveIntegerField(default=0)
     consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
+    # A moderator handed the seat to the built-in greedy bot (games.moderation):
+    # the server plays its turns at once; the user stays recorded as the seat's.
+    bot = models.BooleanField(default=False)
     # Signed per-seat links (games.links) are made with this key: rotating it
     # revokes every link sent so far for this seat.
     link_key = models.CharField(max_length=64, default=new_seat_key)
@@ -205,6 +212,10 @@ class GameEvent(models.Model):
         TURN_TIMED_OUT = "turn_timed_out"
         CLOCK_PAUSED = "clock_paused"
         CLOCK_RESUMED = "clock_resumed"
+        # Moderation (games.moderation): each also has a ModerationEntry.
+        GAME_ADJUDICATED = "game_adjudicated"
+        DEADLINE_EXTENDED = "deadline_extended"
+        SEAT_REPLACED = "seat_replaced"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=32, choices=Kind.choices)
@@ -299,6 +310,50 @@ class Vacation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.days} day(s) from {self.starts_at:%Y-%m-%d}"
+
+
+class ModerationEntry(models.Model):
+    """One thing a moderator did, or looked at: append-only (nothing updates or
+    deletes a row; the admin shows them read-only, even to superusers). People are
+    referred to by user id only, so an erased account leaves no name behind;
+    ``game_id`` is kept as text, not a foreign key, so the entry outlives nothing
+    it should not and stays when the game is deleted."""
+
+    class Action(models.TextChoices):
+        GAME_ABORTED = "game_aborted", "Aborted the game"
+        GAME_ADJUDICATED = "game_adjudicated", "Adjudicated the result"
+        DEADLINE_EXTENDED = "deadline_extended", "Extended the deadline"
+        GAME_PAUSED = "game_paused", "Paused the game"
+        GAME_RESUMED = "game_resumed", "Resumed the game"
+        SEAT_REPLACED = "seat_replaced", "Replaced a seat"
+        PLAYER_WARNED = "player_warned", "Warned a player"
+        PLAYER_SUSPENDED = "player_suspended", "Suspended a player"
+        PLAYER_UNSUSPENDED = "player_unsuspended", "Lifted a suspension"
+        BOARD_VIEWED = "board_viewed", "Viewed the board as a seat"
+
+    user_id = models.IntegerField(help_text="The moderator (a user id).")
+    action = models.CharField(max_length=32, choices=Action.choices)
+    game_id = models.CharField(max_length=PUBLIC_ID_MAX_LENGTH, null=True, blank=True, db_index=True)
+    target_user_id = models.IntegerField(null=True, blank=True, db_index=True)
+    reason = models.TextField()
+    details = models.JSONField(default=dict, blank=True)
+    at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name_plural = "moderation entries"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None:
+            raise ValueError("The moderation log is append-only: an entry is never changed.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise ValueError("The moderation log is append-only: an entry is never deleted.")
+
+    def __str__(self) -> str:
+        where = f" in {self.game_id}" if self.game_id else ""
+        return f"{self.get_action_display()}{where} by user {self.user_id}"
 
 
 class IdempotencyRecord(models.Model):

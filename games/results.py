@@ -16,7 +16,7 @@ import engine
 
 
 class ResultReason(enum.StrEnum):
-    """Why a game ended: the engine's reasons, and the two the service adds."""
+    """Why a game ended: the engine's reasons, and those the services add."""
 
     POINTS = "points"  # B-END-1
     GAUNTLET = "gauntlet"  # M-END-2
@@ -25,6 +25,7 @@ class ResultReason(enum.StrEnum):
     RESIGNATION = "resignation"  # every other player resigned
     TIMEOUT = "timeout"  # every other player resigned or ran out of time, the last on time
     ACCOUNT_DISABLED = "account-disabled"  # the last to leave did so because their account was disabled
+    ADJUDICATED = "adjudicated"  # a moderator decided the places (games.moderation)
 
 
 class GameResult(TypedDict):
