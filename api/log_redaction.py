@@ -5,8 +5,12 @@ logs the path of every answer of 400 and above (``django.request``), and the
 development server every request line (``django.server``), so a lookup of a
 player who is later erased would keep their name in the logs for as long as
 the logs are kept. This filter, on those two loggers (settings.LOGGING),
-writes ``{username}`` in its place before any handler sees the record. The
-other paths name games and tokens by id.
+writes ``{username}`` in its place before any handler sees the record.
+
+The same filter keeps game links out: a seat's signed link
+(``/games/{id}/?seat=<token>``, games.links) is a bearer secret, and the
+development server logs its request line. ``seat=`` is written ``seat={token}``.
+The other paths name games by id.
 """
 
 from __future__ import annotations
@@ -16,10 +20,11 @@ import re
 
 # The fixed paths under /players/ (sign-up's) name nobody and stay readable.
 _PLAYER_PATH = re.compile(r"(/api/v\d+/players/)(?!(?:verify|resend)/)[^/?#\s\"]+")
+_SEAT_TOKEN = re.compile(r"([?&]seat=)[^&#\s\"]+")
 
 
 def redact_usernames(text: str) -> str:
-    return _PLAYER_PATH.sub(r"\1{username}", text)
+    return _SEAT_TOKEN.sub(r"\1{token}", _PLAYER_PATH.sub(r"\1{username}", text))
 
 
 class RedactUsernamesInPaths(logging.Filter):
