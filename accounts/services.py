@@ -17,7 +17,9 @@ from django.contrib.auth import authenticate, get_user_model
 from django.contrib.contenttypes.models import ContentType
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core import signing
 from django.core.mail import send_mail
+from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
@@ -73,6 +75,7 @@ RESERVED_USERNAMES = frozenset(
         "games", "join", "legal-moves", "moves", "resign", "cancel", "decline",
         "notifications", "mute", "vacation", "link", "rotate",
         "webhooks", "deliveries", "rotate-secret", "favicon.ico",
+        "accounts",
         "accounts",
     }
 )
@@ -761,3 +764,116 @@ def player_email_undeliverable_mark(*, email: str, reason: str, now: datetime | 
     return Player.objects.filter(user__email__iexact=address, email_undeliverable_at__isnull=True).update(
         email_undeliverable_at=now or timezone.now(), email_undeliverable_reason=reason[:255]
     )
+
+
+# --- changing the email address ---------------------------------------------------------
+
+EMAIL_CHANGE_LIFETIME = timedelta(hours=24)
+_EMAIL_CHANGE_SALT = "accounts.email_change"
+
+
+def _email_digest(email: str) -> str:
+    # Keyed: the link names the current address only by this, so it reveals nothing.
+    return salted_hmac(_EMAIL_CHANGE_SALT, email.strip().lower()).hexdigest()[:24]
+
+
+def _email_taken_by_another(*, email: str, user: User, now: datetime) -> bool:
+    """Whether an account other than `user` holds `email`: a verified or active
+    one, or a sign-up whose code still works (one whose code is dead gives way,
+    as it does to a new sign-up)."""
+    others = User.objects.filter(email__iexact=email.strip()).exclude(pk=user.pk)
+    waiting_dead = _pending_signups().exclude(pk__in=_live_codes(now).values("user_id"))
+    return others.exclude(pk__in=waiting_dead.values("pk")).exists()
+
+
+def _email_change_checked(*, user: User, new_email: str, now: datetime) -> str:
+    address = (new_email or "").strip()
+    try:
+        validate_email(address)
+    except DjangoValidationError:
+        raise InvalidInput({"email": [f"{address!r} is not an email address."]}) from None
+    if len(address) > User._meta.get_field("email").max_length:  # type: ignore[operator]
+        raise InvalidInput({"email": ["That address is too long."]})
+    if address.lower() == (user.email or "").strip().lower():
+        raise InvalidInput({"email": ["That is already your address."]})
+    if _email_taken_by_another(email=address, user=user, now=now):
+        raise InvalidInput({"email": ["An account with this email address exists."]})
+    return address
+
+
+def email_change_token(*, user: User, new_email: str) -> str:
+    """The signed token of a change of `user`'s address to `new_email`. It works
+    for EMAIL_CHANGE_LIFETIME and only while the account still has the address
+    it had when the token was made, so it changes the address at most once."""
+    payload = {"u": user.pk, "e": new_email, "o": _email_digest(user.email or "")}
+    return signing.dumps(payload, salt=_EMAIL_CHANGE_SALT, compress=True)
+
+
+def email_change_start(*, user: User, new_email: str, confirm_url: str) -> str:
+    """Email a link to `new_email` that changes `user`'s address to it once opened
+    and confirmed (``email_change_confirm``); nothing changes until then.
+
+    `confirm_url` is the confirming page's absolute address with ``{token}``
+    where the token goes (the page lives with the caller). Refuses (InvalidInput
+    on ``email``) an address that is not one, is the current one, or is another
+    account's. Returns the address the link went to.
+    """
+    now = timezone.now()
+    address = _email_change_checked(user=user, new_email=new_email, now=now)
+    link = confirm_url.replace("{token}", email_change_token(user=user, new_email=address))
+    username = user.get_username()
+    hours = int(EMAIL_CHANGE_LIFETIME.total_seconds()) // 3600
+    body = (
+        f"Hello,\n\n"
+        f"The Splendor by post account {username} asked to use this address from now on. To confirm, open\n\n"
+        f"    {link}\n\n"
+        f"and press the button there. The link works for {hours} hours. If you did not ask for this, ignore this "
+        f"email: nothing changes without it.\n"
+    )
+    transaction.on_commit(
+        lambda: send_mail("Confirm your new address for Splendor by post", body, None, [address])
+    )
+    return address
+
+
+def email_change_confirm(*, token: str) -> User:
+    """Change the account's address to the one the token (``email_change_token``)
+    was sent to. Refusals: VerificationExpiredError for a link older than
+    EMAIL_CHANGE_LIFETIME; VerificationError for a damaged one, or one already used
+    or overtaken by another change; InvalidInput (``email``) when another account
+    has taken the address since. The old address is told of the change once it
+    commits; a bounce recorded against it is forgotten (accounts.receivers)."""
+    now = timezone.now()
+    try:
+        payload = signing.loads(
+            token, salt=_EMAIL_CHANGE_SALT, max_age=EMAIL_CHANGE_LIFETIME.total_seconds()
+        )
+    except signing.SignatureExpired:
+        raise VerificationExpiredError("This link has expired. Ask for a new one on the email page.") from None
+    except signing.BadSignature:
+        raise VerificationError("This link is damaged or was not made by this site.") from None
+    if not isinstance(payload, dict) or not {"u", "e", "o"} <= set(payload):
+        raise VerificationError("This link is damaged or was not made by this site.")
+    with transaction.atomic():
+        user = User.objects.select_for_update().filter(pk=payload["u"], is_active=True).first()
+        if user is None or not constant_time_compare(payload["o"], _email_digest(user.email or "")):
+            raise VerificationError(
+                "This link was already used, or the address has changed since it was sent. Ask for a new one."
+            )
+        old = user.email
+        address = str(payload["e"])
+        if _email_taken_by_another(email=address, user=user, now=now):
+            raise InvalidInput({"email": ["An account with this email address exists."]})
+        user.email = address
+        user.save(update_fields=["email"])
+        Player.objects.filter(user=user).update(email_verified_at=now)
+        username = user.get_username()
+        if old:
+            notice = (
+                f"Hello,\n\nThe address of the Splendor by post account {username} is now {address}; game email "
+                f"goes there from now on. If you did not make this change, reset your password at once.\n"
+            )
+            transaction.on_commit(
+                lambda: send_mail("Your Splendor by post address changed", notice, None, [old])
+            )
+    return user

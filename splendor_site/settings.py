@@ -572,6 +572,13 @@ TRUSTED_PROXIES = env_trusted_proxies("TRUSTED_PROXIES")
 LOGIN_FAILURES_BEFORE_LOCKOUT = env_int("LOGIN_FAILURES_BEFORE_LOCKOUT", 5, minimum=1)
 LOGIN_LOCKOUT_SECONDS = env_int("LOGIN_LOCKOUT_SECONDS", 60, minimum=1)
 
+# The account pages (accounts.pages): where a page that needs a login sends a
+# visitor, where logging in and out lead, and how long a password reset link works.
+LOGIN_URL = "/accounts/login/"
+LOGIN_REDIRECT_URL = "/accounts/games/"
+LOGOUT_REDIRECT_URL = "/accounts/login/"
+PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 3600, minimum=300)
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["accounts.authentication.BearerTokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

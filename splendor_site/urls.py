@@ -5,8 +5,10 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from api.health import healthz
 from api.home import favicon, home
+from games import account_pages as game_account_pages
 from games.link_views import SeatLinkRotateView
 from games.pages import game_page
+from notifications import account_pages as notification_account_pages
 
 urlpatterns = [
     path("", home, name="home"),
@@ -24,6 +26,12 @@ urlpatterns = [
     path("api/v1/", include("notifications.api_urls")),
     # Pages behind the links in game email (unsubscribe, invitation opt-out); HTML.
     path("notifications/", include("notifications.urls_pages")),
+    # The account pages, for people who play in a browser (HTML): accounts.pages,
+    # and the ones that combine apps (games.account_pages, notifications.account_pages).
+    path("accounts/games/", game_account_pages.my_games, name="accounts-games"),
+    path("accounts/vacation/", game_account_pages.vacation, name="accounts-vacation"),
+    path("accounts/settings/", notification_account_pages.account_settings, name="accounts-settings"),
+    path("accounts/", include("accounts.page_urls")),
 ]
 
 # Bounce reports from the email provider (notifications.bounces), only with a

@@ -1,0 +1,148 @@
+"""The account pages' forms (accounts.pages): they read and check what a person
+typed; the services do the work and their refusals come back as form errors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, SetPasswordForm
+from django.core.exceptions import ValidationError
+
+from accounts import services
+from core.errors import DomainError, InvalidInput
+
+
+def errors_to_form(form: forms.Form, error: DomainError) -> None:
+    """Show a service's refusal in the form: field by field for InvalidInput
+    (fields the form does not have go to the top), its message otherwise."""
+    if isinstance(error, InvalidInput):
+        for field, messages in error.errors.items():
+            for message in messages:
+                form.add_error(field if field in form.fields else None, message)
+        return
+    form.add_error(None, error.message)
+
+
+def wait_words(seconds: int) -> str:
+    if seconds < 90:
+        return f"{seconds} seconds"
+    minutes = -(-seconds // 60)
+    if minutes < 90:
+        return f"{minutes} minutes"
+    return f"{-(-minutes // 60)} hours"
+
+
+class SignupForm(forms.Form):
+    username = forms.CharField(
+        max_length=150,
+        help_text="Letters, digits and @ . + - _ only; others see it.",
+        widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "none"}),
+    )
+    email = forms.EmailField(
+        help_text="We send a code to it; game email goes there.",
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+    display_name = forms.CharField(
+        max_length=64, required=False, help_text="The name shown in games. Leave empty to use your username."
+    )
+    password = forms.CharField(
+        strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"})
+    )
+
+
+class SignupVerifyForm(forms.Form):
+    username = forms.CharField(
+        max_length=150, widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "none"})
+    )
+    code = forms.CharField(
+        max_length=32,
+        help_text="The code in the email we sent you.",
+        widget=forms.TextInput(
+            attrs={"autocomplete": "one-time-code", "autocapitalize": "characters", "spellcheck": "false"}
+        ),
+    )
+
+
+class SignupResendForm(forms.Form):
+    username = forms.CharField(max_length=150)
+
+
+class LockoutAuthenticationForm(AuthenticationForm):
+    """Django's login form, saying plainly when passwords for the username are
+    not being checked for a while (accounts.backends.LockoutModelBackend)."""
+
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "invalid_login": (
+            "The username or password is wrong, or the account is not verified yet. Both are case-sensitive."
+        ),
+    }
+
+    def clean(self) -> dict[str, Any]:
+        username = self.cleaned_data.get("username")
+        if username:
+            self._refuse_while_locked(username)
+        try:
+            return super().clean()
+        except ValidationError:
+            if username:
+                self._refuse_while_locked(username)  # that wrong password was the last one allowed
+            raise
+
+    def _refuse_while_locked(self, username: str) -> None:
+        seconds = services.password_lock_seconds(username=username)
+        if seconds:
+            raise ValidationError(
+                "Too many wrong passwords were given for this username, so no password is checked for it "
+                f"for {wait_words(seconds)}. Try again then, or reset your password.",
+                code="locked",
+            )
+
+
+class PasswordResetSetForm(SetPasswordForm):  # type: ignore[type-arg]
+    """Setting a new password from a reset link also lifts a lockout."""
+
+    def save(self, commit: bool = True) -> Any:
+        user = super().save(commit=commit)
+        services.password_failures_clear(username=user.get_username())
+        return user
+
+
+class PasswordChangePageForm(PasswordChangeForm):  # type: ignore[type-arg]
+    def save(self, commit: bool = True) -> Any:
+        user = super().save(commit=commit)
+        services.password_failures_clear(username=user.get_username())
+        return user
+
+
+class EmailChangeForm(forms.Form):
+    email = forms.EmailField(label="New email address", widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+    password = forms.CharField(
+        label="Your password",
+        strip=False,
+        help_text="To be sure it is you.",
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+
+class TimeZoneForm(forms.Form):
+    time_zone = forms.ChoiceField(label="Time zone", help_text="Deadlines and the digest hour are read in it.")
+
+    def __init__(self, *args: Any, current: str = "UTC", **kwargs: Any) -> None:
+        kwargs.setdefault("initial", {"time_zone": current})
+        super().__init__(*args, **kwargs)
+        names = time_zone_names()
+        if current not in names:
+            names = sorted([*names, current])  # a name set through the API stays selectable
+        field = self.fields["time_zone"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [(name, name) for name in names]
+
+
+def time_zone_names() -> list[str]:
+    from zoneinfo import available_timezones
+
+    # Without the legacy aliases ("US/Eastern", "Etc/GMT+3"...), which read as mistakes in a list.
+    names = {name for name in available_timezones() if "/" in name and not name.startswith(("Etc/", "SystemV/"))}
+    return sorted(names | {"UTC"})

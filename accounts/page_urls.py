@@ -1,0 +1,25 @@
+"""The account pages' addresses, mounted under /accounts/ (splendor_site.urls)."""
+
+from django.urls import path
+
+from accounts import pages
+
+urlpatterns = [
+    path("signup/", pages.signup, name="accounts-signup"),
+    path("signup/verify/", pages.signup_verify, name="accounts-signup-verify"),
+    path("signup/resend/", pages.signup_resend, name="accounts-signup-resend"),
+    path("login/", pages.LoginPage.as_view(), name="login"),
+    path("logout/", pages.LogoutPage.as_view(), name="logout"),
+    path("password/reset/", pages.PasswordResetPage.as_view(), name="accounts-password-reset"),
+    path("password/reset/sent/", pages.PasswordResetDonePage.as_view(), name="accounts-password-reset-done"),
+    path(
+        "password/reset/<uidb64>/<token>/",
+        pages.PasswordResetConfirmPage.as_view(),
+        name="password_reset_confirm",
+    ),
+    path("password/reset/done/", pages.PasswordResetCompletePage.as_view(), name="accounts-password-reset-complete"),
+    path("password/", pages.PasswordChangePage.as_view(), name="accounts-password-change"),
+    path("password/changed/", pages.PasswordChangeDonePage.as_view(), name="accounts-password-change-done"),
+    path("email/", pages.email_change, name="accounts-email"),
+    path("email/confirm/<str:token>/", pages.email_confirm, name="accounts-email-confirm"),
+]

@@ -1,0 +1,177 @@
+"""The account pages that read or change games, for a logged-in player in a
+browser: "my games" (whose turn, deadlines in the player's time zone, a link to
+each game's page) and vacation. Mounted under /accounts/ by splendor_site.urls;
+the pages of accounts (accounts.pages) cannot know games, so these live here.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods
+
+from accounts import selectors as account_selectors
+from accounts import services as account_services
+from accounts.pages import private_page
+from core.errors import DomainError
+from games import links, selectors, services
+from games.models import Game, Seat
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+FINISHED_SHOWN = 20
+
+
+def player_zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def local_time(moment: datetime | None, zone: ZoneInfo) -> str:
+    if moment is None:
+        return ""
+    return f"{moment.astimezone(zone):%a %d %b %Y, %H:%M} ({zone.key})"
+
+
+def seat_page_url(seat: Seat) -> str:
+    """The game page as this seat, on this site (games.links): a relative address."""
+    path = reverse("game-page", kwargs={"game_id": seat.game_id})
+    return f"{path}?{urlencode({'seat': links.seat_link_token(seat=seat)})}"
+
+
+def _name(seat: Seat) -> str:
+    player = getattr(seat.user, "player", None)
+    return (getattr(player, "display_name", "") if player is not None else "") or seat.user.get_username()
+
+
+def _game_row(game: Game, user: User, zone: ZoneInfo, now: datetime) -> dict[str, Any]:
+    seats = list(game.seats.all())
+    mine = next(seat for seat in seats if seat.user_id == user.pk)
+    to_move = next((seat for seat in seats if game.to_move is not None and seat.index == game.to_move), None)
+    your_turn = game.status == Game.Status.ACTIVE and to_move is not None and to_move.pk == mine.pk
+    paused = game.clock_remaining is not None
+    if game.status == Game.Status.OPEN:
+        state = "You are invited: answer on the game page" if mine.invited and mine.joined_at is None else (
+            f"Waiting for players ({len([s for s in seats if s.joined_at])} of {game.seat_count} joined)"
+        )
+    elif game.status == Game.Status.ACTIVE:
+        if your_turn:
+            state = "Your turn"
+        elif to_move is not None:
+            state = f"{_name(to_move)}'s turn"
+        else:
+            state = "In play"
+        if paused:
+            state += " (clock paused)"
+    elif game.status == Game.Status.FINISHED:
+        winners = [
+            _name(seat) for seat in seats if seat.index is not None and seat.index in ((game.result or {}).get("winners") or [])
+        ]
+        state = "Finished" + (f": won by {', '.join(winners)}" if winners else "")
+    else:
+        state = "Cancelled"
+    return {
+        "id": game.pk,
+        "variant": game.get_variant_display(),
+        "players": [_name(seat) for seat in seats if seat.joined_at is not None],
+        "state": state,
+        "your_turn": your_turn,
+        "deadline": "" if paused or game.status != Game.Status.ACTIVE else local_time(game.deadline_at, zone),
+        "overdue": bool(game.deadline_at and game.deadline_at <= now and game.status == Game.Status.ACTIVE),
+        "url": seat_page_url(mine),
+        "resigned": mine.resigned,
+    }
+
+
+@private_page
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def my_games(request: HttpRequest) -> HttpResponse:
+    user: User = request.user  # type: ignore[assignment]
+    player = account_services.player_for_user(user=user)
+    zone = player_zone(player.time_zone)
+    now = timezone.now()
+    games = list(selectors.game_list(user=user, mine=True))
+    rows = [_game_row(game, user, zone, now) for game in games]
+    groups = [
+        ("Your turn", [row for row in rows if row["your_turn"]]),
+        ("Waiting for others", [row for row, game in zip(rows, games) if game.status == Game.Status.ACTIVE and not row["your_turn"]]),
+        ("Not started yet", [row for row, game in zip(rows, games) if game.status == Game.Status.OPEN]),
+        (
+            "Finished",
+            [row for row, game in zip(rows, games) if game.status in (Game.Status.FINISHED, Game.Status.ABORTED)][
+                :FINISHED_SHOWN
+            ],
+        ),
+    ]
+    context = {
+        "player": player,
+        "zone": zone.key,
+        "groups": groups,
+        "has_games": bool(rows),
+        "email_warning": account_selectors.player_email_warning(player=player),
+        **vacation_context(user=user, zone=zone, now=now),
+    }
+    return render(request, "games/account/my_games.html", context)
+
+
+class VacationForm(forms.Form):
+    days = forms.IntegerField(
+        label="Days of vacation", min_value=1, max_value=366, help_text="Starting now, or after the vacation you are on."
+    )
+
+
+def vacation_context(*, user: User, zone: ZoneInfo, now: datetime) -> dict[str, Any]:
+    """The vacation summary with its dates in the player's time zone, for a page."""
+    summary = selectors.vacation_summary(user=user, now=now)
+    periods = ([summary["current"]] if summary["current"] else []) + list(summary["planned"])
+    return {
+        "summary": summary,
+        "periods": [
+            {
+                "from": local_time(period["starts_at"], zone),
+                "until": local_time(period["ends_at"], zone),
+                "days": period["days"],
+                "automatic": period["automatic"],
+                "current": summary["current"] is not None and period is summary["current"],
+            }
+            for period in periods
+        ],
+    }
+
+
+@private_page
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def vacation(request: HttpRequest) -> HttpResponse:
+    """Days used and left this year; take some (games.services.vacation_take)."""
+    user: User = request.user  # type: ignore[assignment]
+    player = account_services.player_for_user(user=user)
+    zone = player_zone(player.time_zone)
+    form = VacationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            taken = services.vacation_take(user=user, days=form.cleaned_data["days"])
+        except DomainError as error:
+            form.add_error("days", error.message)
+        else:
+            messages.success(
+                request,
+                f"Vacation taken: your clocks stop in all your games until {local_time(taken.ends_at, zone)}.",
+            )
+            return HttpResponseRedirect(reverse("accounts-vacation"), status=303)
+    context = {"form": form, **vacation_context(user=user, zone=zone, now=timezone.now())}
+    return render(request, "games/account/vacation.html", context, status=400 if form.errors else 200)

@@ -1,0 +1,120 @@
+"""The settings page for a logged-in player in a browser (/accounts/settings/):
+time zone (accounts), email preferences (notifications.preferences) and the
+vacation summary (games). It combines all three, so it lives in the app above
+them; taking vacation is the games page's (games.account_pages.vacation).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods
+
+from accounts import selectors as account_selectors
+from accounts import services as account_services
+from accounts.forms import TimeZoneForm, errors_to_form
+from accounts.pages import private_page
+from core.errors import DomainError, InvalidInput
+from games.account_pages import VacationForm, player_zone, vacation_context
+from notifications import preferences
+from notifications.models import Preferences
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+
+class NotificationPreferencesForm(forms.Form):
+    mode = forms.ChoiceField(
+        label="Game email",
+        choices=Preferences.Mode.choices,
+        widget=forms.RadioSelect,
+    )
+    digest_hour = forms.TypedChoiceField(
+        label="Digest hour",
+        coerce=int,
+        choices=[(hour, f"{hour:02d}:00") for hour in range(24)],
+        help_text="When the daily digest goes out, in your time zone.",
+    )
+    reminder_hours = forms.CharField(
+        label="Reminders (hours before a deadline)",
+        required=False,
+        help_text=(
+            f"Whole numbers separated by commas, such as 24, 2; at most {preferences.MAX_REMINDERS}. "
+            "Leave empty for no reminders."
+        ),
+    )
+
+    def clean_reminder_hours(self) -> list[int]:
+        text = self.cleaned_data.get("reminder_hours") or ""
+        hours: list[int] = []
+        for part in text.replace(";", ",").split(","):
+            part = part.strip()
+            if not part:
+                continue
+            if not part.isdigit():
+                raise forms.ValidationError(f"{part!r} is not a whole number of hours.")
+            hours.append(int(part))
+        return hours
+
+
+def _preferences_initial(*, user: Any) -> dict[str, Any]:
+    current = preferences.preferences_for(user=user)
+    return {
+        "mode": current.mode,
+        "digest_hour": current.digest_hour,
+        "reminder_hours": ", ".join(str(hour) for hour in current.reminder_hours),
+    }
+
+
+@private_page
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def account_settings(request: HttpRequest) -> HttpResponse:
+    """GET shows every setting; a POST saves one form, named by ``form``."""
+    user: User = request.user  # type: ignore[assignment]
+    player = account_services.player_for_user(user=user)
+    which = request.POST.get("form", "") if request.method == "POST" else ""
+    zone_form = TimeZoneForm(request.POST if which == "time_zone" else None, current=player.time_zone)
+    email_form = NotificationPreferencesForm(
+        request.POST if which == "notifications" else None, initial=_preferences_initial(user=user)
+    )
+    status = 200
+    if which == "time_zone":
+        if zone_form.is_valid():
+            try:
+                account_services.player_time_zone_set(user=user, time_zone=zone_form.cleaned_data["time_zone"])
+            except DomainError as error:
+                errors_to_form(zone_form, error)
+            else:
+                messages.success(request, f"Time zone saved: {zone_form.cleaned_data['time_zone']}.")
+                return HttpResponseRedirect(reverse("accounts-settings"), status=303)
+        status = 400
+    elif which == "notifications":
+        if email_form.is_valid():
+            try:
+                preferences.preferences_update(user=user, **email_form.cleaned_data)
+            except InvalidInput as error:
+                errors_to_form(email_form, error)
+            else:
+                messages.success(request, "Email preferences saved.")
+                return HttpResponseRedirect(reverse("accounts-settings"), status=303)
+        status = 400
+    elif request.method == "POST":
+        messages.error(request, "Nothing was saved: use one of the forms' Save buttons.")
+        status = 400
+    context = {
+        "player": player,
+        "zone_form": zone_form,
+        "email_form": email_form,
+        "email_warning": account_selectors.player_email_warning(player=player),
+        "vacation_form": VacationForm(),
+        **vacation_context(user=user, zone=player_zone(player.time_zone), now=timezone.now()),
+    }
+    return render(request, "notifications/account/settings.html", context, status=status)
