@@ -26,6 +26,14 @@ class NotAPlayer(DomainError):
     title = "You are not a player in this game"
 
 
+class AccountSuspended(DomainError):
+    """A suspended player tried to move (by email: the API refuses their tokens first)."""
+
+    kind = ErrorKind.FORBIDDEN
+    code = "account_suspended"
+    title = "Account suspended"
+
+
 class NotYourTurn(DomainError):
     """Fields: ``to_move`` (the seat whose turn it is), ``your_seat``."""
 

@@ -98,6 +98,9 @@ def seat_for_link(*, game_id: str, token: str) -> Seat:
         raise SeatLinkRevoked("This link no longer opens a seat in this game: the invitation was declined or withdrawn.")
     if digest != _key_digest(seat.link_key):
         raise SeatLinkRevoked("This link has been replaced by a newer one. Open the game from the latest email.")
+    player = getattr(seat.user, "player", None)
+    if player is not None and player.suspended_at is not None:
+        raise SeatLinkRevoked("A moderator suspended this account: its links do not open the game while it is suspended.")
     return seat
 
 

@@ -21,7 +21,17 @@ from accounts import selectors as accounts_selectors
 from accounts.models import ApiToken
 from accounts.selectors import AccountExport
 from games import errors
-from games.models import Game, GameEvent, GameEventClaim, GamePause, Move, Seat, Vacation, is_public_id
+from games.models import (
+    Game,
+    GameEvent,
+    GameEventClaim,
+    GamePause,
+    ModerationEntry,
+    Move,
+    Seat,
+    Vacation,
+    is_public_id,
+)
 from games.results import GameResult
 
 if TYPE_CHECKING:
@@ -138,6 +148,15 @@ class ExportSeat(TypedDict):
     username: str
 
 
+class ModerationExportEntry(TypedDict):
+    at: str
+    action: str
+    user_id: int
+    target_user_id: int | None
+    reason: str
+    details: dict[str, Any]
+
+
 class GameExport(TypedDict):
     id: str
     variant: str
@@ -148,6 +167,7 @@ class GameExport(TypedDict):
     seats: list[ExportSeat]
     moves: list[str]
     result: GameResult | None
+    moderation: list[ModerationExportEntry]
 
 
 def _seats_with_players() -> Prefetch[str, QuerySet[Seat], str]:
@@ -424,7 +444,26 @@ def game_export(*, game: Game) -> GameExport:
         ],
         "moves": list(Move.objects.filter(game=game).order_by("ply").values_list("text", flat=True)),
         "result": game.result,
+        "moderation": game_moderation_log(game_id=game.pk),
     }
+
+
+def game_moderation_log(*, game_id: str) -> list[ModerationExportEntry]:
+    """What moderators did to the game, oldest first; people by user id. Looking
+    at the board as a seat is logged too but is not something done to the game,
+    so it is left out here."""
+    entries = ModerationEntry.objects.filter(game_id=game_id).exclude(action=ModerationEntry.Action.BOARD_VIEWED)
+    return [
+        {
+            "at": entry.at.isoformat(),
+            "action": entry.action,
+            "user_id": entry.user_id,
+            "target_user_id": entry.target_user_id,
+            "reason": entry.reason,
+            "details": entry.details,
+        }
+        for entry in entries.order_by("at", "id")
+    ]
 
 
 def game_rebuild_state(*, game: Game) -> dict[str, Any] | None:
@@ -633,3 +672,22 @@ __all__ = [
     "game_overdue_ids",
     "vacation_summary",
 ]
+
+
+class AdminCounts(TypedDict):
+    active: int
+    overdue: int
+    moves_today: int
+
+
+def admin_dashboard_counts(*, now: datetime | None = None) -> AdminCounts:
+    """The operator's counts for the admin's front page: active games, those of
+    them past their deadline, and the moves played since midnight (server time)."""
+    now = now or timezone.now()
+    midnight = timezone.localtime(now).replace(hour=0, minute=0, second=0, microsecond=0)
+    active = Game.objects.filter(status=Game.Status.ACTIVE)
+    return {
+        "active": active.count(),
+        "overdue": active.filter(deadline_at__lt=now).count(),
+        "moves_today": Move.objects.filter(created_at__gte=midnight).count(),
+    }

@@ -20,11 +20,12 @@ from accounts.serializers import AccountExportSerializer, TokenSerializer
 from api.serializers import JSONIntegerField, JSONStringField, StrictInputSerializer
 from core.text import counted, listed
 from engine.variants import BASE, JOKER, MARVEL, Variant
-from games.models import Game, GamePause, PlayedBy
+from games.models import Game, GamePause, ModerationEntry, PlayedBy
 from games.results import GameResult, ResultReason
 from games.selectors import (
     ExportSeat,
     GameExport,
+    ModerationExportEntry,
     GameSummary,
     GameView,
     LegalMoves,
@@ -598,7 +599,8 @@ class GameResultSerializer(serializers.Serializer[GameResult]):
     reason = serializers.ChoiceField(
         choices=RESULT_END_REASONS,
         help_text="resignation: every other player resigned; timeout: the last of them ran out of time; "
-        "account-disabled: the last of them left because their account was disabled.",
+        "account-disabled: the last of them left because their account was disabled; "
+        "adjudicated: a moderator decided the places.",
     )
     resigned = _seat_list("Seats that left the game, by resigning or on time.", min_length=None)
     timed_out = _seat_list("Those of them that ran out of time.", min_length=None)
@@ -725,6 +727,15 @@ class ExportSeatSerializer(serializers.Serializer[ExportSeat]):
     username = serializers.CharField()
 
 
+class ModerationExportEntrySerializer(serializers.Serializer[ModerationExportEntry]):
+    at = serializers.DateTimeField()
+    action = serializers.ChoiceField(choices=ModerationEntry.Action.choices)
+    user_id = serializers.IntegerField(help_text="The moderator's user id.")
+    target_user_id = serializers.IntegerField(allow_null=True, help_text="The player acted on, if any.")
+    reason = serializers.CharField()
+    details = serializers.DictField(help_text="What the action needed: hours, places, seat, new_user_id, bot.")
+
+
 class GameExportSerializer(serializers.Serializer[GameExport]):
     id = serializers.CharField()
     variant = serializers.ChoiceField(choices=Game.Variant.choices)
@@ -735,6 +746,9 @@ class GameExportSerializer(serializers.Serializer[GameExport]):
     seats = ExportSeatSerializer(many=True)
     moves = serializers.ListField(child=serializers.CharField())
     result = GameResultField(allow_null=True, help_text="Null until the game is over.")
+    moderation = ModerationExportEntrySerializer(
+        many=True, help_text="What moderators did to the game, oldest first (people by user id)."
+    )
 
 
 # --- players -------------------------------------------------------------------

@@ -311,18 +311,32 @@ def _forced_pass(state: engine.State) -> engine.Move | None:
     return None
 
 
-def _autoplay(writes: _Writes, state: engine.State, resigned: Collection[int]) -> engine.State:
+def _autoplay(
+    writes: _Writes, state: engine.State, resigned: Collection[int], bots: Collection[int] = ()
+) -> engine.State:
     """Play the server's moves until a player has a choice: a quiet move for each
-    seat that left, and ``pass`` for a seat that can do nothing else."""
+    seat that left, the greedy bot's for a seat a moderator gave to the bot
+    (``bots``), and ``pass`` for a seat that can do nothing else."""
     while not engine.is_over(state):
         seat = engine.to_move(state)
-        move = _quiet_move(state) if seat in resigned else _forced_pass(state)
+        played_by = PlayedBy.SERVICE
+        if seat in resigned:
+            move: engine.Move | None = _quiet_move(state)
+        elif seat in bots:
+            move, played_by = _bot_move(state, seat), PlayedBy.BOT
+        else:
+            move = _forced_pass(state)
         if move is None:
             break
         after = engine.apply(state, move)
-        _record_move(writes, before=state, move=move, after=after, played_by=PlayedBy.SERVICE)
+        _record_move(writes, before=state, move=move, after=after, played_by=played_by)
         state = after
     return state
+
+
+def _bot_seats(seats: Iterable[Seat]) -> set[int]:
+    """The indexes of the seats the bot plays (Seat.bot), of those still in the game."""
+    return {s.index for s in seats if s.bot and not s.resigned and s.index is not None}
 
 
 def _settle(
@@ -614,6 +628,16 @@ def _parse(state: engine.State, text: str) -> engine.Move:
         ) from None
 
 
+def _check_not_suspended(seat: Seat) -> None:
+    """A suspended player cannot move, by any channel (their turns time out as usual)."""
+    player = getattr(seat.user, "player", None)
+    if player is not None and player.suspended_at is not None:
+        raise errors.AccountSuspended(
+            "A moderator suspended your account; you cannot move while it is suspended. "
+            "Your turns time out as usual."
+        )
+
+
 def _check_can_move(game: Game, seat: Seat, *, expected_version: int) -> engine.State:
     """The state to play on, once the game, the version and the turn allow a move."""
     if game.status != Game.Status.ACTIVE:
@@ -655,6 +679,7 @@ def move_submit(*, game_id: str, user: User, text: str, expected_version: int) -
         # the caller's answer are all read from this one list.
         game = _lock_game(game_id, with_seats=True)
         seat = _joined_seat(game, user)
+        _check_not_suspended(seat)
         state = _check_can_move(game, seat, expected_version=expected_version)
         move = _parse(state, text)
         writes = _Writes(game)
@@ -663,7 +688,7 @@ def move_submit(*, game_id: str, user: User, text: str, expected_version: int) -
         if _charge_clock(game, seat, now):
             seat.save(update_fields=["bank_seconds", "consecutive_timeouts"])
         resigned, timed_out = _seats_left(game)
-        after = _autoplay(writes, after, resigned)
+        after = _autoplay(writes, after, resigned, _bot_seats(game.seats.all()))
         automatic = writes.moves[1:]
         _settle(writes, after, now, seats=game.seats.all(), resigned=resigned, timed_out=timed_out)
         writes.flush()
@@ -701,7 +726,7 @@ def _resign_locked(writes: _Writes, seat: Seat, *, reason: ResultReason, now: da
         _finish(writes, result=result, now=now)
         return
     resigned = {s.index for s in seats if s.resigned and s.index is not None}
-    state = _autoplay(writes, state, resigned)
+    state = _autoplay(writes, state, resigned, _bot_seats(seats))
     # A seat that left on its own turn is played past and the next clock starts;
     # one that left on another's turn leaves that turn's clock as it was.
     if engine.to_move(state) != game.to_move or engine.is_over(state):
@@ -991,7 +1016,7 @@ def _time_out_locked(writes: _Writes, seat: Seat, now: datetime) -> None:
     after = engine.apply(state, move)
     _record_move(writes, before=state, move=move, after=after, played_by=PlayedBy.BOT)
     resigned, timed_out = _seats_left(game)
-    after = _autoplay(writes, after, resigned)
+    after = _autoplay(writes, after, resigned, _bot_seats(game.seats.all()))
     _settle(writes, after, now, seats=game.seats.all(), resigned=resigned, timed_out=timed_out)
 
 
