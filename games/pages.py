@@ -1,56 +1,263 @@
-"""The game page: the board as one seat sees it, opened by a signed link (games.links).
+"""The game page: the board as one seat (or a spectator) sees it, and the
+controls to play from it. URLs in games.page_urls; who is looking in
+games.page_session.
 
-GET only reads: mail scanners follow links, so answering an invitation is a
-POST from the page's own form (CSRF-protected). No page shows the board without
-a valid link, and none sends a referrer (the link is a bearer secret).
+- ``GET /games/<id>/?seat=<token>`` (the link in every email) checks the token,
+  lets this browser play that seat (a session entry) and redirects to
+  ``/games/<id>/``, so the token stays out of the history and of later requests.
+- ``GET /games/<id>/`` draws the board for the session's seat, else the
+  logged-in user's seat, else (a public game) a spectator; otherwise it asks
+  to log in. ``POST`` answers an invitation or plays a move (``move_submit``
+  with the version the page was drawn at).
+- ``/games/<id>/resign/`` (POST, then POST again to confirm), ``/games/<id>/link/``
+  (POST: a new link, shown once), ``/games/<id>/version`` (polled, with ETag)
+  and ``/games/<id>/replay/?ply=n``.
+
+GET only reads: mail scanners follow links. Every form is CSRF-protected. Every
+answer carries a Content-Security-Policy without inline script, frame denial
+and no referrer (the link is a bearer secret).
 """
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 from urllib.parse import urlencode
 
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.conf import settings
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+import engine
 from core.errors import DomainError, ErrorKind
-from games import links, services
+from games import errors, links, selectors, services
 from games.errors import GameNotFound
-from games.models import Game, Seat
+from games.models import Game, Move, Seat
+from games.page_session import LoginNeeded, Viewer, page_viewer, seat_forget, seat_remember
 from games.presentation import board_context
+
+# Nothing inline but styles (the board is inline-styled to work in email too), nothing from elsewhere.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "connect-src 'self'; form-action 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'"
+)
 
 _HEADINGS = {
     ErrorKind.NOT_FOUND: "This link does not open a game",
     ErrorKind.FORBIDDEN: "This link no longer works",
 }
 
+_KINDS = (
+    ("buy", "Buy a card"),
+    ("reserve", "Reserve a card"),
+    ("take", "Take tokens"),
+    ("pass", "Pass"),
+)
 
-def _page(request: HttpRequest, template: str, context: dict[str, Any], status: int = 200) -> HttpResponse:
-    response = render(request, template, context, status=status)
+_PAUSE_REASONS = {
+    "vacation": "a player is on vacation",
+    "maintenance": "the site is under maintenance",
+    "moderation": "a moderator paused the game",
+}
+
+
+def page_headers(response: HttpResponse) -> HttpResponse:
+    """The security headers of every game page answer."""
+    response["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+    response["X-Frame-Options"] = "DENY"
     response["Referrer-Policy"] = "no-referrer"
     response["X-Robots-Tag"] = "noindex, nofollow"
+    response["X-Content-Type-Options"] = "nosniff"
     return response
 
 
-def _error_page(request: HttpRequest, *, heading: str, message: str, status: int) -> HttpResponse:
-    return _page(request, "games/page_error.html", {"heading": heading, "message": message}, status=status)
+def secured(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Never cached, and with :func:`page_headers`."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        return page_headers(view(request, *args, **kwargs))
+
+    return never_cache(wrapper)
+
+
+def _error_page(request: HttpRequest, *, heading: str, message: str, status: int, login: bool = False) -> HttpResponse:
+    context = {"heading": heading, "message": message, "login_url": _login_url(request) if login else ""}
+    return render(request, "games/page_error.html", context, status=status)
+
+
+def _login_url(request: HttpRequest) -> str:
+    return f"{settings.LOGIN_URL}?{urlencode({'next': request.path})}"
+
+
+def _page_url(game_id: str) -> str:
+    return reverse("game-page", kwargs={"game_id": game_id})
+
+
+def _redirect(game_id: str) -> HttpResponse:
+    return HttpResponseRedirect(_page_url(game_id), status=303)
+
+
+def _refusal(request: HttpRequest, error: Exception) -> HttpResponse:
+    """The page for a viewer that cannot be served (unknown game, revoked link, private game)."""
+    if isinstance(error, LoginNeeded):
+        return _error_page(
+            request, heading="This page needs your game link", message=error.message, status=403, login=True
+        )
+    if isinstance(error, GameNotFound):
+        return _error_page(request, heading=_HEADINGS[ErrorKind.NOT_FOUND], message="There is no such game.", status=404)
+    assert isinstance(error, DomainError)
+    status = 403 if error.kind == ErrorKind.FORBIDDEN else 404
+    return _error_page(
+        request, heading=_HEADINGS.get(error.kind, _HEADINGS[ErrorKind.NOT_FOUND]), message=error.message, status=status
+    )
+
+
+def _viewer(request: HttpRequest, game_id: str, *, allow_public: bool = True) -> Viewer | HttpResponse:
+    try:
+        return page_viewer(request, game_id, allow_public=allow_public)
+    except (LoginNeeded, DomainError) as error:
+        return _refusal(request, error)
+
+
+# --- what the page shows ------------------------------------------------------------------
+
+
+def _move_groups(moves: list[str]) -> list[dict[str, Any]]:
+    """The legal moves by kind, then by action: a take that must return tokens or a
+    move that must choose a noble lists its choices under one action."""
+    by_kind: dict[str, dict[str, list[dict[str, Any]]]] = {kind: {} for kind, _ in _KINDS}
+    for number, text in enumerate(moves):
+        move = engine.move_from_text(text)
+        by_kind.setdefault(move.kind, {}).setdefault(move.action_text, []).append(
+            {
+                "text": text,
+                "id": f"move-{number}",
+                "card": move.card or "",
+                "take": move.take,
+                "deck": move.deck or "",
+                "choice": text[len(move.action_text) :].strip(),
+            }
+        )
+    return [
+        {
+            "kind": kind,
+            "title": title,
+            "count": sum(len(group) for group in by_kind[kind].values()),
+            "actions": [{"action": action, "moves": group} for action, group in by_kind[kind].items()],
+        }
+        for kind, title in _KINDS
+        if by_kind.get(kind)
+    ]
+
+
+def _duration(seconds: int) -> str:
+    hours, rest = divmod(max(seconds, 0), 3600)
+    minutes = rest // 60
+    if hours >= 48:
+        return f"{hours // 24} days {hours % 24} h"
+    return f"{hours} h {minutes:02d} min"
+
+
+def _clock(game: Game, seat: Seat | None) -> dict[str, Any]:
+    summary = selectors.game_summary(game=game, user=seat.user if seat is not None else None)
+    return {
+        "move_time": _duration(game.move_seconds),
+        "bank": _duration(seat.bank_seconds) if seat is not None and seat.index is not None else "",
+        "banks": [
+            {"seat": s["seat"], "name": s["display_name"] or s["username"], "bank": _duration(s["bank_seconds"])}
+            for s in summary["seats"]
+            if s["seat"] is not None and game.bank_start_seconds
+        ],
+        "paused": summary["paused"],
+        "pauses": [
+            {
+                "reason": _PAUSE_REASONS.get(p["reason"], p["reason"]),
+                "user": p["user"] or "",
+                "ends_at": p["ends_at"],
+            }
+            for p in summary["pauses"]
+        ],
+    }
+
+
+def _draw(
+    request: HttpRequest,
+    viewer: Viewer,
+    *,
+    message: str = "",
+    error: str = "",
+    status: int = 200,
+    new_link: str = "",
+    typed: str = "",
+    chosen: str = "",
+) -> HttpResponse:
+    game = viewer.game
+    seat = viewer.seat
+    board = board_context(game=game, seat_index=viewer.seat_index)
+    moves: list[str] = []
+    if seat is not None and seat.has_joined and board["your_turn"]:
+        moves = selectors.game_legal_moves(game_id=game.pk, user=seat.user)["moves"]
+    invitation = None
+    if seat is not None and _invitation_open(seat):
+        creator = Seat.objects.filter(game=game, user_id=game.created_by_id).select_related("user__player").first()
+        name = getattr(getattr(creator.user, "player", None), "display_name", "") if creator else ""
+        invitation = {
+            "creator": name or "A player",
+            "seat_count": game.seat_count,
+            "move_timeout_hours": game.move_timeout_hours,
+        }
+    playing = seat is not None and seat.has_joined and game.status == Game.Status.ACTIVE and not seat.resigned
+    context = {
+        "board": board,
+        "viewer": viewer,
+        "spectator": seat is None,
+        "invitation": invitation,
+        "message": message,
+        "error": error,
+        "move_groups": _move_groups(moves),
+        "move_count": len(moves),
+        "typed": typed,
+        "chosen": chosen if chosen in moves else "",
+        "playing": playing,
+        "can_resign": playing,
+        "can_rotate": seat is not None,
+        "new_link": new_link,
+        "clock": _clock(game, seat) if game.state is not None else None,
+        "replay_url": reverse("game-replay", kwargs={"game_id": game.pk})
+        if game.state is not None and (seat is not None or game.is_over)
+        else "",
+        "page_url": _page_url(game.pk),
+        "version_url": reverse("game-version", kwargs={"game_id": game.pk}),
+        "login_url": _login_url(request) if seat is None else "",
+        "public": game.public,
+    }
+    return render(request, "games/game_page.html", context, status=status)
 
 
 def _invitation_open(seat: Seat) -> bool:
     return seat.game.status == Game.Status.OPEN and seat.invited and not seat.has_joined
 
 
-def _answer_invitation(request: HttpRequest, seat: Seat, query: str) -> HttpResponse:
+# --- actions ---------------------------------------------------------------------------------
+
+
+def _answer_invitation(request: HttpRequest, viewer: Viewer, seat: Seat) -> HttpResponse:
     action = request.POST.get("action", "")
     if not _invitation_open(seat):
-        return _game_page(request, seat, query, message="There is no open invitation on this seat to answer.", status=409)
+        return _draw(request, viewer, error="There is no open invitation on this seat to answer.", status=409)
     try:
         if action == "accept":
             services.seat_join(game=seat.game, user=seat.user)
-        elif action == "decline":
+        else:
             services.seat_decline(game_id=seat.game_id, user=seat.user)
+            seat_forget(request, seat.game_id)
             # The seat is gone and with it this link: say so here rather than redirect to a refusal.
             return _error_page(
                 request,
@@ -58,61 +265,208 @@ def _answer_invitation(request: HttpRequest, seat: Seat, query: str) -> HttpResp
                 message="You declined the invitation. Nothing more will happen in this game for you.",
                 status=200,
             )
-        else:
-            return _game_page(request, seat, query, message="Choose Accept or Decline.", status=400)
     except DomainError as error:
-        seat.game.refresh_from_db()
-        return _game_page(request, seat, query, message=error.message, status=409)
-    redirect = HttpResponseRedirect(f"{request.path}?{query}", status=303)
-    redirect["Referrer-Policy"] = "no-referrer"
-    return redirect
+        viewer.game.refresh_from_db()
+        return _draw(request, viewer, error=error.message, status=409)
+    return _redirect(seat.game_id)
 
 
-def _game_page(
-    request: HttpRequest, seat: Seat, query: str, *, message: str = "", status: int = 200
-) -> HttpResponse:
-    game = seat.game
-    invitation = None
-    if _invitation_open(seat):
-        creator = Seat.objects.filter(game=game, user_id=game.created_by_id).select_related("user__player").first()
-        invitation = {
-            "creator": getattr(getattr(creator.user, "player", None), "display_name", "") if creator else "",
-            "seat_count": game.seat_count,
-            "move_timeout_hours": game.move_timeout_hours,
-        }
-        if not invitation["creator"]:
-            invitation["creator"] = "A player"
-    context = {
-        "board": board_context(game=game, seat_index=seat.index),
-        "invitation": invitation,
-        "query": query,
-        "message": message,
-    }
-    return _page(request, "games/game_page.html", context, status=status)
+def _rule_of(error: DomainError) -> str:
+    rule = error.fields.get("rule")
+    return f" (rule {rule})" if rule else ""
+
+
+def _play(request: HttpRequest, viewer: Viewer, seat: Seat) -> HttpResponse:
+    typed = request.POST.get("text", "").strip()
+    chosen = request.POST.get("move", "").strip()
+    text = typed or chosen
+    if not text:
+        return _draw(request, viewer, error="Choose a move from the list or type one.", status=400)
+    if len(text) > 200:
+        return _draw(request, viewer, error="That move is too long to be a move.", status=400)
+    try:
+        version = int(request.POST.get("version", ""))
+    except ValueError:
+        return _draw(request, viewer, error="The form did not say which version of the game it was drawn at; "
+                     "here is the board again.", status=400)
+    try:
+        played = services.move_submit(game_id=viewer.game.pk, user=seat.user, text=text, expected_version=version)
+    except errors.StaleVersion:
+        viewer.game.refresh_from_db()
+        return _draw(
+            request,
+            viewer,
+            error="The game moved on since this page was drawn, so nothing was played. Here is the board now.",
+            status=409,
+        )
+    except DomainError as error:
+        viewer.game.refresh_from_db()
+        return _draw(
+            request, viewer, error=f"{error.message}{_rule_of(error)}", status=_status(error), typed=typed,
+            chosen=chosen,
+        )
+    messages.success(request, f"You played: {played.move.text}")
+    return _redirect(viewer.game.pk)
+
+
+def _status(error: DomainError) -> int:
+    return {
+        ErrorKind.INVALID: 400,
+        ErrorKind.NOT_ALLOWED: 422,
+        ErrorKind.CONFLICT: 409,
+        ErrorKind.FORBIDDEN: 403,
+        ErrorKind.NOT_FOUND: 404,
+    }.get(error.kind, 400)
+
+
+# --- views -----------------------------------------------------------------------------------
+
+
+@secured
+@require_http_methods(["GET", "HEAD", "POST"])
+def game_page(request: HttpRequest, game_id: str) -> HttpResponse:
+    """``/games/<id>/``: the board, the moves of the seat to move, the invitation to answer."""
+    token = request.GET.get("seat", "")
+    if token:
+        try:
+            linked = links.seat_for_link(game_id=game_id, token=token)
+        except DomainError as error:
+            return _refusal(request, error)
+        seat_remember(request, linked)
+        if request.method != "POST":
+            return _redirect(game_id)
+    found = _viewer(request, game_id)
+    if isinstance(found, HttpResponse):
+        return found
+    viewer = found
+    if request.method == "POST":
+        seat: Seat | None = viewer.seat
+        if seat is None:
+            return _draw(request, viewer, error="Spectators watch; only the players' own pages can play.", status=403)
+        action = request.POST.get("action", "")
+        if action in ("accept", "decline"):
+            return _answer_invitation(request, viewer, seat)
+        if action == "move":
+            return _play(request, viewer, seat)
+        if _invitation_open(seat):
+            return _draw(request, viewer, error="Choose Accept or Decline.", status=400)
+        return _draw(request, viewer, error="That form sent no action this page knows.", status=400)
+    return _draw(request, viewer)
+
+
+@secured
+@require_POST
+def game_resign_page(request: HttpRequest, game_id: str) -> HttpResponse:
+    """``POST /games/<id>/resign/``: asks to confirm; with ``confirm=yes``, resigns."""
+    found = _viewer(request, game_id, allow_public=False)
+    if isinstance(found, HttpResponse):
+        return found
+    seat = found.seat
+    assert seat is not None  # allow_public=False
+    if request.POST.get("confirm") != "yes":
+        context = {"game_id": game_id, "page_url": _page_url(game_id), "board": board_context(game=found.game, seat_index=seat.index)}
+        return render(request, "games/resign_confirm.html", context)
+    try:
+        services.game_resign(game=found.game, user=seat.user)
+    except DomainError as error:
+        found.game.refresh_from_db()
+        return _draw(request, found, error=error.message, status=_status(error))
+    messages.success(request, "You resigned from this game.")
+    return _redirect(game_id)
+
+
+@secured
+@require_POST
+def game_link_rotate_page(request: HttpRequest, game_id: str) -> HttpResponse:
+    """``POST /games/<id>/link/``: a new link for this seat; every earlier one (and every
+    browser opened with one) stops working. This browser keeps the seat."""
+    found = _viewer(request, game_id, allow_public=False)
+    if isinstance(found, HttpResponse):
+        return found
+    assert found.seat is not None
+    seat = links.seat_link_rotate_for_seat(seat_id=found.seat.pk)
+    seat.game = found.game
+    seat_remember(request, seat)
+    viewer = Viewer(game=found.game, seat=seat, via=found.via)
+    return _draw(
+        request,
+        viewer,
+        message="Your earlier links no longer work. Here is the new one; it is shown only now, and later emails carry it.",
+        new_link=links.seat_link_url(seat=seat),
+    )
 
 
 @never_cache
-@require_http_methods(["GET", "HEAD", "POST"])
-def game_page(request: HttpRequest, game_id: str) -> HttpResponse:
-    """``/games/<id>/?seat=<token>``: the board as the link's seat; an invitation to answer."""
-    token = request.GET.get("seat", "")
-    if not token:
+@require_safe
+def game_version(request: HttpRequest, game_id: str) -> HttpResponse:
+    """``GET /games/<id>/version``: ``{"version": n}`` with ``ETag: "n"``; 304 when it matches If-None-Match."""
+    found = _viewer(request, game_id)
+    if isinstance(found, HttpResponse):
+        return page_headers(JsonResponse({"detail": "This game is not yours to watch."}, status=found.status_code))
+    etag = f'"{found.game.version}"'
+    if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
+        response = HttpResponse(status=304)
+    else:
+        response = JsonResponse({"version": found.game.version, "status": found.game.status})
+    response["ETag"] = etag
+    page_headers(response)
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+@secured
+@require_safe
+def game_replay(request: HttpRequest, game_id: str) -> HttpResponse:
+    """``/games/<id>/replay/?ply=n``: the board after ``n`` moves, rebuilt from the seed
+    and the move log. A finished public game, or any game for one of its seats."""
+    found = _viewer(request, game_id)
+    if isinstance(found, HttpResponse):
+        return found
+    game = found.game
+    if found.seat is None and not game.is_over:
         return _error_page(
             request,
-            heading="This page needs your game link",
-            message="A game opens only from the link in an email about it, which names your seat.",
+            heading="The replay opens when the game ends",
+            message="Spectators can step through a public game once it is over; until then, watch it live.",
             status=403,
         )
-    try:
-        seat = links.seat_for_link(game_id=game_id, token=token)
-    except GameNotFound:
-        return _error_page(request, heading=_HEADINGS[ErrorKind.NOT_FOUND], message="There is no such game.", status=404)
-    except DomainError as error:
-        status = 403 if error.kind == ErrorKind.FORBIDDEN else 404
+    if not game.seed or game.state is None:
+        return _error_page(request, heading="Nothing to replay", message="This game never started.", status=404)
+    texts = list(Move.objects.filter(game=game).order_by("ply").values_list("text", "seat"))
+    raw = request.GET.get("ply", str(len(texts)))
+    if not raw.isdigit() or int(raw) > len(texts):
         return _error_page(
-            request, heading=_HEADINGS.get(error.kind, _HEADINGS[ErrorKind.NOT_FOUND]), message=error.message, status=status
+            request,
+            heading="No such move",
+            message=f"ply must be a whole number from 0 to {len(texts)}, the number of moves played.",
+            status=400,
         )
-    query = urlencode({"seat": token})
-    if request.method == "POST":
-        return _answer_invitation(request, seat, query)
-    return _game_page(request, seat, query)
+    ply = int(raw)
+    state = engine.replay(game.variant, game.seat_count, int(game.seed), [text for text, _ in texts[:ply]])
+    # The board of that moment: board_context reads the game row, so it gets a copy
+    # holding the replayed state (never saved) and no clock.
+    then = copy.copy(game)
+    then.state = engine.to_dict(state)
+    then.deadline_at = None
+    if ply < len(texts):
+        then.status = Game.Status.ACTIVE
+        then.to_move = engine.to_move(state)
+        then.result = None
+    board = board_context(game=then, seat_index=found.seat_index, last_moves=0)
+    names = {p["seat"]: p["name"] for p in board["players"]}
+    context = {
+        "board": board,
+        "game_id": game.pk,
+        "ply": ply,
+        "total": len(texts),
+        "moves": [
+            {"number": n + 1, "ply": n, "name": names.get(seat, f"Seat {seat}"), "text": text, "current": n + 1 == ply}
+            for n, (text, seat) in enumerate(texts)
+        ],
+        "previous": ply - 1 if ply > 0 else None,
+        "next": ply + 1 if ply < len(texts) else None,
+        "seed": game.seed if game.is_over else "",
+        "commitment": game.seed_commitment,
+        "page_url": _page_url(game.pk),
+    }
+    return render(request, "games/replay.html", context)

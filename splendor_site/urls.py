@@ -7,7 +7,6 @@ from api.health import healthz
 from api.home import favicon, home
 from games import account_pages as game_account_pages
 from games.link_views import SeatLinkRotateView
-from games.pages import game_page
 from notifications import account_pages as notification_account_pages
 
 urlpatterns = [
@@ -20,9 +19,10 @@ urlpatterns = [
     path("api/v1/", include("accounts.urls")),
     path("api/v1/", include("games.urls")),
     path("api/v1/", include("webhooks.urls")),
+    path("api/v1/", include("leagues.urls")),
     path("api/v1/games/<str:game_id>/link/rotate/", SeatLinkRotateView.as_view(), name="game-link-rotate"),
-    # The game page opened by a seat's signed link (games.links); HTML, not the API.
-    path("games/<str:game_id>/", game_page, name="game-page"),
+    # The game page opened by a seat's signed link (games.links), and its actions; HTML, not the API.
+    path("", include("games.page_urls")),
     path("api/v1/", include("notifications.api_urls")),
     # Pages behind the links in game email (unsubscribe, invitation opt-out); HTML.
     path("notifications/", include("notifications.urls_pages")),

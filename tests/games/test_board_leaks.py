@@ -25,7 +25,7 @@ def everything_shown_to(client: Client, game: Game, seat: Seat) -> str:
     board = board_context(game=game, seat_index=seat.index)
     return "\n".join(
         [
-            client.get(page_path(seat)).content.decode(),
+            client.get(page_path(seat), follow=True).content.decode(),
             render_to_string("games/_board.html", {"board": board}),
             render_to_string("games/_board.txt", {"board": board}),
         ]
@@ -89,4 +89,4 @@ def test_a_finished_game_shows_the_result(client: Client, active_game: Game) -> 
     active_game.refresh_from_db()
     board = board_context(game=active_game, seat_index=0)
     assert board["over"] and board["result"] and board["result"]["winners"]
-    assert "Game over:" in client.get(page_path(seats(active_game)[0])).content.decode()
+    assert "Game over:" in client.get(page_path(seats(active_game)[0]), follow=True).content.decode()

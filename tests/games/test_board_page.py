@@ -32,7 +32,7 @@ def test_the_page_shows_the_board_as_the_links_seat(client: Client, variant: str
     game = started_game(variant, players)
     play_moves(game, players + 1)
     for seat in seats(game):
-        response = client.get(page_path(seat))
+        response = client.get(page_path(seat), follow=True)
         assert response.status_code == 200
         html = response.content.decode()
         assert_is_the_board(html, game)
@@ -78,7 +78,7 @@ def test_game_link_prints_a_link_that_opens_the_page(client: Client, active_game
     call_command("game_link", active_game.pk, "1", stdout=out)
     url = out.getvalue().strip()
     assert url.startswith("http://127.0.0.1:8000/games/")
-    response = client.get(url[url.index("/games/") :])
+    response = client.get(url[url.index("/games/") :], follow=True)
     assert response.status_code == 200
     seat = Seat.objects.get(game=active_game, index=1)
     assert f"{seat.user.player.display_name}</strong> (you)" in response.content.decode()
@@ -140,7 +140,7 @@ def invitation(alice: Any, bob: Any, charlie: Any) -> tuple[Game, Seat]:
 
 def test_the_invitation_page_offers_accept_and_decline_as_a_post_form(client: Client, invitation: Any) -> None:
     game, seat = invitation
-    html = client.get(page_path(seat)).content.decode()
+    html = client.get(page_path(seat), follow=True).content.decode()
     assert "Alice invites you" in html
     assert '<form method="post"' in html and "csrfmiddlewaretoken" in html
     assert 'value="accept"' in html and 'value="decline"' in html
@@ -150,7 +150,7 @@ def test_opening_the_invitation_link_does_not_answer_it(client: Client, invitati
     game, seat = invitation
     events = GameEvent.objects.filter(game=game).count()
     for _ in range(2):
-        assert client.get(page_path(seat)).status_code == 200
+        assert client.get(page_path(seat), follow=True).status_code == 200
     seat.refresh_from_db()
     assert seat.joined_at is None
     assert GameEvent.objects.filter(game=game).count() == events
@@ -159,7 +159,7 @@ def test_opening_the_invitation_link_does_not_answer_it(client: Client, invitati
 def _post_with_csrf(seat: Seat, action: str) -> Any:
     client = Client(enforce_csrf_checks=True)
     path = page_path(seat)
-    client.get(path)
+    client.get(path, follow=True)
     return client.post(path, {"action": action, "csrfmiddlewaretoken": client.cookies["csrftoken"].value})
 
 
@@ -167,7 +167,7 @@ def test_accepting_by_the_form_takes_the_seat(invitation: Any) -> None:
     game, seat = invitation
     response = _post_with_csrf(seat, "accept")
     assert response.status_code == 303
-    assert response["Location"] == page_path(seat)
+    assert response["Location"] == f"/games/{game.pk}/"  # the token is not kept in the address
     seat.refresh_from_db()
     assert seat.joined_at is not None
 
@@ -180,7 +180,7 @@ def test_the_last_acceptance_starts_the_game_and_the_link_then_shows_the_board(
     _post_with_csrf(seat, "accept")
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
-    response = client.get(page_path(Seat.objects.get(pk=seat.pk)))
+    response = client.get(page_path(Seat.objects.get(pk=seat.pk)), follow=True)
     assert_is_the_board(response.content.decode(), game)
 
 
@@ -219,9 +219,9 @@ def test_an_unknown_answer_is_refused_without_acting(client: Client, invitation:
     assert seat.joined_at is None
 
 
-def test_a_seated_players_page_offers_no_form(client: Client, active_game: Game, alice: Any) -> None:
-    html = client.get(page_path(Seat.objects.get(game=active_game, user=alice))).content.decode()
-    assert "<form" not in html
+def test_a_seated_players_page_offers_no_invitation_form(client: Client, active_game: Game, alice: Any) -> None:
+    html = client.get(page_path(Seat.objects.get(game=active_game, user=alice)), follow=True).content.decode()
+    assert 'value="accept"' not in html and 'value="decline"' not in html
 
 
 # --- rotation: the API and the admin ----------------------------------------------------
@@ -234,10 +234,10 @@ def test_a_player_replaces_their_link_through_the_api(client: Client, active_gam
     body = response.json()
     assert body["game_id"] == active_game.pk
     assert body["seat"] == Seat.objects.get(game=active_game, user=alice).index
-    assert response["Cache-Control"] == "no-store"
+    assert "no-store" in response["Cache-Control"]
     new = body["url"][body["url"].index("/games/") :]
     assert client.get(old).status_code == 403
-    assert client.get(new).status_code == 200
+    assert client.get(new, follow=True).status_code == 200
 
 
 def test_someone_without_a_seat_cannot_rotate_a_link(active_game: Game, charlie: Any) -> None:

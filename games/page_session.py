@@ -1,0 +1,127 @@
+"""Who is looking at a game page: a seat opened by its signed link, a logged-in
+player with a seat, or (in a public game) a spectator.
+
+Opening a seat's link stores ``{game_id: {"seat": <seat id>, "key": <digest of
+the seat's link key>}}`` in the Django session, so the address without the
+token works for the rest of the visit. The digest is checked against the seat
+on every request: rotating the seat's link key ends these sessions as well as
+the links.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass
+
+from django.http import HttpRequest
+
+from games.errors import GameNotFound
+from games.links import SeatLinkRevoked
+from games.models import Game, Seat, is_public_id
+
+SESSION_KEY = "game_page_seats"
+
+
+class LoginNeeded(Exception):
+    """A private game, and nothing says which seat this browser plays (a page's
+    refusal, not an API error: it has no code)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """The game, and the seat the page is drawn for (None: a spectator).
+
+    ``via`` is ``"link"`` (a seat session from a signed link), ``"account"``
+    (the logged-in user's own seat) or ``"public"`` (a spectator)."""
+
+    game: Game
+    seat: Seat | None
+    via: str
+
+    @property
+    def seat_index(self) -> int | None:
+        return self.seat.index if self.seat is not None else None
+
+
+def _digest(link_key: str) -> str:
+    return hashlib.sha256(f"game-page:{link_key}".encode()).hexdigest()
+
+
+def _entries(request: HttpRequest) -> dict[str, dict[str, object]]:
+    stored = request.session.get(SESSION_KEY)
+    return dict(stored) if isinstance(stored, dict) else {}
+
+
+def seat_remember(request: HttpRequest, seat: Seat) -> None:
+    """Let this browser play ``seat`` in its game until the seat's link key changes."""
+    entries = _entries(request)
+    entries[seat.game_id] = {"seat": seat.pk, "key": _digest(seat.link_key)}
+    request.session[SESSION_KEY] = entries
+    # A new right in this session: a new session id, so a planted one gains nothing.
+    request.session.cycle_key()
+
+
+def seat_forget(request: HttpRequest, game_id: str) -> None:
+    entries = _entries(request)
+    if entries.pop(game_id, None) is not None:
+        request.session[SESSION_KEY] = entries
+
+
+def _session_seat(request: HttpRequest, game: Game) -> Seat | None:
+    entry = _entries(request).get(game.pk)
+    if not isinstance(entry, dict):
+        return None
+    seat_id, key = entry.get("seat"), entry.get("key")
+    seat = (
+        Seat.objects.select_related("user__player").filter(pk=seat_id, game=game).first()
+        if isinstance(seat_id, int)
+        else None
+    )
+    if seat is None or not isinstance(key, str) or not hmac.compare_digest(key, _digest(seat.link_key)):
+        seat_forget(request, game.pk)
+        raise SeatLinkRevoked(
+            "The link this page was opened with has been replaced (or the seat is gone). "
+            "Open the game from the latest email."
+        )
+    seat.game = game
+    return seat
+
+
+def _account_seat(request: HttpRequest, game: Game) -> Seat | None:
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return None
+    seat = Seat.objects.select_related("user__player").filter(game=game, user=user).first()
+    if seat is not None:
+        seat.game = game
+    return seat
+
+
+def page_viewer(request: HttpRequest, game_id: str, *, allow_public: bool = True) -> Viewer:
+    """The viewer of game ``game_id`` for this request.
+
+    Raises GameNotFound, SeatLinkRevoked (the session's seat key changed) and
+    LoginNeeded (a private game, or a public one when ``allow_public`` is off,
+    with no seat for this browser)."""
+    if not is_public_id(game_id):
+        raise GameNotFound.for_id(game_id)
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise GameNotFound.for_id(game_id)
+    seat = _session_seat(request, game)
+    if seat is not None:
+        return Viewer(game=game, seat=seat, via="link")
+    seat = _account_seat(request, game)
+    if seat is not None:
+        return Viewer(game=game, seat=seat, via="account")
+    if game.public and allow_public:
+        return Viewer(game=game, seat=None, via="public")
+    raise LoginNeeded(
+        "This game is private. Open it from the link in an email about it, or log in with the account that plays in it."
+    )
+

@@ -1,0 +1,14 @@
+"""The game page's addresses (HTML, not the API): see games.pages."""
+
+from django.urls import path
+
+from games import pages
+
+urlpatterns = [
+    # The address in every email (with ?seat=<token>); reverse("game-page") makes the links.
+    path("games/<str:game_id>/", pages.game_page, name="game-page"),
+    path("games/<str:game_id>/version", pages.game_version, name="game-version"),
+    path("games/<str:game_id>/resign/", pages.game_resign_page, name="game-resign-page"),
+    path("games/<str:game_id>/link/", pages.game_link_rotate_page, name="game-link-rotate-page"),
+    path("games/<str:game_id>/replay/", pages.game_replay, name="game-replay"),
+]
