@@ -205,6 +205,7 @@ INSTALLED_APPS = [
     "games",
     "notifications",
     "webhooks",
+    "leagues",
     "anymail",
     # The wiring layer: management commands only (serve, bench_make_games), no models.
     "splendor_site.apps.SiteConfig",
@@ -549,6 +550,14 @@ CELERY_BEAT_SCHEDULE["notifications-send-due-digests"] = {
 }
 # Writes each turn's reminders when the turn starts.
 GAME_EVENT_CONSUMERS["reminders"] = "notifications.reminder_tasks.schedule_for_event"
+
+# --- leagues and ratings (docs/leagues.md) ------------------------------------
+
+# Applies Glicko-2 ratings when a rated game ends (leagues.tasks.consume_event).
+GAME_EVENT_CONSUMERS["ratings"] = "leagues.tasks.consume_event"
+# Functions (dotted paths) that add keys to the public player profile: each takes a
+# user id and returns a dict. games imports them by name, so it imports no app above it.
+PLAYER_PROFILE_EXTRAS: list[str] = ["leagues.selectors.player_ratings"]
 
 # --- Redis (optional; used by tests marked `redis` and by operators) -----------
 

@@ -1,0 +1,47 @@
+"""What the leagues services refuse, as domain errors (no HTTP: see api.problems)."""
+
+from __future__ import annotations
+
+from core.errors import DomainError, ErrorKind
+
+
+class LeagueNotFound(DomainError):
+    kind = ErrorKind.NOT_FOUND
+    code = "league_not_found"
+    title = "League not found"
+
+
+class SeasonNotFound(DomainError):
+    kind = ErrorKind.NOT_FOUND
+    code = "season_not_found"
+    title = "Season not found"
+
+
+class AlreadyAMember(DomainError):
+    """Fields: ``membership_status`` (pending, active or leaving)."""
+
+    kind = ErrorKind.CONFLICT
+    code = "already_a_member"
+    title = "You are already a member of this league, or have asked to be"
+
+
+class NotALeagueMember(DomainError):
+    kind = ErrorKind.CONFLICT
+    code = "not_a_league_member"
+    title = "You are not a member of this league"
+
+
+class ReliabilityTooLow(DomainError):
+    """Fields: ``reliability`` (yours, percent), ``min_reliability`` (the league's)."""
+
+    kind = ErrorKind.NOT_ALLOWED
+    code = "reliability_too_low"
+    title = "Too many of your turns ran out of time for this league"
+
+
+class SeasonNotStartable(DomainError):
+    """Raised to league admins (admin actions), never by the API."""
+
+    kind = ErrorKind.CONFLICT
+    code = "season_not_startable"
+    title = "This season cannot be started"

@@ -1,0 +1,390 @@
+"""Writes of the leagues app: membership, starting a season, dropping a player,
+and applying ratings when a rated game ends.
+
+Every game is made through games.services (game_create, seat_join, game_resign):
+the league never writes games rows itself.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from collections.abc import Sequence
+from datetime import datetime
+
+from django.contrib.auth.models import Group, Permission, User
+from django.db import transaction
+from django.utils import timezone
+
+from games import services as game_services
+from games.models import Game, Seat
+from leagues import glicko2, scheduling, selectors
+from leagues.errors import AlreadyAMember, NotALeagueMember, ReliabilityTooLow, SeasonNotStartable
+from leagues.models import (
+    Division,
+    League,
+    LeagueGame,
+    Membership,
+    PlayerRating,
+    RatedGame,
+    RatingChange,
+    Season,
+    SeasonEntry,
+    TimeoutCredit,
+)
+
+logger = logging.getLogger(__name__)
+
+LEAGUE_ADMINS_GROUP = "League admins"
+# What a league admin may do in the admin; the querysets keep it to their own leagues.
+LEAGUE_ADMIN_PERMISSIONS = (
+    "view_league",
+    "change_league",
+    "view_division",
+    "add_division",
+    "change_division",
+    "view_membership",
+    "change_membership",
+    "view_season",
+    "add_season",
+    "change_season",
+    "view_seasonentry",
+    "view_leaguegame",
+    "view_leaguescopedgame",
+)
+
+_MEMBER = (Membership.Status.ACTIVE, Membership.Status.LEAVING)
+
+
+def league_admins_group() -> Group:
+    """The "League admins" group with its permissions (made after every migrate)."""
+    group, _ = Group.objects.get_or_create(name=LEAGUE_ADMINS_GROUP)
+    permissions = Permission.objects.filter(content_type__app_label="leagues", codename__in=LEAGUE_ADMIN_PERMISSIONS)
+    group.permissions.add(*permissions)
+    return group
+
+
+# --- membership -----------------------------------------------------------------------
+
+
+def league_join_request(*, league: League, user: User, now: datetime | None = None) -> Membership:
+    """Ask to join; a league admin approves (``membership_approve``). A league with
+    a least reliability refuses players below it (ReliabilityTooLow)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        membership = Membership.objects.select_for_update().filter(league=league, user=user).first()
+        if membership is not None and membership.status in (*_MEMBER, Membership.Status.PENDING):
+            state = {"pending": "have asked to join", "active": "are a member", "leaving": "have asked to leave"}
+            raise AlreadyAMember(
+                f"You already {state[membership.status]} of {league.name}.", membership_status=membership.status
+            )
+        if league.min_reliability is not None:
+            share = selectors.reliability(user_id=user.pk)
+            if share is not None and share * 100 < league.min_reliability:
+                raise ReliabilityTooLow(
+                    f"{league.name} takes players who played at least {league.min_reliability}% of their turns "
+                    f"before the deadline; you played {share * 100:.0f}%.",
+                    reliability=round(share * 100, 1),
+                    min_reliability=league.min_reliability,
+                )
+        if membership is None:
+            membership = Membership(league=league, user=user)
+        membership.status = Membership.Status.PENDING
+        membership.requested_at = now
+        membership.decided_at = None
+        membership.decided_by = None
+        membership.save()
+    return membership
+
+
+def league_leave_request(*, league: League, user: User, now: datetime | None = None) -> Membership | None:
+    """Ask to leave (a league admin approves); a request to join not yet decided
+    is simply withdrawn (None)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        membership = Membership.objects.select_for_update().filter(league=league, user=user).first()
+        if membership is None or membership.status in (Membership.Status.LEFT, Membership.Status.REJECTED):
+            raise NotALeagueMember(f"You are not a member of {league.name}, so there is nothing to leave.")
+        if membership.status == Membership.Status.PENDING:
+            membership.delete()
+            return None
+        if membership.status == Membership.Status.LEAVING:
+            raise AlreadyAMember("You have already asked to leave; a league admin will decide.", membership_status="leaving")
+        membership.status = Membership.Status.LEAVING
+        membership.requested_at = now
+        membership.save(update_fields=["status", "requested_at"])
+    return membership
+
+
+def membership_approve(*, membership_id: int, by: User | None, now: datetime | None = None) -> Membership:
+    """Approve a request: a join makes an active member (a late joiner in a
+    running season gets games at once, see ``season_add_late_joiner``); a leave
+    ends the membership and forfeits the games still running (``season_drop_player``)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        membership = Membership.objects.select_for_update().select_related("league", "user").get(pk=membership_id)
+        if membership.status == Membership.Status.PENDING:
+            membership.status = Membership.Status.ACTIVE
+            running = _running_season(membership.league, now)
+            if running is not None:
+                season_add_late_joiner(season=running, user=membership.user, now=now)
+        elif membership.status == Membership.Status.LEAVING:
+            membership.status = Membership.Status.LEFT
+            for season in Season.objects.filter(league=membership.league, started_at__isnull=False):
+                season_drop_player(season=season, user=membership.user, now=now)
+        else:
+            raise SeasonNotStartable(f"There is no request to decide: the membership is {membership.status}.")
+        membership.decided_at = now
+        membership.decided_by = by
+        membership.save()
+    return membership
+
+
+def membership_reject(*, membership_id: int, by: User | None, now: datetime | None = None) -> Membership:
+    """Turn a request down: a join is refused, a leave leaves the member in."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        membership = Membership.objects.select_for_update().get(pk=membership_id)
+        if membership.status == Membership.Status.PENDING:
+            membership.status = Membership.Status.REJECTED
+        elif membership.status == Membership.Status.LEAVING:
+            membership.status = Membership.Status.ACTIVE
+        else:
+            raise SeasonNotStartable(f"There is no request to decide: the membership is {membership.status}.")
+        membership.decided_at = now
+        membership.decided_by = by
+        membership.save()
+    return membership
+
+
+def _running_season(league: League, now: datetime) -> Season | None:
+    return (
+        Season.objects.filter(league=league, started_at__isnull=False, ends_on__gte=now.date())
+        .order_by("-number")
+        .first()
+    )
+
+
+# --- scheduling -------------------------------------------------------------------------
+
+
+def _create_game(league: League, players: Sequence[User]) -> Game:
+    """A league game with every seat taken: created by the first player with
+    open seats (no invitations, so no invitation limit and no invitation email),
+    which the others take at once; the last join starts the game. The play order
+    is then drawn from the game's seed, like any game's."""
+    game = game_services.game_create(
+        creator=players[0],
+        variant=league.variant,
+        seats=len(players),
+        move_seconds=league.move_seconds,
+        bank_seconds=league.bank_seconds,
+        bank_cap_seconds=max(league.bank_cap_seconds, league.bank_seconds),
+        forfeit_after=league.forfeit_after,
+        public=league.public,
+        rated=league.rated,
+    )
+    for player in players[1:]:
+        game_services.seat_join(game=game, user=player)
+    return game
+
+
+def _schedule(league: League, user_ids: Sequence[int]) -> list[list[tuple[int, ...]]]:
+    if league.players_per_game == 2:
+        return [list(r) for r in scheduling.round_robin(user_ids, double=league.double_round_robin)]
+    return scheduling.tables(user_ids, size=league.players_per_game, double=league.double_round_robin)
+
+
+def _divisions(league: League, user_ids: list[int]) -> list[tuple[Division | None, list[int]]]:
+    """One group, or divisions of ``division_size`` by rating (best first) when the league outgrew it."""
+    size = league.division_size
+    if size is None or len(user_ids) <= size:
+        return [(None, user_ids)]
+    ratings = dict(
+        PlayerRating.objects.filter(user_id__in=user_ids, variant=league.variant).values_list("user_id", "rating")
+    )
+    ranked = sorted(user_ids, key=lambda u: (-ratings.get(u, glicko2.DEFAULT_RATING), u))
+    chunks = [ranked[i : i + size] for i in range(0, len(ranked), size)]
+    # A last division too small for a game joins the one above it.
+    if len(chunks) > 1 and len(chunks[-1]) < league.players_per_game:
+        chunks[-2].extend(chunks.pop())
+    groups: list[tuple[Division | None, list[int]]] = []
+    for level, chunk in enumerate(chunks, start=1):
+        division, _ = Division.objects.get_or_create(league=league, level=level, defaults={"name": f"Division {level}"})
+        groups.append((division, chunk))
+    return groups
+
+
+def season_start(*, season_id: int, now: datetime | None = None) -> list[LeagueGame]:
+    """Start a season: its entries are the league's members now, and every game of
+    the season is created at once (round robin for two players, balanced tables
+    for three and four), each started. All or nothing: a game that cannot be
+    created leaves the season unstarted."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        season = Season.objects.select_for_update().select_related("league").get(pk=season_id)
+        league = season.league
+        if season.started_at is not None:
+            raise SeasonNotStartable(f"{season} started on {season.started_at:%Y-%m-%d}.")
+        members = list(
+            Membership.objects.filter(league=league, status__in=_MEMBER).order_by("requested_at", "id").select_related("user")
+        )
+        if len(members) < league.players_per_game:
+            raise SeasonNotStartable(
+                f"{league.name} has {len(members)} member(s); a game of {league.players_per_game} needs more."
+            )
+        users = {m.user_id: m.user for m in members}
+        created: list[LeagueGame] = []
+        for division, group in _divisions(league, list(users)):
+            for user_id in group:
+                SeasonEntry.objects.create(season=season, user_id=user_id, division=division, joined_at=now)
+            for number, round_tables in enumerate(_schedule(league, group), start=1):
+                for table in round_tables:
+                    game = _create_game(league, [users[u] for u in table])
+                    created.append(
+                        LeagueGame.objects.create(season=season, game=game, division=division, round=number)
+                    )
+        season.started_at = now
+        season.save(update_fields=["started_at"])
+    return created
+
+
+def season_add_late_joiner(*, season: Season, user: User, now: datetime | None = None) -> list[LeagueGame]:
+    """A member approved after the season started. Two-player leagues: one game
+    against every player still in the season (two with double round robin, one
+    with each first). Three and four: tables with the players they would meet
+    least, enough to meet everyone about once. Either way their games start now."""
+    now = now or timezone.now()
+    league = season.league
+    with transaction.atomic():
+        if SeasonEntry.objects.filter(season=season, user=user).exists():
+            return []
+        others = list(
+            SeasonEntry.objects.filter(season=season, dropped_at__isnull=True).select_related("user").order_by("id")
+        )
+        SeasonEntry.objects.create(season=season, user=user, joined_at=now, late=True)
+        last_round = max(season.league_games.values_list("round", flat=True), default=0)
+        created: list[LeagueGame] = []
+        size = league.players_per_game
+        tables: list[tuple[User, ...]]
+        if size == 2:
+            tables = [(user, e.user) for e in others]
+            if league.double_round_robin:
+                tables += [(e.user, user) for e in others]
+        else:
+            pool = [e.user for e in others]
+            tables = []
+            for start in range(0, len(pool) - (size - 2), size - 1):
+                tables.append((user, *pool[start : start + size - 1]))
+        for table in tables:
+            if len(table) < size:
+                continue
+            game = _create_game(league, list(table))
+            created.append(LeagueGame.objects.create(season=season, game=game, round=last_round + 1))
+    return created
+
+
+def season_drop_player(*, season: Season, user: User, now: datetime | None = None) -> int:
+    """A player who left during the season: their games still running are
+    forfeited (games.services.game_resign; the seat ranks last and scores the
+    last place's points). Returns how many."""
+    now = now or timezone.now()
+    forfeited = 0
+    with transaction.atomic():
+        SeasonEntry.objects.filter(season=season, user=user, dropped_at__isnull=True).update(dropped_at=now)
+        running = Game.objects.filter(
+            league_game__season=season, status=Game.Status.ACTIVE, seats__user=user, seats__resigned=False
+        ).order_by("id")
+        for game in running:
+            game_services.game_resign(game=game, user=user)
+            forfeited += 1
+    return forfeited
+
+
+# --- ratings -------------------------------------------------------------------------------
+
+
+def _pairwise(places: Sequence[int]) -> list[tuple[int, int, float]]:
+    """Every pair of seats with the first one's score against the second."""
+    pairs: list[tuple[int, int, float]] = []
+    for a, b in itertools.combinations(range(len(places)), 2):
+        score = 1.0 if places[a] < places[b] else 0.0 if places[a] > places[b] else 0.5
+        pairs.append((a, b, score))
+    return pairs
+
+
+def ratings_apply_game(*, game_id: str, now: datetime | None = None) -> bool:
+    """Update the ratings of a rated game's players, once: True when this call
+    applied them, False when the game is not rated, not finished, or was done.
+
+    Multi-player games count as the pairwise results between every two seats
+    (the better place wins; a shared place is a draw), all rated from the ratings
+    before the game, as one Glicko-2 rating period. A seat that left the game
+    (resigned, forfeited on time) ranks last, so it loses to everyone. A win over
+    a player who *timed out* counts for the winner at most once per opponent and
+    calendar month (TimeoutCredit): the one who timed out still takes every loss.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if not game.rated or game.status != Game.Status.FINISHED or not isinstance(game.result, dict):
+            return False
+        if RatedGame.objects.filter(game=game).exists():
+            return False
+        seats: dict[int, int] = {
+            s.index: s.user_id for s in Seat.objects.filter(game=game, index__isnull=False) if s.index is not None
+        }
+        places = [int(p) for p in game.result.get("places", [])]
+        timed_out = {int(s) for s in game.result.get("timed_out", [])}
+        if sorted(seats) != list(range(len(places))):
+            logger.warning("game %s: seats and result disagree; not rated", game_id)
+            RatedGame.objects.create(game=game, rated_at=now)
+            return False
+        user_ids = [seats[i] for i in range(len(places))]
+        for user_id in sorted(user_ids):
+            PlayerRating.objects.get_or_create(user_id=user_id, variant=game.variant)
+        current = {
+            r.user_id: r
+            for r in PlayerRating.objects.select_for_update().filter(user_id__in=user_ids, variant=game.variant)
+        }
+        before = {u: glicko2.Rating(r.rating, r.rd, r.volatility) for u, r in current.items()}
+        results: dict[int, list[glicko2.Result]] = {u: [] for u in user_ids}
+        notes: dict[int, list[dict[str, object]]] = {u: [] for u in user_ids}
+        period = f"{now:%Y-%m}"
+        for a, b, score in _pairwise(places):
+            for me, other, my_score in ((a, b, score), (b, a, 1.0 - score)):
+                counted = True
+                if my_score == 1.0 and other in timed_out:
+                    _, counted = TimeoutCredit.objects.get_or_create(
+                        user_id=user_ids[me],
+                        opponent_id=user_ids[other],
+                        variant=game.variant,
+                        period=period,
+                        defaults={"game": game},
+                    )
+                if counted:
+                    results[user_ids[me]].append(glicko2.Result(before[user_ids[other]], my_score))
+                notes[user_ids[me]].append({"user_id": user_ids[other], "score": my_score, "counted": counted})
+        for user_id in user_ids:
+            rating = current[user_id]
+            old = before[user_id]
+            new = glicko2.rate(old, results[user_id]) if results[user_id] else old
+            RatingChange.objects.create(
+                game=game,
+                user_id=user_id,
+                variant=game.variant,
+                rating_before=old.rating,
+                rating_after=new.rating,
+                rd_before=old.rd,
+                rd_after=new.rd,
+                volatility_before=old.volatility,
+                volatility_after=new.volatility,
+                results=notes[user_id],
+                created_at=now,
+            )
+            rating.rating, rating.rd, rating.volatility = new.rating, new.rd, new.volatility
+            rating.games += 1
+            rating.updated_at = now
+            rating.save()
+        RatedGame.objects.create(game=game, rated_at=now)
+    return True
