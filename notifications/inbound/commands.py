@@ -1,0 +1,139 @@
+"""The commands a player may write in an email, read from their own words.
+
+The first line that starts with a command word is the command; lines before it
+(a greeting) and after it (thanks, a name) are ignored. A move is kept as the
+player wrote it: the engine's lenient parser reads it against the board.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass, field
+
+MAX_LINE = 200  # longer lines are no command (the engine refuses longer moves too)
+
+
+class CommandKind(enum.StrEnum):
+    MOVE = "move"
+    RESIGN = "resign"
+    CONFIRM = "confirm"
+    BOARD = "board"
+    HELP = "help"
+    VACATION = "vacation"
+    MOVES = "moves"
+    NEW = "new"
+    ACCEPT = "accept"
+    DECLINE = "decline"
+    UNKNOWN = "unknown"  # no command word: the reply says how to write one
+    EMPTY = "empty"  # nothing written at all
+
+
+_MOVE_WORDS = frozenset({"take", "get", "pick", "reserve", "hold", "buy", "purchase", "recruit", "pass"})
+_WORDS: dict[str, CommandKind] = {
+    "resign": CommandKind.RESIGN,
+    "confirm": CommandKind.CONFIRM,
+    "board": CommandKind.BOARD,
+    "help": CommandKind.HELP,
+    "?": CommandKind.HELP,
+    "vacation": CommandKind.VACATION,
+    "holiday": CommandKind.VACATION,
+    "moves": CommandKind.MOVES,
+    "legal": CommandKind.MOVES,
+    "new": CommandKind.NEW,
+    "accept": CommandKind.ACCEPT,
+    "join": CommandKind.ACCEPT,
+    "decline": CommandKind.DECLINE,
+}
+_ADDRESS = re.compile(r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
+
+
+@dataclass(frozen=True)
+class Command:
+    """What the sender asked for. ``text`` is the line it was read from, as written."""
+
+    kind: CommandKind
+    text: str = ""
+    # move: the move text; confirm: the code; vacation: the days as written.
+    argument: str = ""
+    # new: the variant and seats (None when not given) and the addresses to invite.
+    variant: str | None = None
+    seats: int | None = None
+    invite: tuple[str, ...] = field(default_factory=tuple)
+    error: str = ""  # a command word with arguments that cannot be read
+
+
+def _line_command(line: str) -> Command | None:
+    words = line.split()
+    if not words:
+        return None
+    first = words[0].lower().rstrip(":,.!")
+    rest = " ".join(words[1:]).strip()
+    if first in _MOVE_WORDS:
+        # A trailing full stop or "please" is not part of a move.
+        move = re.sub(r"[\s.!]+$", "", line.strip())
+        move = re.sub(r"\s+please$", "", move, flags=re.IGNORECASE)
+        return Command(CommandKind.MOVE, text=line.strip(), argument=move)
+    kind = _WORDS.get(first)
+    if kind is None:
+        return None
+    if kind is CommandKind.VACATION:
+        match = re.match(r"^(\d{1,3})\b", rest)
+        if match is None:
+            return Command(kind, text=line.strip(), error="say how many days, e.g. \"vacation 3\"")
+        return Command(kind, text=line.strip(), argument=match.group(1))
+    if kind is CommandKind.CONFIRM:
+        return Command(kind, text=line.strip(), argument=(rest.split() or [""])[0].strip(".,!").lower())
+    if kind is CommandKind.NEW:
+        return _new_game(line.strip(), rest)
+    if kind is CommandKind.MOVES and rest and first == "legal" and not rest.lower().startswith("moves"):
+        return None
+    return Command(kind, text=line.strip(), argument=rest)
+
+
+def _new_game(line: str, rest: str) -> Command:
+    """``new [game] [variant] [seats] [with a@b.example, c@d.example]``."""
+    invite = tuple(dict.fromkeys(address.lower() for address in _ADDRESS.findall(rest)))
+    head = re.split(r"\bwith\b|\binvite\b", _ADDRESS.sub(" ", rest), maxsplit=1, flags=re.IGNORECASE)[0]
+    variant: str | None = None
+    seats: int | None = None
+    for word in re.findall(r"[A-Za-z]+|\d+", head):
+        lowered = word.lower()
+        if lowered.isdigit():
+            if seats is not None:
+                return Command(CommandKind.NEW, text=line, error=f"{word!r}: give the number of seats once")
+            seats = int(lowered)
+        elif lowered in ("game", "a", "players", "player", "seats", "seat", "and", "of"):
+            continue
+        elif variant is None:
+            variant = lowered
+        else:
+            return Command(CommandKind.NEW, text=line, error=f"{word!r} is not a variant or a number of seats")
+    return Command(CommandKind.NEW, text=line, variant=variant, seats=seats, invite=invite)
+
+
+def command_from_text(text: str, *, subject: str = "") -> Command:
+    """The command in the sender's own words; the subject (without Re:/Fwd:) is
+    read when the body has none."""
+    lines = [line.strip() for line in text.split("\n")]
+    for line in lines:
+        if len(line) > MAX_LINE:
+            continue
+        command = _line_command(line)
+        if command is not None:
+            return command
+    subject_command = _line_command(subject_strip(subject)) if len(subject) <= MAX_LINE else None
+    if subject_command is not None:
+        return subject_command
+    written = next((line for line in lines if line), "")
+    if not written:
+        return Command(CommandKind.EMPTY)
+    return Command(CommandKind.UNKNOWN, text=written[:MAX_LINE])
+
+
+_PREFIX = re.compile(r"^\s*((re|fwd?|aw|wg|sv|vs|antw|tr|rif|r|rv|odp|vl)(\[\d+\])?\s*:\s*)+", re.IGNORECASE)
+
+
+def subject_strip(subject: str) -> str:
+    """The subject without reply and forward prefixes (Re:, Fwd:, AW:, SV:, ...)."""
+    return _PREFIX.sub("", " ".join(subject.split()))
