@@ -16,6 +16,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.conf import settings
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
 from django.utils import timezone
+from django.utils.module_loading import import_string
 
 from accounts import selectors as accounts_selectors
 from accounts.models import ApiToken
@@ -140,6 +141,8 @@ class PlayerProfile(TypedDict):
     display_name: str
     joined_at: datetime
     games: dict[str, VariantRecord]
+    # Added by the apps named in settings.PLAYER_PROFILE_EXTRAS (leagues: ratings).
+    ratings: NotRequired[dict[str, dict[str, float]]]
 
 
 class ExportSeat(TypedDict):
@@ -400,12 +403,17 @@ def player_profile(*, username: str) -> PlayerProfile:
     and their record. Unknown, unverified, disabled and erased accounts are
     ``accounts.errors.PlayerNotFoundError``."""
     player = accounts_selectors.player_get_public(username=username)
-    return {
+    profile: PlayerProfile = {
         "username": player.user.get_username(),
         "display_name": player.display_name,
         "joined_at": player.user.date_joined,
         "games": player_game_record(user=player.user),
     }
+    # Apps above games add to the profile by a function named in settings (each
+    # takes the user id and returns keys to add), so that games imports none of them.
+    for dotted_path in settings.PLAYER_PROFILE_EXTRAS:
+        profile.update(import_string(dotted_path)(player.user.pk))
+    return profile
 
 
 def player_game_record(*, user: User) -> dict[str, VariantRecord]:

@@ -779,11 +779,23 @@ class VariantRecordsSerializer(serializers.Serializer[dict[str, VariantRecord]])
         return {variant: VariantRecordSerializer() for variant in Game.Variant.values}
 
 
+class PlayerRatingSerializer(serializers.Serializer[dict[str, float]]):
+    rating = serializers.FloatField(help_text="Glicko-2 rating.")
+    rd = serializers.FloatField(help_text="Rating deviation: the uncertainty.")
+    volatility = serializers.FloatField()
+    games = serializers.IntegerField(help_text="Rated games counted.")
+
+
 class PlayerProfileSerializer(serializers.Serializer[PlayerProfile]):
     username = serializers.CharField()
     display_name = serializers.CharField()
     joined_at = serializers.DateTimeField()
     games = VariantRecordsSerializer()
+    ratings = serializers.DictField(
+        child=PlayerRatingSerializer(),
+        required=False,
+        help_text="Ratings by variant, from rated games (docs/leagues.md); a variant never rated is absent.",
+    )
 
 
 # --- vacation ------------------------------------------------------------------
