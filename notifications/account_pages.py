@@ -85,7 +85,6 @@ def account_settings(request: HttpRequest) -> HttpResponse:
     email_form = NotificationPreferencesForm(
         request.POST if which == "notifications" else None, initial=_preferences_initial(user=user)
     )
-    status = 200
     if which == "time_zone":
         if zone_form.is_valid():
             try:
@@ -95,7 +94,6 @@ def account_settings(request: HttpRequest) -> HttpResponse:
             else:
                 messages.success(request, f"Time zone saved: {zone_form.cleaned_data['time_zone']}.")
                 return HttpResponseRedirect(reverse("accounts-settings"), status=303)
-        status = 400
     elif which == "notifications":
         if email_form.is_valid():
             try:
@@ -105,10 +103,8 @@ def account_settings(request: HttpRequest) -> HttpResponse:
             else:
                 messages.success(request, "Email preferences saved.")
                 return HttpResponseRedirect(reverse("accounts-settings"), status=303)
-        status = 400
     elif request.method == "POST":
         messages.error(request, "Nothing was saved: use one of the forms' Save buttons.")
-        status = 400
     context = {
         "player": player,
         "zone_form": zone_form,
@@ -117,4 +113,4 @@ def account_settings(request: HttpRequest) -> HttpResponse:
         "vacation_form": VacationForm(),
         **vacation_context(user=user, zone=player_zone(player.time_zone), now=timezone.now()),
     }
-    return render(request, "notifications/account/settings.html", context, status=status)
+    return render(request, "notifications/account/settings.html", context)

@@ -15,3 +15,6 @@ class NotificationsConfig(AppConfig):
         # consumer runs inline when CELERY_TASK_ALWAYS_EAGER is on, and connects
         # the receiver of the email provider's bounce reports (anymail).
         from notifications import bounces, tasks  # noqa: F401
+
+        # Play by email: its tasks, and the receiver of the provider's inbound webhook.
+        from notifications import inbound_tasks, inbound_views  # noqa: F401

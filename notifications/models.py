@@ -124,3 +124,70 @@ class InvitationOptOut(models.Model):
 
     def __str__(self) -> str:
         return self.address_digest[:12]
+
+
+# --- play by email (notifications.inbound_services) -----------------------------------
+
+
+class InboundMessage(models.Model):
+    """One email received. ``message_key`` (a digest of its Message-ID, or of its
+    bytes when it has none) is unique, so the same message delivered twice is
+    applied once. ``raw`` is kept only until the message is processed."""
+
+    class Status(models.TextChoices):
+        RECEIVED = "received"  # stored, not yet processed
+        APPLIED = "applied"  # the command was carried out
+        REFUSED = "refused"  # answered with the reason it could not be done
+        DROPPED = "dropped"  # no answer at all: auto-reply, bounce, unknown sender, too many errors
+
+    message_key = models.CharField(max_length=64, unique=True)
+    source = models.CharField(max_length=16)
+    raw = models.BinaryField(null=True, blank=True)
+    # The SMTP envelope's recipients (RCPT TO), when the way in knows them.
+    envelope_to = models.JSONField(default=list, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.RECEIVED)
+    received_at = models.DateTimeField(auto_now_add=True)
+    processed_at = models.DateTimeField(null=True, blank=True)
+    # The sender as a digest (notifications.addresses.address_digest): enough to count
+    # error replies per sender, and names nobody.
+    sender_digest = models.CharField(max_length=64, blank=True, default="")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    game = models.ForeignKey("games.Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    command = models.CharField(max_length=200, blank=True, default="")
+    outcome = models.CharField(max_length=300, blank=True, default="")
+    # An error reply was sent for it (what the hourly limit per sender counts).
+    error_replied = models.BooleanField(default=False)
+    # What the reply email shows (the command understood, the error and its rule).
+    reply = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["sender_digest", "received_at"], name="inbound_sender_idx"),
+            models.Index(fields=["received_at"], condition=Q(status="received"), name="inbound_unprocessed_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.pk} {self.source} {self.status}"
+
+
+class PendingConfirmation(models.Model):
+    """An action asked for by email that waits for the sender to reply
+    ``confirm <code>``: a resignation, or a new game (From: can be forged, so
+    nobody is invited before the account's owner answers)."""
+
+    class Action(models.TextChoices):
+        RESIGN = "resign"
+        NEW_GAME = "new_game"
+
+    code = models.CharField(max_length=32, unique=True)
+    action = models.CharField(max_length=16, choices=Action.choices)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    # new_game: {"variant", "seats", "invite": [addresses]}; resign: {}.
+    details = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    done_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.action} for {self.user_id}"

@@ -157,7 +157,9 @@ def message_build(notification: Notification, rendered: emails.RenderedEmail) ->
         subject=rendered.subject,
         body=rendered.text,
         to=[user.email],
-        reply_to=[f"play+{reply_token}@{settings.EMAIL_REPLY_DOMAIN}"] if reply_token else None,
+        reply_to=[f"play+{reply_token}@{settings.EMAIL_REPLY_DOMAIN}"]
+        if reply_token
+        else ([str(rendered.extra["reply_to"])] if rendered.extra.get("reply_to") else None),
         headers=headers,
     )
     message.attach_alternative(rendered.html, "text/html")

@@ -190,6 +190,8 @@ if urlsplit(SITE_URL).scheme not in ("http", "https") or not urlsplit(SITE_URL).
     raise ImproperlyConfigured(
         f"SITE_URL={SITE_URL!r} is not an absolute http(s) address; set it like https://splendor.example."
     )
+# How often an open game page asks whether the game moved on (games.pages, GET /games/<id>/version).
+GAME_PAGE_POLL_SECONDS = env_int("GAME_PAGE_POLL_SECONDS", 4, minimum=1)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -550,6 +552,33 @@ CELERY_BEAT_SCHEDULE["notifications-send-due-digests"] = {
 }
 # Writes each turn's reminders when the turn starts.
 GAME_EVENT_CONSUMERS["reminders"] = "notifications.reminder_tasks.schedule_for_event"
+
+# Play by email (docs/email.md, "Playing by email"): replies to game email, read by
+# `manage.py smtpd`, the email provider's inbound webhook (/anymail/<esp>/inbound/,
+# with ANYMAIL_WEBHOOK_SECRET) or an IMAP mailbox polled by the beat.
+INBOUND_MAX_MESSAGE_BYTES = env_int("INBOUND_MAX_MESSAGE_BYTES", 1_000_000, minimum=10_000)
+# At most this many error replies to one sender an hour; past it, errors go unanswered.
+INBOUND_ERROR_REPLIES_PER_HOUR = env_int("INBOUND_ERROR_REPLIES_PER_HOUR", 5, minimum=1)
+# How long a "confirm <code>" (resign, new game) stays valid.
+INBOUND_CONFIRMATION_HOURS = env_int("INBOUND_CONFIRMATION_HOURS", 48, minimum=1)
+INBOUND_IMAP_HOST = env_str("INBOUND_IMAP_HOST", "") or ""  # empty: no polling
+INBOUND_IMAP_PORT = env_int("INBOUND_IMAP_PORT", 993, minimum=1)
+INBOUND_IMAP_USER = env_str("INBOUND_IMAP_USER", "") or ""
+INBOUND_IMAP_PASSWORD = env_str("INBOUND_IMAP_PASSWORD", "") or ""
+INBOUND_IMAP_FOLDER = env_str("INBOUND_IMAP_FOLDER", "INBOX") or "INBOX"
+INBOUND_IMAP_POLL_SECONDS = env_int("INBOUND_IMAP_POLL_SECONDS", 60, minimum=5)
+# Stored messages whose processing task was lost are processed by this sweep.
+CELERY_BEAT_SCHEDULE["notifications-inbound-pending"] = {
+    "task": "notifications.inbound_tasks.process_pending",
+    "schedule": 300.0,
+    "options": {"expires": 300},
+}
+if INBOUND_IMAP_HOST:
+    CELERY_BEAT_SCHEDULE["notifications-poll-imap"] = {
+        "task": "notifications.inbound_tasks.poll_imap",
+        "schedule": float(INBOUND_IMAP_POLL_SECONDS),
+        "options": {"expires": INBOUND_IMAP_POLL_SECONDS},
+    }
 
 # --- leagues and ratings (docs/leagues.md) ------------------------------------
 

@@ -1,0 +1,519 @@
+"""Playing by email: an inbound message stored, then read and carried out.
+
+Every way in (``manage.py smtpd``, the email provider's inbound webhook, the
+IMAP poll) ends in ``inbound_message_receive``, which stores the message once
+(a unique row per Message-ID, so a second delivery applies nothing) and queues
+``inbound_message_process`` on commit. Processing reads the message with the
+pure parser (notifications.inbound) and carries the command out through the
+same services as the API (games.services).
+
+A command needs both the seat's reply token (in the address or in the quoted
+Message-ID) and a From: that is the account's verified address; either alone is
+refused and the account's owner is told. Auto-replies and bounces get no answer
+at all, and a sender gets at most INBOUND_ERROR_REPLIES_PER_HOUR error replies,
+so no mail loop can start. Logs name messages by id and addresses redacted.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import secrets
+from datetime import timedelta
+from typing import Any
+from urllib.parse import urlencode
+
+import engine
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.mail import EmailMultiAlternatives
+from django.db import IntegrityError, transaction
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from core.errors import DomainError
+from games import errors as game_errors
+from games import selectors
+from games.models import Game, Seat
+from games.services import game_create, game_resign, move_submit, seat_decline, seat_join, vacation_take
+from notifications.addresses import address_digest, address_redacted
+from notifications.inbound import CommandKind, InboundEmail, inbound_parse
+from notifications.models import InboundMessage, InvitationOptOut, PendingConfirmation
+from notifications.page_tokens import opt_out_url
+from notifications.reply_tokens import seat_for_reply_token
+from notifications.services import notify
+
+logger = logging.getLogger(__name__)
+
+Status = InboundMessage.Status
+PROCESS_TASK = "notifications.inbound_tasks.process_inbound"
+User = Any  # the auth user model (django-stubs cannot name it statically here)
+
+
+class InboundRefusal(DomainError):
+    """A command that cannot be carried out for a reason of the email door itself."""
+
+    code = "email_command_refused"
+    title = "The emailed command cannot be carried out"
+
+
+# --- receiving ------------------------------------------------------------------------
+
+
+def inbound_message_receive(*, raw: bytes, envelope_to: list[str] | None, source: str) -> InboundMessage | None:
+    """Store one message and queue its processing once the transaction commits.
+    Returns None for a message too large, or one stored already (a second
+    delivery of the same Message-ID)."""
+    if len(raw) > settings.INBOUND_MAX_MESSAGE_BYTES:
+        logger.info("inbound message from %s refused: %s bytes is over the limit", source, len(raw))
+        return None
+    parsed = inbound_parse(raw, reply_domain=settings.EMAIL_REPLY_DOMAIN, envelope_to=envelope_to)
+    try:
+        with transaction.atomic():
+            inbound = InboundMessage.objects.create(
+                message_key=parsed.message_key,
+                source=source[:16],
+                raw=raw,
+                envelope_to=[address.lower() for address in (envelope_to or [])][:20],
+                sender_digest=address_digest(parsed.sender) if parsed.sender else "",
+            )
+    except IntegrityError:
+        logger.info("inbound message from %s is a repeat delivery; nothing done", source)
+        return None
+    inbound_id = inbound.pk
+    transaction.on_commit(lambda: _queue_process(inbound_id))
+    logger.info("inbound message %s received from %s", inbound_id, source)
+    return inbound
+
+
+def _queue_process(inbound_id: int) -> None:
+    from celery import current_app
+
+    try:
+        task = current_app.tasks.get(PROCESS_TASK)
+        if task is not None:
+            task.apply_async(args=(inbound_id,), retry=False)
+        else:
+            current_app.send_task(PROCESS_TASK, args=(inbound_id,), retry=False)
+    except Exception:
+        logger.warning("could not queue inbound message %s; process_pending will", inbound_id, exc_info=True)
+
+
+def inbound_messages_process_pending(*, limit: int = 100) -> int:
+    """Process messages stored but never processed (their task was lost)."""
+    ids = list(
+        InboundMessage.objects.filter(status=Status.RECEIVED, processed_at__isnull=True)
+        .order_by("received_at")
+        .values_list("pk", flat=True)[:limit]
+    )
+    return sum(1 for pk in ids if inbound_message_process(inbound_id=pk) != "not-due")
+
+
+# --- processing -----------------------------------------------------------------------
+
+
+def _claim(inbound_id: int) -> bool:
+    return (
+        InboundMessage.objects.filter(pk=inbound_id, processed_at__isnull=True).update(processed_at=timezone.now())
+        == 1
+    )
+
+
+def _finish(inbound: InboundMessage, status: str, outcome: str, **fields: Any) -> str:
+    inbound.status = status
+    inbound.outcome = outcome[:300]
+    inbound.raw = None  # kept only until processed: it holds addresses and words
+    for name, value in fields.items():
+        setattr(inbound, name, value)
+    inbound.save()
+    logger.info("inbound message %s %s: %s", inbound.pk, status, outcome)
+    return status
+
+
+def inbound_message_process(*, inbound_id: int) -> str:
+    """Read one stored message and carry out its command. Returns the row's
+    status, or "not-due" when it was processed already (safe to run twice)."""
+    if not _claim(inbound_id):
+        return "not-due"
+    inbound = InboundMessage.objects.get(pk=inbound_id)
+    raw = bytes(inbound.raw or b"")
+    parsed = inbound_parse(raw, reply_domain=settings.EMAIL_REPLY_DOMAIN, envelope_to=list(inbound.envelope_to))
+    inbound.command = parsed.command.text[:200]
+    if parsed.drop_reason:
+        if parsed.is_dsn:
+            from notifications.bounces import dsn_record
+
+            dsn_record(raw)
+        return _finish(inbound, Status.DROPPED, parsed.drop_reason)
+    user = _verified_user(parsed.sender)
+    if parsed.seat_token is not None:
+        return _with_token(inbound, parsed, user)
+    return _without_token(inbound, parsed, user)
+
+
+def _verified_user(address: str) -> Any | None:
+    """The active account whose verified address this is, or None."""
+    if not address:
+        return None
+    users = list(
+        get_user_model()
+        .objects.select_related("player")
+        .filter(email__iexact=address, is_active=True, player__email_verified_at__isnull=False,
+                player__erased_at__isnull=True)[:2]
+    )
+    return users[0] if len(users) == 1 else None
+
+
+def _with_token(inbound: InboundMessage, parsed: InboundEmail, user: Any | None) -> str:
+    seat = seat_for_reply_token(parsed.seat_token or "")
+    if seat is None:
+        if user is not None:
+            # From: alone: the account's owner is told (and it is the sender).
+            _tell_owner(inbound, user_id=user.pk, game=None, reason="bad_token")
+        return _finish(inbound, Status.DROPPED, "reply address not valid", user=user)
+    if user is None or user.pk != seat.user_id:
+        # The token alone: someone who is not the player has the address.
+        _tell_owner(inbound, user_id=seat.user_id, game=seat.game, reason="other_sender")
+        logger.warning(
+            "inbound message %s for seat %s came from %s, not the player's address",
+            inbound.pk, seat.pk, address_redacted(parsed.sender),
+        )  # fmt: skip
+        return _finish(inbound, Status.DROPPED, "sender is not the seat's player", game=seat.game)
+    inbound.user = user
+    inbound.game = seat.game
+    return _run(inbound, parsed, user, seat)
+
+
+def _without_token(inbound: InboundMessage, parsed: InboundEmail, user: Any | None) -> str:
+    if user is None:
+        # An unknown or unverified sender gets nothing: an answer could be backscatter.
+        return _finish(inbound, Status.DROPPED, "sender has no verified account")
+    inbound.user = user
+    kind = parsed.command.kind
+    if kind in (CommandKind.NEW, CommandKind.CONFIRM, CommandKind.HELP, CommandKind.VACATION):
+        return _run(inbound, parsed, user, None)
+    return _refuse(
+        inbound,
+        user,
+        None,
+        InboundRefusal(
+            "This command is about a game: reply to that game's email (its reply address names your seat). "
+            "To the service's own address you can write \"new\", \"vacation <days>\" or \"help\"."
+        ),
+    )
+
+
+def _tell_owner(inbound: InboundMessage, *, user_id: int, game: Game | None, reason: str) -> None:
+    inbound.reply = {**inbound.reply, "reason": reason}
+    inbound.save(update_fields=["reply"])
+    notify(
+        key=f"inbound:{inbound.pk}:reply_unauthorised:{user_id}",
+        kind="reply_unauthorised",
+        user_id=user_id,
+        game_id=game.pk if game is not None else None,
+    )
+
+
+# --- carrying out -----------------------------------------------------------------------
+
+
+def _run(inbound: InboundMessage, parsed: InboundEmail, user: Any, seat: Seat | None) -> str:
+    command = parsed.command
+    try:
+        if command.error:
+            raise InboundRefusal(f"Could not read {command.text!r}: {command.error}.")
+        handler = _HANDLERS.get(command.kind)
+        if handler is None:
+            raise InboundRefusal(
+                "No command found in your email. Write one command on the first line: a move such as "
+                "\"take white blue green\", or board, moves, resign, vacation <days> or help."
+                if command.kind is CommandKind.UNKNOWN or command.kind is CommandKind.EMPTY
+                else f"{command.kind.value!r} cannot be used here."
+            )
+        return handler(inbound, parsed, user, seat)
+    except DomainError as error:
+        return _refuse(inbound, user, seat, error)
+
+
+def _needs_seat(seat: Seat | None) -> Seat:
+    if seat is None:
+        raise InboundRefusal("Reply to the game's email: its reply address names your seat.")
+    return seat
+
+
+def _reply(inbound: InboundMessage, kind: str, user: Any, game: Game | None, **context: Any) -> None:
+    inbound.reply = {**inbound.reply, **context}
+    inbound.save(update_fields=["reply"])
+    notify(
+        key=f"inbound:{inbound.pk}:{kind}:{user.pk}",
+        kind=kind,
+        user_id=user.pk,
+        game_id=game.pk if game is not None else None,
+    )
+
+
+def _refuse(inbound: InboundMessage, user: Any, seat: Seat | None, error: DomainError, *, stale: bool = False) -> str:
+    since = timezone.now() - timedelta(hours=1)
+    replied = InboundMessage.objects.filter(
+        sender_digest=inbound.sender_digest, error_replied=True, received_at__gte=since
+    ).count()
+    outcome = f"{error.code}: {error.message}"
+    if replied >= settings.INBOUND_ERROR_REPLIES_PER_HOUR:
+        return _finish(inbound, Status.DROPPED, f"error replies limit reached; {outcome}")
+    game = seat.game if seat is not None else inbound.game
+    _reply(
+        inbound,
+        "reply_refused",
+        user,
+        game,
+        understood=inbound.command,
+        message=error.message,
+        rule=str(error.fields.get("rule") or ""),
+        code=error.code,
+        choices=[str(choice) for choice in (error.fields.get("choices") or [])][:10],
+        stale=stale,
+    )
+    return _finish(inbound, Status.REFUSED, outcome, error_replied=True)
+
+
+def _move(inbound: InboundMessage, parsed: InboundEmail, user: Any, seat: Seat | None) -> str:
+    seat = _needs_seat(seat)
+    game = Game.objects.get(pk=seat.game_id)
+    passed = (
+        game.status != Game.Status.ACTIVE
+        or game.to_move != seat.index
+        or (parsed.answers_version is not None and parsed.answers_version < game.version)
+    )
+    if passed and game.status == Game.Status.ACTIVE:
+        return _refuse(
+            inbound,
+            user,
+            seat,
+            game_errors.StaleVersion(
+                "That turn has passed: the game has moved on since the email you answered. "
+                "Here is the board as it is now.",
+                current_version=game.version,
+            ),
+            stale=True,
+        )
+    text = move_text_with_names(game, seat, parsed.command.argument)
+    played = move_submit(game_id=game.pk, user=user, text=text, expected_version=game.version)
+    move_text = played.move.text  # canonical and public: a blind reservation names no card
+    _reply(inbound, "reply_done", user, game, done="move", move=move_text, understood=inbound.command)
+    return _finish(inbound, Status.APPLIED, f"played {move_text}")
+
+
+_CARD_REF = re.compile(r"^([1-3]-\d\d|deck ?[1-3]|[1-3]x|level ?[1-3] ?deck|[1-3][a-d]|h[1-3])$", re.IGNORECASE)
+_SUFFIX = re.compile(r"\s(return|noble|location)\s|\sj:", re.IGNORECASE)
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+def move_text_with_names(game: Game, seat: Seat, text: str) -> str:
+    """``buy Gamora``: a card named as the player sees it (the market, their own
+    reserve) becomes its id, so a name never reaches a card they cannot see.
+    A name that fits several visible cards is refused with the candidates."""
+    words = text.split(None, 1)
+    if len(words) < 2 or words[0].lower() not in ("buy", "purchase", "recruit", "reserve", "hold") or game.state is None:
+        return text
+    match = _SUFFIX.search(" " + words[1])
+    argument = words[1] if match is None else words[1][: match.start()]
+    rest = "" if match is None else words[1][match.start() :]
+    argument = argument.strip()
+    if not argument or _CARD_REF.match(argument):
+        return text
+    state = engine.from_dict(game.state)
+    visible: list[str] = [cid for row in state.market for cid in row if cid is not None]
+    if seat.index is not None:
+        visible += [cid for cid, _blind in state.players[seat.index].reserved]
+    cards = state.variant.cards
+    wanted = _norm(argument.removeprefix("the ").removesuffix(" in marvel"))
+    if not wanted or not any(cards[cid].name for cid in visible if cid in cards):
+        return text
+    named = {cid: cards[cid].name for cid in visible if cid in cards and cards[cid].name}
+    exact = [cid for cid, name in named.items() if _norm(name) == wanted]
+    found = exact or [cid for cid, name in named.items() if wanted in _norm(name)]
+    if len(found) == 1:
+        return f"{words[0]} {found[0]}{rest}"
+    if len(found) > 1:
+        candidates = [f"{named[cid]} ({cid})" for cid in sorted(found)]
+        raise game_errors.AmbiguousMove(
+            f"{argument!r} fits several cards you can see: {', '.join(candidates)}. Name one of them.",
+            rule="",
+            choices=[f"{words[0]} {cid}{rest}" for cid in sorted(found)],
+        )
+    raise game_errors.InvalidNotation(f"No card named {argument!r} is in the market or your reserve.")
+
+
+def _pending(inbound: InboundMessage, user: Any, action: str, game: Game | None, details: dict[str, Any]) -> str:
+    code = secrets.token_hex(4)
+    PendingConfirmation.objects.create(
+        code=code,
+        action=action,
+        user=user,
+        game=game,
+        details=details,
+        expires_at=timezone.now() + timedelta(hours=settings.INBOUND_CONFIRMATION_HOURS),
+    )
+    _reply(inbound, "reply_confirm", user, game, action=action, confirm_code=code, details=details,
+           hours=settings.INBOUND_CONFIRMATION_HOURS)  # fmt: skip
+    return _finish(inbound, Status.APPLIED, f"{action} waits for confirmation")
+
+
+def _resign(inbound: InboundMessage, parsed: InboundEmail, user: Any, seat: Seat | None) -> str:
+    seat = _needs_seat(seat)
+    game = Game.objects.get(pk=seat.game_id)
+    if game.status != Game.Status.ACTIVE:
+        raise game_errors.GameNotActive(f"This game is {game.status}; you can resign only while it is active.")
+    return _pending(inbound, user, PendingConfirmation.Action.RESIGN, game, {})
+
+
+def _confirm(inbound: InboundMessage, parsed: InboundEmail, user: Any, seat: Seat | None) -> str:
+    code = parsed.command.argument
+    with transaction.atomic():
+        pending = (
+            PendingConfirmation.objects.select_for_update()
+            .filter(code=code, user=user, done_at__isnull=True, expires_at__gt=timezone.now())
+            .first()
+            if code
+            else None
+        )
+        if pending is None:
+            raise InboundRefusal(
+                "There is nothing waiting for that confirmation: the code is wrong, used or expired. "
+                "Send the command again for a new code."
+            )
+        pending.done_at = timezone.now()
+        pending.save(update_fields=["done_at"])
+        if pending.action == PendingConfirmation.Action.RESIGN:
+            assert pending.game is not None
+            game_resign(game=pending.game, user=user)
+            inbound.game = pending.game
+            _reply(inbound, "reply_done", user, pending.game, done="resign", understood=inbound.command)
+            return _finish(inbound, Status.APPLIED, "resigned")
+        return _new_game_create(inbound, user, pending.details)
+
+
+def _board(inbound: InboundMessage, parsed: InboundEmail, user: Any, seat: Seat | None) -> str:
+    seat = _needs_seat(seat)
+    show = "moves" if parsed.command.kind is CommandKind.MOVES else "board"
+    _reply(inbound, "reply_board", user, seat.game, show=show)
+    return _finish(inbound, Status.APPLIED, f"sent the {show}")
+
+
+def _help(inbound: InboundMessage, parsed: InboundEmail, user: Any, seat: Seat | None) -> str:
+    _reply(inbound, "reply_board", user, seat.game if seat is not None else None, show="help")
+    return _finish(inbound, Status.APPLIED, "sent help")
+
+
+def _vacation(inbound: InboundMessage, parsed: InboundEmail, user: Any, seat: Seat | None) -> str:
+    vacation_take(user=user, days=int(parsed.command.argument))
+    return _finish(inbound, Status.APPLIED, f"vacation of {parsed.command.argument} days")
+
+
+def _accept(inbound: InboundMessage, parsed: InboundEmail, user: Any, seat: Seat | None) -> str:
+    seat = _needs_seat(seat)
+    game = Game.objects.get(pk=seat.game_id)
+    seat_join(game=game, user=user)
+    _reply(inbound, "reply_done", user, game, done="accept", understood=inbound.command)
+    return _finish(inbound, Status.APPLIED, "joined")
+
+
+def _decline(inbound: InboundMessage, parsed: InboundEmail, user: Any, seat: Seat | None) -> str:
+    seat = _needs_seat(seat)
+    seat_decline(game_id=seat.game_id, user=user)
+    return _finish(inbound, Status.APPLIED, "declined")
+
+
+# --- new games by email -----------------------------------------------------------------
+
+
+def _new(inbound: InboundMessage, parsed: InboundEmail, user: Any, seat: Seat | None) -> str:
+    command = parsed.command
+    variant = command.variant or "base"
+    if variant not in engine.VARIANTS:
+        raise InboundRefusal(f"{variant!r} is not a variant; choose one of: {', '.join(engine.VARIANTS)}.")
+    invite = [address for address in command.invite if address != (user.email or "").lower()]
+    seats = command.seats or max(2, 1 + len(invite))
+    if len(invite) > seats - 1:
+        raise InboundRefusal(f"You invited {len(invite)} players but a {seats}-seat game has {seats - 1} besides yours.")
+    details = {"variant": variant, "seats": seats, "invite": invite}
+    # From: can be forged: nobody is invited until the account's owner confirms.
+    return _pending(inbound, user, PendingConfirmation.Action.NEW_GAME, None, details)
+
+
+def _new_game_create(inbound: InboundMessage, user: Any, details: dict[str, Any]) -> str:
+    addresses: list[str] = [str(a) for a in details.get("invite", [])]
+    opted_out = set(
+        InvitationOptOut.objects.filter(address_digest__in=[address_digest(a) for a in addresses]).values_list(
+            "address_digest", flat=True
+        )
+    )
+    addresses = [a for a in addresses if address_digest(a) not in opted_out]
+    users_by_address = {
+        u.email.lower(): u
+        for u in get_user_model().objects.filter(email__in=addresses, is_active=True)
+        if u.email
+    }
+    strangers = [a for a in addresses if a not in users_by_address]
+    now = timezone.now()
+    limit: int = settings.INVITATIONS_PER_DAY
+    sent = len(selectors.invitations_sent_since(user_id=user.pk, since=now - timedelta(days=1)))
+    if strangers and sent + len(addresses) > limit:
+        raise game_errors.TooManyInvitations(
+            f"You can invite at most {limit} players a day and have invited {sent} in the last 24 hours."
+        )
+    game = game_create(
+        creator=user,
+        variant=str(details.get("variant", "base")),
+        seats=int(details.get("seats", 2)),
+        invited=list(users_by_address.values()),
+    )
+    inbound.game = game
+    for address in strangers:
+        game_id = game.pk
+        transaction.on_commit(lambda a=address, g=game_id: signup_invitation_send(address=a, game_id=g, inviter=user))
+    _reply(inbound, "reply_done", user, game, done="new_game", invited=len(addresses), understood=inbound.command)
+    return _finish(inbound, Status.APPLIED, f"created game {game.pk}")
+
+
+def signup_invitation_send(*, address: str, game_id: str, inviter: Any) -> None:
+    """An invitation to someone with no account: a link to sign up that leads
+    to the game, and a link to opt out of all invitations."""
+    site = str(getattr(settings, "SITE_URL", "")).rstrip("/")
+    context = {
+        "inviter": getattr(getattr(inviter, "player", None), "display_name", "") or inviter.username,
+        "signup_url": f"{site}/accounts/signup/?{urlencode({'next': f'/games/{game_id}/'})}",
+        "opt_out_url": opt_out_url(address_digest=address_digest(address)),
+        "game_id": game_id,
+        "site_url": site,
+    }
+    message = EmailMultiAlternatives(
+        subject=f"{context['inviter']} invites you to a game of Splendor",
+        body=render_to_string("notifications/email/reply_signup_invitation.txt", context),
+        to=[address],
+        headers={"Auto-Submitted": "auto-generated", "X-Auto-Response-Suppress": "All"},
+    )
+    message.attach_alternative(render_to_string("notifications/email/reply_signup_invitation.html", context), "text/html")
+    try:
+        message.send()
+    except Exception:
+        logger.warning("signup invitation to %s for game %s not sent", address_redacted(address), game_id, exc_info=True)
+    else:
+        logger.info("signup invitation to %s for game %s sent", address_redacted(address), game_id)
+
+
+_HANDLERS = {
+    CommandKind.MOVE: _move,
+    CommandKind.RESIGN: _resign,
+    CommandKind.CONFIRM: _confirm,
+    CommandKind.BOARD: _board,
+    CommandKind.MOVES: _board,
+    CommandKind.HELP: _help,
+    CommandKind.VACATION: _vacation,
+    CommandKind.ACCEPT: _accept,
+    CommandKind.DECLINE: _decline,
+    CommandKind.NEW: _new,
+}

@@ -1,0 +1,77 @@
+"""Replies as mail clients write them, built from the emails the service sent
+(the locmem outbox), and received through the one inbound service."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from email.utils import formatdate
+from typing import Any
+
+from django.core import mail
+from django.core.mail import EmailMessage
+
+from notifications.inbound_services import inbound_message_receive
+from notifications.models import InboundMessage
+
+Commit = Callable[[], AbstractContextManager[Any]]
+_numbers = itertools.count(1)
+
+
+def latest(user: Any, subject_start: str = "") -> EmailMessage:
+    """The newest email to ``user`` whose subject starts so."""
+    for message in reversed(mail.outbox):
+        if user.email in message.to and message.subject.startswith(subject_start):
+            return message
+    raise AssertionError(f"no email to {user.email} with a subject starting {subject_start!r}")
+
+
+def reply_bytes(
+    message: EmailMessage | None,
+    *,
+    sender: str,
+    body: str,
+    to: str | None = None,
+    message_id: str | None = None,
+    headers: tuple[str, ...] = (),
+) -> bytes:
+    """A Gmail-style top-posted reply to ``message``: the body, then the quote."""
+    lines = [f"From: Someone <{sender}>"]
+    lines.append(f"To: {to or (message.reply_to[0] if message is not None and message.reply_to else 'x@nowhere')}")
+    lines.append(f"Subject: Re: {message.subject if message is not None else 'hello'}")
+    lines.append(f"Date: {formatdate()}")
+    lines.append(f"Message-ID: {message_id or f'<reply{next(_numbers)}@mail.example.com>'}")
+    if message is not None:
+        lines.append(f"In-Reply-To: {message.extra_headers['Message-ID']}")
+        lines.append(f"References: {message.extra_headers['Message-ID']}")
+    lines += ["MIME-Version: 1.0", "Content-Type: text/plain; charset=utf-8", *headers]
+    quote = ""
+    if message is not None:
+        quote = "\n\nOn Mon, 2 Mar 2026 at 09:00, Splendor by post wrote:\n" + "\n".join(
+            "> " + line for line in str(message.body).splitlines()
+        )
+    return ("\r\n".join(lines) + "\r\n\r\n" + (body + quote).replace("\n", "\r\n") + "\r\n").encode()
+
+
+def receive(commit: Commit, raw: bytes) -> InboundMessage | None:
+    """Deliver one message as a way in does; its processing runs on commit."""
+    with commit():
+        inbound = inbound_message_receive(raw=raw, envelope_to=None, source="test")
+    if inbound is not None:
+        inbound.refresh_from_db()
+    return inbound
+
+
+def examples_in(message: EmailMessage) -> list[str]:
+    """The moves a turn email lists under "Some moves you could play:"."""
+    lines = str(message.body).splitlines()
+    if "Some moves you could play:" not in lines:
+        return []
+    start = lines.index("Some moves you could play:") + 1
+    moves: list[str] = []
+    for line in lines[start:]:
+        if not line.startswith("  "):
+            break
+        moves.append(line.strip())
+    return moves
