@@ -109,7 +109,7 @@ class PasswordResetSetForm(SetPasswordForm):  # type: ignore[type-arg]
         return user
 
 
-class PasswordChangePageForm(PasswordChangeForm):  # type: ignore[type-arg]
+class PasswordChangePageForm(PasswordChangeForm):
     def save(self, commit: bool = True) -> Any:
         user = super().save(commit=commit)
         services.password_failures_clear(username=user.get_username())

@@ -3,8 +3,8 @@ emailed code, logging in and out, resetting and changing the password, and
 changing the email address (confirmed at the new one).
 
 Thin views: a form reads the input, one service acts, its refusal is shown in
-the form. Every page is private (never cached) and sends no referrer: the
-address of some (a reset or confirmation link) is a secret.
+the form. Every page is private (never cached) and sends no referrer to other
+sites: the address of some (a reset or confirmation link) is a secret.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from django.contrib import messages
 from django.contrib.auth import REDIRECT_FIELD_NAME, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse, reverse_lazy
 from django.utils.decorators import method_decorator
@@ -48,16 +48,21 @@ BACKEND = "accounts.backends.LockoutModelBackend"
 SESSION_SIGNUP_USERNAME = "accounts.signup_username"
 SESSION_SIGNUP_NEXT = "accounts.signup_next"
 
-View = Callable[..., HttpResponse]
+View = Callable[..., HttpResponseBase]
 
 
 def private_page(view: View) -> View:
-    """Never cached, and no referrer sent from it."""
+    """Never cached, and no referrer sent to other sites.
+
+    Not ``no-referrer``: under it a browser sends ``Origin: null`` with a form's
+    POST, which Django's CSRF check refuses. ``same-origin`` sends the referrer
+    (which may hold a reset or confirmation token) to this site only.
+    """
 
     @wraps(view)
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         response = view(request, *args, **kwargs)
-        response["Referrer-Policy"] = "no-referrer"
+        response["Referrer-Policy"] = "same-origin"
         response["X-Robots-Tag"] = "noindex, nofollow"
         return response
 
@@ -115,10 +120,8 @@ def signup(request: HttpRequest) -> HttpResponse:
             request.session[SESSION_SIGNUP_USERNAME] = user.get_username()
             request.session[SESSION_SIGNUP_NEXT] = next_url
             return HttpResponseRedirect(reverse("accounts-signup-verify"), status=303)
-    status = 400 if form.errors else 200
-    return render(
-        request, "accounts/pages/signup.html", {"form": form, "next": next_url, "login_url": _with_next(reverse("login"), next_url)}, status=status
-    )
+    context = {"form": form, "next": next_url, "login_url": _with_next(reverse("login"), next_url)}
+    return render(request, "accounts/pages/signup.html", context)
 
 
 @private_page
@@ -138,9 +141,8 @@ def signup_verify(request: HttpRequest) -> HttpResponse:
             login(request, user, backend=BACKEND)
             messages.success(request, "Your address is verified and you are logged in. Welcome!")
             return HttpResponseRedirect(next_url or my_games_url(), status=303)
-    status = 400 if form.errors else 200
     context = {"form": form, "waiting": waiting, "next": next_url}
-    return render(request, "accounts/pages/signup_verify.html", context, status=status)
+    return render(request, "accounts/pages/signup_verify.html", context)
 
 
 def _code_refusal(error: DomainError) -> str:
@@ -185,11 +187,6 @@ class LoginPage(auth_views.LoginView):
         context = super().get_context_data(**kwargs)
         context["signup_url"] = _with_next(reverse("accounts-signup"), context.get("next") or "")
         return context
-
-    def form_invalid(self, form: Any) -> HttpResponse:
-        response = super().form_invalid(form)
-        response.status_code = 400
-        return response
 
 
 @method_decorator(private_page, name="dispatch")
@@ -275,7 +272,7 @@ def email_change(request: HttpRequest) -> HttpResponse:
                 )
                 return HttpResponseRedirect(reverse("accounts-email"), status=303)
     context = {"form": form, "player": services.player_for_user(user=user)}
-    return render(request, "accounts/pages/email_change.html", context, status=400 if form.errors else 200)
+    return render(request, "accounts/pages/email_change.html", context)
 
 
 @private_page
@@ -287,7 +284,7 @@ def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
     try:
         user = services.email_change_confirm(token=token)
     except DomainError as error:
-        return render(request, "accounts/pages/email_confirm.html", {"token": token, "error": error.message}, status=400)
+        return render(request, "accounts/pages/email_confirm.html", {"token": token, "error": error.message})
     messages.success(request, f"Your address is now {user.email}.")
     target = reverse("accounts-email") if request.user.is_authenticated else reverse("login")
     return HttpResponseRedirect(target, status=303)

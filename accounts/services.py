@@ -76,7 +76,6 @@ RESERVED_USERNAMES = frozenset(
         "notifications", "mute", "vacation", "link", "rotate",
         "webhooks", "deliveries", "rotate-secret", "favicon.ico",
         "accounts",
-        "accounts",
     }
 )
 # An erased account becomes `deleted-<id>`, shown as `deleted player <id>`:
@@ -845,9 +844,7 @@ def email_change_confirm(*, token: str) -> User:
     commits; a bounce recorded against it is forgotten (accounts.receivers)."""
     now = timezone.now()
     try:
-        payload = signing.loads(
-            token, salt=_EMAIL_CHANGE_SALT, max_age=EMAIL_CHANGE_LIFETIME.total_seconds()
-        )
+        payload = signing.loads(token, salt=_EMAIL_CHANGE_SALT, max_age=EMAIL_CHANGE_LIFETIME)
     except signing.SignatureExpired:
         raise VerificationExpiredError("This link has expired. Ask for a new one on the email page.") from None
     except signing.BadSignature:

@@ -174,4 +174,4 @@ def vacation(request: HttpRequest) -> HttpResponse:
             )
             return HttpResponseRedirect(reverse("accounts-vacation"), status=303)
     context = {"form": form, **vacation_context(user=user, zone=zone, now=timezone.now())}
-    return render(request, "games/account/vacation.html", context, status=400 if form.errors else 200)
+    return render(request, "games/account/vacation.html", context)
