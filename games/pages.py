@@ -71,9 +71,18 @@ def page_headers(response: HttpResponse) -> HttpResponse:
     """The security headers of every game page answer."""
     response["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
     response["X-Frame-Options"] = "DENY"
-    response["Referrer-Policy"] = "no-referrer"
+    if "Referrer-Policy" not in response:
+        response["Referrer-Policy"] = "no-referrer"
     response["X-Robots-Tag"] = "noindex, nofollow"
     response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+def with_forms(response: HttpResponse) -> HttpResponse:
+    """A page with forms sends its origin on a POST (Django's CSRF check asks for it:
+    under ``no-referrer`` a browser sends ``Origin: null``), and no referrer to
+    other sites. Its address never holds the link's token (see ``game_page``)."""
+    response["Referrer-Policy"] = "same-origin"
     return response
 
 
@@ -235,10 +244,11 @@ def _draw(
         else "",
         "page_url": _page_url(game.pk),
         "version_url": reverse("game-version", kwargs={"game_id": game.pk}),
+        "poll_seconds": settings.GAME_PAGE_POLL_SECONDS,
         "login_url": _login_url(request) if seat is None else "",
         "public": game.public,
     }
-    return render(request, "games/game_page.html", context, status=status)
+    return with_forms(render(request, "games/game_page.html", context, status=status))
 
 
 def _invitation_open(seat: Seat) -> bool:
@@ -292,13 +302,11 @@ def _play(request: HttpRequest, viewer: Viewer, seat: Seat) -> HttpResponse:
     try:
         played = services.move_submit(game_id=viewer.game.pk, user=seat.user, text=text, expected_version=version)
     except errors.StaleVersion:
-        viewer.game.refresh_from_db()
-        return _draw(
-            request,
-            viewer,
-            error="The game moved on since this page was drawn, so nothing was played. Here is the board now.",
-            status=409,
+        # Drawn again by a redirect: reloading that page does not post the move again.
+        messages.error(
+            request, "The game moved on since this page was drawn, so nothing was played. Here is the board now."
         )
+        return _redirect(viewer.game.pk)
     except DomainError as error:
         viewer.game.refresh_from_db()
         return _draw(
@@ -365,7 +373,7 @@ def game_resign_page(request: HttpRequest, game_id: str) -> HttpResponse:
     assert seat is not None  # allow_public=False
     if request.POST.get("confirm") != "yes":
         context = {"game_id": game_id, "page_url": _page_url(game_id), "board": board_context(game=found.game, seat_index=seat.index)}
-        return render(request, "games/resign_confirm.html", context)
+        return with_forms(render(request, "games/resign_confirm.html", context))
     try:
         services.game_resign(game=found.game, user=seat.user)
     except DomainError as error:
@@ -469,4 +477,4 @@ def game_replay(request: HttpRequest, game_id: str) -> HttpResponse:
         "commitment": game.seed_commitment,
         "page_url": _page_url(game.pk),
     }
-    return render(request, "games/replay.html", context)
+    return with_forms(render(request, "games/replay.html", context))

@@ -39,7 +39,9 @@ def test_the_page_shows_the_board_as_the_links_seat(client: Client, variant: str
         assert '<html lang="en">' in html and 'name="viewport"' in html and "<title>" in html
         assert f"{seat.user.player.display_name}</strong> (you)" in html
         assert html.count("(you)") == 1  # that seat, and no other
-        assert response["Referrer-Policy"] == "no-referrer"
+        # No referrer leaves the site; the page's own forms send their origin (CSRF).
+        assert response["Referrer-Policy"] == "same-origin"
+        assert "seat=" not in response.request["PATH_INFO"] + response.request.get("QUERY_STRING", "")
         assert "no-store" in response["Cache-Control"]
         tiles = "Locations" if variant == "marvel" else "Nobles"
         assert tiles in html

@@ -12,7 +12,7 @@
   var versionUrl = root.getAttribute("data-version-url");
   var pageUrl = root.getAttribute("data-page-url");
   var storeKey = "game-page-choice:" + root.getAttribute("data-game");
-  var POLL_MS = 4000;
+  var POLL_MS = 1000 * (parseInt(root.getAttribute("data-poll-seconds"), 10) || 4);
   var etag = null;
   var redrawing = false;
 
