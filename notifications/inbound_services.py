@@ -318,9 +318,10 @@ def move_text_with_names(game: Game, seat: Seat, text: str) -> str:
     words = text.split(None, 1)
     if len(words) < 2 or words[0].lower() not in ("buy", "purchase", "recruit", "reserve", "hold") or game.state is None:
         return text
-    match = _SUFFIX.search(" " + words[1])
-    argument = words[1] if match is None else words[1][: match.start()]
-    rest = "" if match is None else words[1][match.start() :]
+    padded = " " + words[1] + " "
+    match = _SUFFIX.search(padded)
+    argument = padded if match is None else padded[: match.start()]
+    rest = "" if match is None else padded[match.start() :].rstrip()
     argument = argument.strip()
     if not argument or _CARD_REF.match(argument):
         return text

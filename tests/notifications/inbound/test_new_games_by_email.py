@@ -1,0 +1,90 @@
+"""New games by email: a message to the service's address, confirmed by the
+account's owner before anyone is invited."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core import mail
+from tests.notifications.inbound.mail_helpers import latest, receive, reply_bytes
+
+from games.models import Game, Seat
+from notifications.addresses import address_digest
+from notifications.models import InboundMessage, InvitationOptOut
+
+pytestmark = pytest.mark.django_db
+
+NEW = "new@reply.splendor.test"
+
+
+def _ask(commit: Any, sender: str, body: str) -> Any:
+    return receive(commit, reply_bytes(None, sender=sender, body=body, to=NEW))
+
+
+def _code(message: Any) -> str:
+    return next(line.split()[1] for line in message.body.splitlines() if line.strip().startswith("confirm "))
+
+
+def test_a_new_game_waits_for_confirmation_and_invites_nobody_before(commit: Any, alice: Any, bob: Any) -> None:
+    before = len(mail.outbox)
+    _ask(commit, alice.email, "new base 3 with bob@example.com, dora@elsewhere.example")
+    assert not Game.objects.exists()
+    sent = mail.outbox[before:]
+    assert [m.to for m in sent] == [[alice.email]]  # only the confirmation, to the account's address
+    assert sent[0].reply_to == [NEW]
+
+
+def test_the_confirmed_game_invites_members_and_sends_strangers_a_signup_link(commit: Any, alice: Any, bob: Any) -> None:
+    _ask(commit, alice.email, "new base 3 with bob@example.com, dora@elsewhere.example")
+    ask = latest(alice, "Please confirm: a new game")
+    receive(commit, reply_bytes(ask, sender=alice.email, body=f"confirm {_code(ask)}", to=NEW))
+    game = Game.objects.get()
+    assert (game.variant, game.seat_count, game.created_by_id) == ("base", 3, alice.pk)
+    assert Seat.objects.filter(game=game, user=bob, invited=True).exists()
+    assert latest(bob)  # the usual invitation, from the outbox
+    dora = [m for m in mail.outbox if m.to == ["dora@elsewhere.example"]]
+    assert len(dora) == 1
+    assert "/accounts/signup/?next=%2Fgames%2F" + game.pk in dora[0].body
+    assert latest(alice, f"Game {game.pk} created")
+
+
+def test_an_opted_out_address_gets_no_invitation(commit: Any, alice: Any) -> None:
+    InvitationOptOut.objects.create(address_digest=address_digest("dora@elsewhere.example"))
+    _ask(commit, alice.email, "new base 2 with dora@elsewhere.example")
+    ask = latest(alice, "Please confirm")
+    receive(commit, reply_bytes(ask, sender=alice.email, body=f"confirm {_code(ask)}", to=NEW))
+    assert Game.objects.count() == 1
+    assert not [m for m in mail.outbox if "dora@elsewhere.example" in m.to]
+
+
+def test_a_confirmation_code_from_another_account_does_nothing(commit: Any, alice: Any, bob: Any) -> None:
+    _ask(commit, alice.email, "new base 2 with charlie@example.com")
+    code = _code(latest(alice, "Please confirm"))
+    inbound = receive(commit, reply_bytes(None, sender=bob.email, body=f"confirm {code}", to=NEW))
+    assert inbound is not None and inbound.status == InboundMessage.Status.REFUSED
+    assert not Game.objects.exists()
+
+
+def test_a_code_works_once(commit: Any, alice: Any) -> None:
+    _ask(commit, alice.email, "new base 2")
+    ask = latest(alice, "Please confirm")
+    receive(commit, reply_bytes(ask, sender=alice.email, body=f"confirm {_code(ask)}", to=NEW))
+    receive(commit, reply_bytes(ask, sender=alice.email, body=f"confirm {_code(ask)}", to=NEW))
+    assert Game.objects.count() == 1
+
+
+def test_the_invitation_limit_applies_to_games_made_by_email(commit: Any, alice: Any, settings: Any) -> None:
+    settings.INVITATIONS_PER_DAY = 1
+    _ask(commit, alice.email, "new base 3 with x@elsewhere.example, y@elsewhere.example")
+    ask = latest(alice, "Please confirm")
+    inbound = receive(commit, reply_bytes(ask, sender=alice.email, body=f"confirm {_code(ask)}", to=NEW))
+    assert inbound is not None and inbound.status == InboundMessage.Status.REFUSED
+    assert not Game.objects.exists()
+    assert "at most 1" in latest(alice, "Not done").body
+
+
+def test_an_unknown_variant_is_refused_at_once(commit: Any, alice: Any) -> None:
+    inbound = _ask(commit, alice.email, "new chess 2")
+    assert inbound is not None and inbound.status == InboundMessage.Status.REFUSED
+    assert "'chess' is not a variant" in latest(alice, "Not done").body
