@@ -90,6 +90,14 @@ class LockoutAuthenticationForm(AuthenticationForm):
                 self._refuse_while_locked(username)  # that wrong password was the last one allowed
             raise
 
+    def confirm_login_allowed(self, user: Any) -> None:
+        super().confirm_login_allowed(user)
+        player = getattr(user, "player", None)
+        if player is not None and player.is_suspended:
+            raise ValidationError(
+                "A moderator suspended this account; it cannot log in while it is suspended.", code="suspended"
+            )
+
     def _refuse_while_locked(self, username: str) -> None:
         seconds = services.password_lock_seconds(username=username)
         if seconds:

@@ -44,6 +44,11 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 BACKEND = "accounts.backends.LockoutModelBackend"
+# No script at all; the one inline stylesheet of the base template; forms post here only.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; "
+    "frame-ancestors 'none'; base-uri 'none'"
+)
 # The sign-up waiting for its code, and where to go once verified, between the pages.
 SESSION_SIGNUP_USERNAME = "accounts.signup_username"
 SESSION_SIGNUP_NEXT = "accounts.signup_next"
@@ -63,6 +68,7 @@ def private_page(view: View) -> View:
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         response = view(request, *args, **kwargs)
         response["Referrer-Policy"] = "same-origin"
+        response["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
         response["X-Robots-Tag"] = "noindex, nofollow"
         return response
 

@@ -72,3 +72,19 @@ def test_every_page_offers_logging_out_as_a_form(alice: Any) -> None:
     client.force_login(alice)
     content = client.get("/accounts/games/").content.decode()
     assert '<form method="post" action="/accounts/logout/">' in content
+
+
+def test_a_suspended_account_cannot_log_in(alice: Any) -> None:
+    from accounts.models import Player
+    from django.utils import timezone
+
+    Player.objects.filter(user=alice).update(suspended_at=timezone.now())
+    client = Client()
+    answer = log_in(client, ALICE_PASSWORD)
+    assert "A moderator suspended this account" in page_text(answer)
+    assert "_auth_user_id" not in client.session
+
+
+def test_the_pages_run_no_script_and_post_only_here(db: None) -> None:
+    policy = Client().get("/accounts/login/")["Content-Security-Policy"]
+    assert "default-src 'none'" in policy and "form-action 'self'" in policy and "script-src" not in policy
