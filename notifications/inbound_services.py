@@ -57,6 +57,10 @@ class InboundRefusal(DomainError):
     title = "The emailed command cannot be carried out"
 
 
+def _reply_domain() -> str:
+    return str(settings.EMAIL_REPLY_DOMAIN or "")
+
+
 # --- receiving ------------------------------------------------------------------------
 
 
@@ -67,7 +71,7 @@ def inbound_message_receive(*, raw: bytes, envelope_to: list[str] | None, source
     if len(raw) > settings.INBOUND_MAX_MESSAGE_BYTES:
         logger.info("inbound message from %s refused: %s bytes is over the limit", source, len(raw))
         return None
-    parsed = inbound_parse(raw, reply_domain=settings.EMAIL_REPLY_DOMAIN, envelope_to=envelope_to)
+    parsed = inbound_parse(raw, reply_domain=_reply_domain(), envelope_to=envelope_to)
     try:
         with transaction.atomic():
             inbound = InboundMessage.objects.create(
@@ -137,7 +141,7 @@ def inbound_message_process(*, inbound_id: int) -> str:
         return "not-due"
     inbound = InboundMessage.objects.get(pk=inbound_id)
     raw = bytes(inbound.raw or b"")
-    parsed = inbound_parse(raw, reply_domain=settings.EMAIL_REPLY_DOMAIN, envelope_to=list(inbound.envelope_to))
+    parsed = inbound_parse(raw, reply_domain=_reply_domain(), envelope_to=list(inbound.envelope_to))
     inbound.command = parsed.command.text[:200]
     if parsed.drop_reason:
         if parsed.is_dsn:
@@ -473,9 +477,13 @@ def _new_game_create(inbound: InboundMessage, user: Any, details: dict[str, Any]
         invited=list(users_by_address.values()),
     )
     inbound.game = game
-    for address in strangers:
-        game_id = game.pk
-        transaction.on_commit(lambda a=address, g=game_id: signup_invitation_send(address=a, game_id=g, inviter=user))
+    game_id = game.pk
+
+    def send_signup_invitations() -> None:
+        for address in strangers:
+            signup_invitation_send(address=address, game_id=game_id, inviter=user)
+
+    transaction.on_commit(send_signup_invitations)
     _reply(inbound, "reply_done", user, game, done="new_game", invited=len(addresses), understood=inbound.command)
     return _finish(inbound, Status.APPLIED, f"created game {game.pk}")
 

@@ -78,7 +78,7 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, default=8025, help="port to listen on (default 8025)")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        domain: str = settings.EMAIL_REPLY_DOMAIN
+        domain = str(settings.EMAIL_REPLY_DOMAIN or "")
         limit: int = settings.INBOUND_MAX_MESSAGE_BYTES
         controller = Controller(
             InboundHandler(domain),
