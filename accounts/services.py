@@ -861,6 +861,8 @@ def email_change_confirm(*, token: str) -> User:
         address = str(payload["e"])
         if _email_taken_by_another(email=address, user=user, now=now):
             raise InvalidInput({"email": ["An account with this email address exists."]})
+        # Sign-ups with this address whose codes are dead gave way: they go, as for a new sign-up.
+        _pending_signups().filter(email__iexact=address).exclude(pk__in=_live_codes(now).values("user_id")).delete()
         user.email = address
         user.save(update_fields=["email"])
         Player.objects.filter(user=user).update(email_verified_at=now)

@@ -135,3 +135,24 @@ def test_the_bounce_warning_goes_when_the_new_address_is_confirmed(
 
     assert Player.objects.get(user=alice).email_undeliverable_at is None
     assert "bounced" not in page_text(alices_browser.get("/accounts/email/"))
+
+
+def test_a_sign_up_whose_code_has_expired_does_not_hold_the_address(
+    alice: Any, alices_browser: Client, django_capture_on_commit_callbacks: Any, time_machine: Any
+) -> None:
+    from accounts.services import signup_start
+
+    time_machine.move_to("2026-03-01 12:00:00+00:00")
+    with django_capture_on_commit_callbacks(execute=True):
+        signup_start(username="squatter", email="wanted@example.com", password="a long and unusual passphrase")
+    held = ask_for(alices_browser, django_capture_on_commit_callbacks, "wanted@example.com")
+    assert "An account with this email address exists." in page_text(held)
+
+    time_machine.move_to("2026-03-02 12:00:01+00:00")
+    answer = ask_for(alices_browser, django_capture_on_commit_callbacks, "wanted@example.com")
+
+    assert answer.status_code == 303
+    assert last_mail_to("wanted@example.com").subject == "Confirm your new address for Splendor by post"
+    confirm(alices_browser, django_capture_on_commit_callbacks, path_of_link_in_last_mail("wanted@example.com"))
+    assert User.objects.get(pk=alice.pk).email == "wanted@example.com"
+    assert not User.objects.filter(username="squatter").exists()
