@@ -8,7 +8,7 @@ from django.test import Client
 
 from games import services
 from games.models import Game, Seat
-from tests.games.board_helpers import NAMES, page_path
+from tests.games.board_helpers import page_path
 from tests.games.game_helpers import make_player
 
 
@@ -33,8 +33,13 @@ def other_than(game: Game, seat: Seat) -> Seat:
     return Seat.objects.filter(game=game).exclude(pk=seat.pk).order_by("index").first()  # type: ignore[return-value]
 
 
+# Other players than board_helpers.NAMES, so that a test can have both kinds of game.
+PUBLIC_NAMES = ("pat", "quinn", "ruth", "sam")
+
+
 def public_game(variant: str = "base", players: int = 2) -> Game:
-    users = [make_player(name) for name in NAMES[:players]]
+    """A started game anyone may watch."""
+    users = [make_player(name) for name in PUBLIC_NAMES[:players]]
     game = services.game_create(creator=users[0], variant=variant, seats=players, invited=users[1:], public=True)
     for user in users[1:]:
         services.seat_join(game=game, user=user)
