@@ -189,6 +189,11 @@ class LoginPage(auth_views.LoginView):
     authentication_form = LockoutAuthenticationForm
     redirect_authenticated_user = True
 
+    def get_redirect_url(self) -> str:  # type: ignore[override]  # the stubs add a parameter Django 5.2 does not have
+        # Django refuses (a 500) to send a logged-in visitor back to the login page itself.
+        target = super().get_redirect_url()
+        return "" if target.split("?")[0] == self.request.path else target
+
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         context["signup_url"] = _with_next(reverse("accounts-signup"), context.get("next") or "")

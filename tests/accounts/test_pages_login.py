@@ -88,3 +88,10 @@ def test_a_suspended_account_cannot_log_in(alice: Any) -> None:
 def test_the_pages_run_no_script_and_post_only_here(db: None) -> None:
     policy = Client().get("/accounts/login/")["Content-Security-Policy"]
     assert "default-src 'none'" in policy and "form-action 'self'" in policy and "script-src" not in policy
+
+
+def test_a_logged_in_player_sent_back_to_the_login_page_goes_to_my_games(alice: Any) -> None:
+    client = Client()
+    client.force_login(alice)
+    answer = client.get("/accounts/login/", {"next": "/accounts/login/"})
+    assert answer.status_code == 302 and answer["Location"] == "/accounts/games/"
