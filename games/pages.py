@@ -159,11 +159,27 @@ def _move_groups(moves: list[str]) -> list[dict[str, Any]]:
             "kind": kind,
             "title": title,
             "count": sum(len(group) for group in by_kind[kind].values()),
-            "actions": [{"action": action, "moves": group} for action, group in by_kind[kind].items()],
+            "actions": [
+                {"action": action, "moves": group, "choose": _choice_words(group)}
+                for action, group in by_kind[kind].items()
+            ],
         }
         for kind, title in _KINDS
         if by_kind.get(kind)
     ]
+
+
+def _choice_words(group: list[dict[str, Any]]) -> str:
+    """What the player chooses among the moves of one action (B-TAKE-4 returns, B-NOBLE-2 tiles)."""
+    texts = [move["text"] for move in group]
+    parts = []
+    if any(" return " in text for text in texts):
+        parts.append("the tokens to return (you may keep ten)")
+    if any(" noble " in text for text in texts):
+        parts.append("the noble who visits you")
+    if any(" location " in text for text in texts):
+        parts.append("the location you take")
+    return " and ".join(parts) or "one"
 
 
 def _duration(seconds: int) -> str:

@@ -142,7 +142,7 @@ def test_moves_that_must_return_tokens_are_listed_under_their_take_with_the_choi
     returning = [t for t in texts if " return " in t]
     assert returning
     html = page(opened(to_move(game)), game).content.decode()
-    assert "then choose the tokens to return" in html
+    assert "then choose the tokens to return (you may keep ten)" in html
     for text in returning[:5]:
         assert f'value="{text}"' in html
 
