@@ -140,6 +140,17 @@ def inbound_message_process(*, inbound_id: int) -> str:
     if not _claim(inbound_id):
         return "not-due"
     inbound = InboundMessage.objects.get(pk=inbound_id)
+    try:
+        return _process(inbound)
+    except Exception:
+        # A bug must not send the message round again (it might loop): it is kept
+        # for an operator, and the sender gets no reply.
+        logger.exception("inbound message %s could not be processed", inbound_id)
+        InboundMessage.objects.filter(pk=inbound_id).update(status=Status.DROPPED, outcome="internal error")
+        return Status.DROPPED
+
+
+def _process(inbound: InboundMessage) -> str:
     raw = bytes(inbound.raw or b"")
     parsed = inbound_parse(raw, reply_domain=_reply_domain(), envelope_to=list(inbound.envelope_to))
     inbound.command = parsed.command.text[:200]
