@@ -345,7 +345,7 @@ def move_text_with_names(game: Game, seat: Seat, text: str) -> str:
     if seat.index is not None:
         visible += [cid for cid, _blind in state.players[seat.index].reserved]
     cards = state.variant.cards
-    wanted = _norm(argument.removeprefix("the ").removesuffix(" in marvel"))
+    wanted = _norm(re.sub(r"^the\s+|\s+in\s+marvel$", "", argument, flags=re.IGNORECASE))
     if not wanted or not any(cards[cid].name for cid in visible if cid in cards):
         return text
     named = {cid: cards[cid].name for cid in visible if cid in cards and cards[cid].name}

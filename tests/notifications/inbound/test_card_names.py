@@ -54,3 +54,10 @@ def test_ids_slots_and_decks_pass_through_unchanged(alice: Any, bob: Any) -> Non
     game, seat, _ = _marvel(alice, bob)
     for text in ("buy 1-07", "reserve 2c", "reserve deck 3", "buy h1", "take YUO"):
         assert move_text_with_names(game, seat, text) == text
+
+
+def test_in_marvel_after_a_name_is_not_part_of_it(alice: Any, bob: Any) -> None:
+    game, seat, state = _marvel(alice, bob)
+    card_id = state.market[0][1]
+    name = state.variant.cards[card_id].name
+    assert move_text_with_names(game, seat, f"buy {name} in Marvel") == f"buy {card_id}"
