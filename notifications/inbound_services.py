@@ -38,7 +38,7 @@ from games.models import Game, Seat
 from games.services import game_create, game_resign, move_submit, seat_decline, seat_join, vacation_take
 from notifications.addresses import address_digest, address_redacted
 from notifications.inbound import CommandKind, InboundEmail, inbound_parse
-from notifications.models import InboundMessage, InvitationOptOut, PendingConfirmation
+from notifications.models import InboundMessage, InvitationOptOut, Notification, PendingConfirmation
 from notifications.page_tokens import opt_out_url
 from notifications.reply_tokens import seat_for_reply_token
 from notifications.services import notify
@@ -123,7 +123,16 @@ def _claim(inbound_id: int) -> bool:
     )
 
 
+_ADDRESS = re.compile(r"[^\s<>()'\"]+@[^\s<>()'\",]+")
+
+
+def _redacted(text: str) -> str:
+    """``text`` with every address in it redacted (it goes to a log line)."""
+    return _ADDRESS.sub(lambda match: address_redacted(match.group(0)), text)
+
+
 def _finish(inbound: InboundMessage, status: str, outcome: str, **fields: Any) -> str:
+    outcome = _redacted(outcome)
     inbound.status = status
     inbound.outcome = outcome[:300]
     inbound.raw = None  # kept only until processed: it holds addresses and words
@@ -219,6 +228,11 @@ def _without_token(inbound: InboundMessage, parsed: InboundEmail, user: Any | No
 
 
 def _tell_owner(inbound: InboundMessage, *, user_id: int, game: Game | None, reason: str) -> None:
+    # Whoever has a player's reply address could otherwise flood them with warnings.
+    since = timezone.now() - timedelta(hours=1)
+    warned = Notification.objects.filter(kind="reply_unauthorised", user_id=user_id, created_at__gte=since).count()
+    if warned >= settings.INBOUND_ERROR_REPLIES_PER_HOUR:
+        return
     inbound.reply = {**inbound.reply, "reason": reason}
     inbound.save(update_fields=["reply"])
     notify(

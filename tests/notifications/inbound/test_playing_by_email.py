@@ -278,3 +278,23 @@ def test_mail_from_an_unknown_sender_gets_no_answer(commit: Any, alice: Any) -> 
     inbound = receive(commit, raw)
     assert inbound is not None and inbound.status == Status.DROPPED
     assert len(mail.outbox) == before
+
+
+def test_warnings_about_forged_mail_are_limited_per_hour(clock: Any, commit: Any, alice: Any, bob: Any) -> None:
+    game = start_game(commit, alice, bob)
+    player = _to_move(game)
+    turn_email = latest(player, "Your turn")
+    for _ in range(8):
+        receive(commit, reply_bytes(turn_email, sender="mallory@evil.example", body="take WUG"))
+    assert sum(1 for m in mail.outbox if m.subject.startswith("Someone tried to play for you")) == 5
+
+
+def test_logs_name_no_address_in_full(clock: Any, commit: Any, alice: Any, caplog: Any) -> None:
+    caplog.set_level("INFO")
+    receive(commit, reply_bytes(None, sender=alice.email, body="new base 2 3 with dora@elsewhere.example",
+                                to="new@reply.splendor.test"))  # fmt: skip
+    inbound = InboundMessage.objects.get()
+    assert inbound.status == Status.REFUSED
+    assert "dora@elsewhere.example" not in caplog.text
+    assert "alice@example.com" not in caplog.text
+    assert "dora@elsewhere.example" not in inbound.outcome
