@@ -71,6 +71,16 @@ def test_two_players_play_a_whole_game_by_clicking_on_their_pages(
         page.wait_for_selector(f'#game[data-version="{version}"]', timeout=15_000)
         assert sorted(_listed_moves(page)) == sorted(turn.legal), f"move {number + 1}: the page lists the legal moves"
 
+        if number == 1:
+            # Tapping a card on the board lists only the moves with that card.
+            card = next(t.split()[1] for t in turn.legal if t.startswith("reserve ") and "deck" not in t)
+            page.click(f'#board [data-card="{card}"]')
+            visible = page.eval_on_selector_all(
+                '#move-form .move:not([hidden]) input[name="move"]', "inputs => inputs.map(i => i.value)"
+            )
+            assert visible and all(card in text for text in visible)
+            page.click("#move-filter-clear")
+            assert page.locator('#move-form .move[hidden]').count() == 0
         if number == 2 and not stale_checked:
             # A second window of the same player, without JavaScript, drawn now and used after the move.
             stale = new_page(java_script_enabled=False)
