@@ -10,9 +10,9 @@ from django.contrib.auth.models import User
 from django.db.models import F, QuerySet
 
 from accounts import selectors as accounts_selectors
-from games.models import Game, GameEvent, Move, PlayedBy, Seat
+from games.models import Game, GameEvent, Move, PlayedBy
 from leagues.errors import LeagueNotFound, SeasonNotFound
-from leagues.models import League, LeagueGame, Membership, PlayerRating, Season
+from leagues.models import League, Membership, PlayerRating, Season
 
 
 def league_list() -> QuerySet[League]:
@@ -87,6 +87,8 @@ class StandingRow:
     user_id: int
     username: str
     division: str | None = None
+    # 1 is the top division; 0 without divisions. Standings go division by division.
+    division_level: int = 0
     played: int = 0
     points: int = 0
     wins: int = 0
@@ -138,6 +140,7 @@ def season_standings(*, season: Season) -> list[StandingRow]:
             user_id=entry.user_id,
             username=entry.user.get_username(),
             division=entry.division.name if entry.division else None,
+            division_level=entry.division.level if entry.division else 0,
             dropped=entry.dropped_at is not None,
         )
     finished = _finished_games(season)
@@ -153,10 +156,10 @@ def season_standings(*, season: Season) -> list[StandingRow]:
             row.total_score += game.scores[seat] if seat < len(game.scores) else 0
             row.places.append(place)
 
-    def level(row: StandingRow) -> tuple[str | None, int, int]:
-        return (row.division, -row.points, -row.wins)
+    def level(row: StandingRow) -> tuple[int, int, int]:
+        return (row.division_level, -row.points, -row.wins)
 
-    ordered = sorted(rows.values(), key=lambda r: (r.division or "", *level(r)[1:]))
+    ordered = sorted(rows.values(), key=level)
     for _, group_iter in itertools.groupby(ordered, key=level):
         group = list(group_iter)
         if len(group) < 2:
@@ -173,20 +176,18 @@ def season_standings(*, season: Season) -> list[StandingRow]:
                     tied[a].head_to_head -= 1
 
     def key(row: StandingRow) -> tuple[Any, ...]:
-        return (row.division or "", -row.points, -row.wins, -row.head_to_head, -row.total_score)
+        return (row.division_level, -row.points, -row.wins, -row.head_to_head, -row.total_score)
 
     ordered = sorted(rows.values(), key=lambda r: (*key(r), r.username.lower()))
     previous: tuple[Any, ...] | None = None
     position = 0
+    last_rank = 0
     for row in ordered:
-        division = row.division or ""
-        if previous is None or previous[0] != division:
+        if previous is None or previous[0] != row.division_level:
             position = 0
         position += 1
-        if previous is None or key(row) != previous:
-            row.rank = position
-        else:
-            row.rank = ordered[ordered.index(row) - 1].rank
+        row.rank = last_rank if previous is not None and key(row) == previous else position
+        last_rank = row.rank
         previous = key(row)
     return ordered
 
@@ -223,12 +224,3 @@ def player_ratings_by_username(*, username: str) -> tuple[str, dict[str, RatingV
     """The public player's username and ratings (accounts.errors.PlayerNotFoundError otherwise)."""
     player = accounts_selectors.player_get_public(username=username)
     return player.user.get_username(), ratings_for_user(user_id=player.user.pk)
-
-
-def league_games_for(*, season: Season) -> QuerySet[LeagueGame]:
-    return LeagueGame.objects.filter(season=season).select_related("game")
-
-
-def seat_users(*, game: Game) -> list[int]:
-    return list(Seat.objects.filter(game=game, joined_at__isnull=False).order_by("join_position").values_list("user_id", flat=True))
-

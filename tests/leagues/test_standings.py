@@ -100,3 +100,26 @@ def test_head_to_head_splits_players_level_on_points_and_wins_before_prestige(pl
         ("bob", 3, -1),
         ("carol", 0, 0),
     ]
+
+
+def test_with_divisions_the_standings_go_division_by_division_and_ranks_start_again(
+    players: list[Any], erin: Any
+) -> None:
+    league = make_league(division_size=2)
+    add_members(league, [*players, erin])
+    season = make_season(league)
+    services.season_start(season_id=season.pk)
+    rows = selectors.season_standings(season=season)
+    assert [r.division for r in rows] == ["Division 1"] * 2 + ["Division 2"] * 3
+    assert [r.rank for r in rows] == [1, 1, 1, 1, 1]  # nobody has played: everyone level
+
+
+def test_a_league_refuses_points_that_reward_a_worse_place_or_have_too_many_places(db: None) -> None:
+    import pytest
+    from django.core.exceptions import ValidationError
+
+    with pytest.raises(ValidationError, match="never scores fewer"):
+        make_league(points_for_place=[1, 3]).clean()
+    with pytest.raises(ValidationError, match="2 places"):
+        make_league("Other", points_for_place=[3, 2, 1]).clean()
+    make_league("Fine", players_per_game=4, points_for_place=[4, 2, 1, 0]).clean()
