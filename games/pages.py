@@ -62,8 +62,8 @@ _KINDS = (
 
 _PAUSE_REASONS = {
     "vacation": "a player is on vacation",
-    "maintenance": "the site is under maintenance",
-    "moderation": "a moderator paused the game",
+    "moderator": "a moderator paused the game",
+    "server": "the site paused every clock (maintenance or an outage)",
 }
 
 

@@ -178,3 +178,29 @@ def test_a_private_finished_game_has_no_replay_for_strangers(charlie: Any) -> No
     game = started_game("base", 2)
     services.game_resign(game=game, user=user_to_move(game))
     assert Client().get(f"/games/{game.pk}/replay/").status_code == 403
+
+
+@pytest.mark.parametrize(
+    ("reason", "words"),
+    [("moderator", "a moderator paused the game"), ("server", "the site paused every clock")],
+)
+def test_a_paused_clock_says_why(reason: str, words: str) -> None:
+    game = started_game("base", 2)
+    services.game_pause(game_id=game.pk, reason=reason)
+    html = shown(game, seats(game)[0])
+    assert "Paused" in html and words in html
+
+
+def test_a_vacation_pause_names_the_player_on_vacation() -> None:
+    game = started_game("base", 2)
+    away = seats(game)[1]
+    services.vacation_take(user=away.user, days=3)
+    html = shown(game, seats(game)[0])
+    assert "a player is on vacation" in html and away.user.get_username() in html
+
+
+def test_the_clock_shows_the_deadline_and_the_time_per_move() -> None:
+    game = started_game("base", 2)
+    game.refresh_from_db()
+    html = shown(game, Seat.objects.get(game=game, index=game.to_move))
+    assert "Deadline for your move:" in html and "3 days 0 h per move" in html

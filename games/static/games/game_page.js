@@ -68,6 +68,10 @@
     }
     window.fetch(versionUrl, { headers: headers, credentials: "same-origin", cache: "no-store" })
       .then(function (response) {
+        if (response.status === 403 || response.status === 404) {
+          redraw();  // the link was replaced or the game is gone: the page says so
+          return null;
+        }
         if (response.status !== 200) {
           return null;
         }
