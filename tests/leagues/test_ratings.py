@@ -110,3 +110,14 @@ def test_the_ratings_of_an_unknown_player_are_a_problem(players: list[Any]) -> N
     assert response.status_code == 404
     assert response["Content-Type"].startswith("application/problem+json")
     assert response.json()["code"] == "player_not_found"
+
+
+def test_the_outbox_brings_a_finished_rated_game_to_the_ratings_consumer_by_itself(
+    players: list[Any], django_capture_on_commit_callbacks: Any
+) -> None:
+    alice, bob = players[:2]
+    game = rated_game(alice, bob)
+    with django_capture_on_commit_callbacks(execute=True):
+        game_services.game_resign(game=game, user=alice)
+    assert PlayerRating.objects.get(user=bob).games == 1
+    assert GameEventClaim.objects.get(event_id=_finished_event(game.pk), consumer="ratings").done_at is not None

@@ -192,3 +192,16 @@ def test_the_next_game_is_the_one_that_has_waited_longest(players: list[Any]) ->
     others = [p for p in players if p.pk not in to_move]
     for player in others:
         assert selectors.next_game(league=league, user=player) is None
+
+
+def test_a_late_joiner_at_three_player_tables_meets_everyone_once(players: list[Any], erin: Any) -> None:
+    league = make_league(players_per_game=3, points_for_place=[3, 1, 0])
+    add_members(league, players)
+    season = make_season(league)
+    services.season_start(season_id=season.pk)
+    membership = services.league_join_request(league=league, user=erin)
+    services.membership_approve(membership_id=membership.pk, by=None)
+    tables = [set(_players_of(g)) for g in Game.objects.filter(league_game__season=season, seats__user=erin)]
+    assert len(tables) == 2
+    met = Counter(user for table in tables for user in table if user != erin.pk)
+    assert met == Counter({p.pk: 1 for p in players})
