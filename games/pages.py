@@ -194,7 +194,9 @@ def _clock(game: Game, seat: Seat | None) -> dict[str, Any]:
     summary = selectors.game_summary(game=game, user=seat.user if seat is not None else None)
     return {
         "move_time": _duration(game.move_seconds),
-        "bank": _duration(seat.bank_seconds) if seat is not None and seat.index is not None else "",
+        "bank": _duration(seat.bank_seconds)
+        if seat is not None and seat.index is not None and game.bank_start_seconds
+        else "",
         "banks": [
             {"seat": s["seat"], "name": s["display_name"] or s["username"], "bank": _duration(s["bank_seconds"])}
             for s in summary["seats"]
@@ -254,7 +256,7 @@ def _draw(
         "can_resign": playing,
         "can_rotate": seat is not None,
         "new_link": new_link,
-        "clock": _clock(game, seat) if game.state is not None else None,
+        "clock": _clock(game, seat) if game.status == Game.Status.ACTIVE else None,
         "replay_url": reverse("game-replay", kwargs={"game_id": game.pk})
         if game.state is not None and (seat is not None or game.is_over)
         else "",

@@ -204,3 +204,13 @@ def test_the_clock_shows_the_deadline_and_the_time_per_move() -> None:
     game.refresh_from_db()
     html = shown(game, Seat.objects.get(game=game, index=game.to_move))
     assert "Deadline for your move:" in html and "3 days 0 h per move" in html
+
+
+def test_a_game_with_time_banks_shows_each_players_bank() -> None:
+    from tests.games.game_helpers import make_player
+
+    tom, uma = make_player("tom"), make_player("uma")
+    game = services.game_create(creator=tom, seats=2, invited=[uma], bank_seconds=3600)
+    services.seat_join(game=game, user=uma)
+    html = shown(game, Seat.objects.get(game=game, user=tom))
+    assert "your time bank: 1 h 00 min" in html and "Banks:" in html
