@@ -39,6 +39,14 @@ class ReliabilityTooLow(DomainError):
     title = "Too many of your turns ran out of time for this league"
 
 
+class NoRequestToDecide(DomainError):
+    """Raised to league admins (admin actions), never by the API."""
+
+    kind = ErrorKind.CONFLICT
+    code = "no_request_to_decide"
+    title = "This membership has no request waiting for a decision"
+
+
 class SeasonNotStartable(DomainError):
     """Raised to league admins (admin actions), never by the API."""
 

@@ -19,7 +19,13 @@ from django.utils import timezone
 from games import services as game_services
 from games.models import Game, Seat
 from leagues import glicko2, scheduling, selectors
-from leagues.errors import AlreadyAMember, NotALeagueMember, ReliabilityTooLow, SeasonNotStartable
+from leagues.errors import (
+    AlreadyAMember,
+    NoRequestToDecide,
+    NotALeagueMember,
+    ReliabilityTooLow,
+    SeasonNotStartable,
+)
 from leagues.models import (
     Division,
     League,
@@ -133,7 +139,7 @@ def membership_approve(*, membership_id: int, by: User | None, now: datetime | N
             for season in Season.objects.filter(league=membership.league, started_at__isnull=False):
                 season_drop_player(season=season, user=membership.user, now=now)
         else:
-            raise SeasonNotStartable(f"There is no request to decide: the membership is {membership.status}.")
+            raise NoRequestToDecide(f"There is no request to decide: the membership is {membership.status}.")
         membership.decided_at = now
         membership.decided_by = by
         membership.save()
@@ -150,7 +156,7 @@ def membership_reject(*, membership_id: int, by: User | None, now: datetime | No
         elif membership.status == Membership.Status.LEAVING:
             membership.status = Membership.Status.ACTIVE
         else:
-            raise SeasonNotStartable(f"There is no request to decide: the membership is {membership.status}.")
+            raise NoRequestToDecide(f"There is no request to decide: the membership is {membership.status}.")
         membership.decided_at = now
         membership.decided_by = by
         membership.save()

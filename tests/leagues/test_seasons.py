@@ -205,3 +205,17 @@ def test_a_late_joiner_at_three_player_tables_meets_everyone_once(players: list[
     assert len(tables) == 2
     met = Counter(user for table in tables for user in table if user != erin.pk)
     assert met == Counter({p.pk: 1 for p in players})
+
+
+def test_deciding_a_membership_with_no_request_waiting_is_refused(players: list[Any]) -> None:
+    from leagues.errors import NoRequestToDecide
+
+    league = make_league()
+    add_members(league, players[:1])
+    membership = Membership.objects.get(league=league)
+    with pytest.raises(NoRequestToDecide):
+        services.membership_approve(membership_id=membership.pk, by=None)
+    with pytest.raises(NoRequestToDecide):
+        services.membership_reject(membership_id=membership.pk, by=None)
+    membership.refresh_from_db()
+    assert membership.status == Membership.Status.ACTIVE

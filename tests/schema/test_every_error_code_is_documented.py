@@ -53,9 +53,9 @@ DRF_CODES = {
 # Raised only by the HTML game page and `manage.py game_link` (games.links), never
 # sent by the API: the guide names them, the OpenAPI schema has no place for them.
 PAGE_ONLY_CODES = {"seat_link_invalid", "seat_link_revoked", "seat_not_found"}
-# Raised only to league admins in the admin (leagues.services.season_start), never
-# sent by the API: the guide names it, the OpenAPI schema has no place for it.
-ADMIN_ONLY_CODES = {"season_not_startable"}
+# Raised only to league admins in the admin (leagues.services), never sent by the
+# API: the guide names them, the OpenAPI schema has no place for them.
+ADMIN_ONLY_CODES = {"season_not_startable", "no_request_to_decide"}
 
 
 def _domain_error_codes() -> set[str]:
