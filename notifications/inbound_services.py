@@ -378,7 +378,7 @@ def move_text_with_names(game: Game, seat: Seat, text: str) -> str:
 
 
 def _pending(inbound: InboundMessage, user: Any, action: str, game: Game | None, details: dict[str, Any]) -> str:
-    code = secrets.token_hex(4)
+    code = secrets.token_hex(6)  # 48 bits, bound to the account, for INBOUND_CONFIRMATION_HOURS
     PendingConfirmation.objects.create(
         code=code,
         action=action,

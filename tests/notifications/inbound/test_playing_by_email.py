@@ -23,7 +23,11 @@ def _to_move(game: Game) -> Any:
     return Seat.objects.select_related("user").get(game=game, index=game.to_move).user
 
 
-def test_a_whole_two_player_game_is_played_only_by_email_replies(clock: Any, commit: Any, alice: Any, bob: Any) -> None:
+def test_a_whole_two_player_game_is_played_only_by_email_replies(
+    clock: Any, commit: Any, alice: Any, bob: Any, settings: Any
+) -> None:
+    # Only the email consumer: webhooks, reminders and ratings have nothing to do here.
+    settings.GAME_EVENT_CONSUMERS = {"email": settings.GAME_EVENT_CONSUMERS["email"]}
     game = start_game(commit, alice, bob)
     replies = 0
     while game.status == Game.Status.ACTIVE:
