@@ -9,7 +9,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from notifications import admin_prefs  # noqa: F401  (registers Preferences and GameMute)
-from notifications.models import InvitationOptOut, Notification
+from notifications.models import InboundMessage, InvitationOptOut, Notification
 from notifications.services import notifications_retry
 
 
@@ -36,6 +36,22 @@ class InvitationOptOutAdmin(admin.ModelAdmin[InvitationOptOut]):
     list_display = ["address_digest", "created_at"]
     search_fields = ["address_digest"]
     readonly_fields = ["address_digest", "created_at"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+
+@admin.register(InboundMessage)
+class InboundMessageAdmin(admin.ModelAdmin[InboundMessage]):
+    """Play by email's received messages: what each asked and what became of it.
+    The raw message (kept only until processed) is not shown."""
+
+    list_display = ["id", "source", "status", "user", "game", "command", "outcome", "received_at"]
+    list_filter = ["status", "source"]
+    search_fields = ["user__username", "game__id"]
+    raw_id_fields = ["user", "game"]
+    exclude = ["raw"]
+    readonly_fields = [f.name for f in InboundMessage._meta.fields if f.name != "raw"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
