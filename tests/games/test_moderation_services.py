@@ -319,3 +319,18 @@ def test_the_dashboard_counts_active_overdue_games_and_todays_moves(game: Game, 
     assert counts["active"] == 2
     assert counts["overdue"] == 1
     assert counts["moves_today"] >= 1
+
+
+def test_a_suspended_players_seat_links_stop_opening_the_game(game: Game, mo: Any, bob: Any) -> None:
+    from games.links import SeatLinkRevoked, seat_for_link, seat_link_token
+
+    seat = Seat.objects.get(game=game, user=bob)
+    token = seat_link_token(seat=seat)
+    assert seat_for_link(game_id=game.pk, token=token) == seat
+
+    moderation.moderation_player_suspend(user=bob, by_user=mo, reason="Abuse")
+
+    with pytest.raises(SeatLinkRevoked, match="suspended"):
+        seat_for_link(game_id=game.pk, token=token)
+    moderation.moderation_player_unsuspend(user=bob, by_user=mo, reason="Lifted")
+    assert seat_for_link(game_id=game.pk, token=token) == seat
