@@ -75,6 +75,7 @@ RESERVED_USERNAMES = frozenset(
         "games", "join", "legal-moves", "moves", "resign", "cancel", "decline",
         "notifications", "mute", "vacation", "link", "rotate",
         "webhooks", "deliveries", "rotate-secret", "favicon.ico",
+        "leagues", "leave", "next-game", "ratings", "seasons", "standings", "settings",
         "accounts",
     }
 )

@@ -48,6 +48,13 @@ ACCOUNT_AND_GAME_CALLS = [
     ("get", "/api/v1/webhooks/{webhook}/"),
     ("get", "/api/v1/webhooks/{webhook}/deliveries/"),
     ("post", "/api/v1/webhooks/{webhook}/rotate-secret/"),
+    ("get", "/api/v1/leagues/"),
+    ("get", "/api/v1/leagues/{league}/"),
+    ("post", "/api/v1/leagues/{league}/join/"),
+    ("post", "/api/v1/leagues/{league}/leave/"),
+    ("get", "/api/v1/leagues/{league}/next-game/"),
+    ("get", "/api/v1/leagues/{league}/seasons/{season}/standings/"),
+    ("get", "/api/v1/players/{username}/ratings/"),
     ("post", "/api/v1/tokens/recover/"),
     ("post", "/api/v1/tokens/recover/confirm/"),
     ("get", "/api/v1/players/{username}/"),
@@ -78,7 +85,9 @@ def test_every_answer_that_depends_on_the_caller_is_private(
         path.replace("{id}", active_game.pk)
         .replace("{token}", str(token.pk))
         .replace("{username}", "alice")
-        .replace("{webhook}", "0")  # nobody's: the refusal must be private too
+        .replace("{webhook}", "0")
+        .replace("{league}", "0")
+        .replace("{season}", "1")  # nobody's: the refusal must be private too
     )
     body = {"name": "x", "move": "take WUG", "expected_version": active_game.version}
     answer = client.get(url) if method == "get" else getattr(client, method)(url, body, format="json")

@@ -15,6 +15,7 @@ from rest_framework.test import APIClient
 from accounts.services import player_create, token_create
 from api.serializers import JSONIntegerField, JSONStringField, StrictInputSerializer
 from games import services
+from webhooks.services import endpoint_create
 
 pytestmark = pytest.mark.django_db
 
@@ -70,7 +71,9 @@ def test_every_endpoint_that_takes_a_body_refuses_a_field_it_does_not_know(setti
     bob = player_create(username="bob", email="bob@example.com", display_name="Bob")
     token, plaintext = token_create(user=alice, name="laptop", scopes=["read", "play"])
     game = services.game_create(creator=bob, seats=3)
-    values = {"game_id": game.pk, "token_id": str(token.pk), "username": "bob"}
+    settings.WEBHOOKS_ALLOW_LOOPBACK = True
+    webhook = endpoint_create(owner=alice, url="http://127.0.0.1:9/hook")
+    values = {"game_id": game.pk, "token_id": str(token.pk), "username": "bob", "webhook_id": str(webhook.pk)}
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {plaintext}")
 
