@@ -166,6 +166,15 @@ class NotEnoughVacation(DomainError):
     title = "You do not have that many vacation days left this year"
 
 
+class PauseNotAllowed(DomainError):
+    """The game's rules allow no such pause (``Game.pauses_allowed`` for a
+    moderator's pause, ``Game.vacation_allowed`` for a vacation)."""
+
+    kind = ErrorKind.NOT_ALLOWED
+    code = "pause_not_allowed"
+    title = "This game's rules do not allow that pause"
+
+
 ALL_ERRORS: tuple[type[DomainError], ...] = (
     GameNotFound,
     NotAPlayer,
@@ -187,4 +196,5 @@ ALL_ERRORS: tuple[type[DomainError], ...] = (
     TooManyInvitations,
     InvalidVacation,
     NotEnoughVacation,
+    PauseNotAllowed,
 )

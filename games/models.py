@@ -74,6 +74,12 @@ class Game(models.Model):
     public = models.BooleanField(default=False)
     # Counts towards ratings when it ends (a league's games follow the league).
     rated = models.BooleanField(default=False)
+    # The rules of a league's games (leagues.services.season_start sets them from
+    # the league): a vacation never pauses a game that does not allow it (its
+    # clock runs), and a moderator cannot pause a game that allows no pauses
+    # (a pause for the server always can).
+    vacation_allowed = models.BooleanField(default=True)
+    pauses_allowed = models.BooleanField(default=True)
     # Swept periodically by a timeout job; never a long-ETA task (STYLE guideline 12).
     # NULL while the game is paused (see GamePause) or not running.
     deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)

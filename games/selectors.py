@@ -85,6 +85,8 @@ class GameSummary(TypedDict):
     timeout_policy: TimeoutPolicy
     public: bool
     rated: bool
+    vacation_allowed: bool
+    pauses_allowed: bool
     deadline_at: datetime | None
     paused: bool
     pauses: list[PauseSummary]
@@ -286,6 +288,8 @@ def game_summary(*, game: Game, user: User | AnonymousUser | None) -> GameSummar
         "timeout_policy": {"forfeit_after": game.forfeit_after},
         "public": game.public,
         "rated": game.rated,
+        "vacation_allowed": game.vacation_allowed,
+        "pauses_allowed": game.pauses_allowed,
         "deadline_at": game.deadline_at,
         "paused": game.clock_remaining is not None,
         "pauses": _pauses_summary(game),

@@ -661,6 +661,12 @@ class GameSummarySerializer(serializers.Serializer[GameSummary]):
     timeout_policy = TimeoutPolicySerializer()
     public = serializers.BooleanField(help_text="Anyone may watch it.")
     rated = serializers.BooleanField(help_text="The result counts towards ratings.")
+    vacation_allowed = serializers.BooleanField(
+        help_text="A vacation pauses this game's clock (false in a league that allows none: the clock runs)."
+    )
+    pauses_allowed = serializers.BooleanField(
+        help_text="A moderator may pause this game's clock (false in a league that allows no pauses)."
+    )
     deadline_at = serializers.DateTimeField(
         allow_null=True,
         help_text="When the turn to play times out: its start + move_seconds + the bank of the seat to move. "

@@ -464,6 +464,8 @@ def game_create(
     forfeit_after: int = DEFAULT_FORFEIT_AFTER,
     public: bool = False,
     rated: bool = False,
+    vacation_allowed: bool = True,
+    pauses_allowed: bool = True,
 ) -> Game:
     """Create a game with the creator in the first seat.
 
@@ -472,7 +474,9 @@ def game_create(
     The time control: ``move_seconds`` per move (by default
     ``move_timeout_hours``), each seat's bank at the start (``bank_seconds``) and
     the most it can hold (``bank_cap_seconds``, by default the start), and the
-    timeout in a row that forfeits a seat (``forfeit_after``). Invitations count
+    timeout in a row that forfeits a seat (``forfeit_after``). The rules a
+    league sets: ``vacation_allowed`` (False: a vacation never pauses the game)
+    and ``pauses_allowed`` (False: no moderator's pause). Invitations count
     against INVITATIONS_PER_DAY (TooManyInvitations).
     """
     if variant not in engine.VARIANTS:
@@ -523,6 +527,8 @@ def game_create(
             invite_only=bool(invited) and computed_open == 0,
             public=public,
             rated=rated,
+            vacation_allowed=vacation_allowed,
+            pauses_allowed=pauses_allowed,
         )
         Seat.objects.bulk_create(
             [
@@ -1099,6 +1105,13 @@ def _check_pause_reason(reason: str) -> None:
         )
 
 
+def _check_pause_allowed(game: Game, reason: str) -> None:
+    if reason == GamePause.Reason.MODERATOR and not game.pauses_allowed:
+        raise errors.PauseNotAllowed("This game's rules allow no pauses, so a moderator cannot pause its clock.")
+    if reason == GamePause.Reason.VACATION and not game.vacation_allowed:
+        raise errors.PauseNotAllowed("This game's rules allow no vacation, so its clock runs during a vacation.")
+
+
 @retry_when_database_locked
 def game_pause(
     *,
@@ -1114,7 +1127,10 @@ def game_pause(
     """Stop the game's clock for ``reason`` (vacation, moderator, server) until
     ``until`` (None: until ``game_resume``). Pauses for different reasons combine:
     the clock runs again only when the last one ends. Refusals: GameNotFound,
-    GameNotActive, InvalidInput (a reason or an end that makes no sense)."""
+    GameNotActive, InvalidInput (a reason or an end that makes no sense),
+    PauseNotAllowed (a moderator's pause in a game whose ``pauses_allowed`` is
+    False, a vacation in one whose ``vacation_allowed`` is False; a pause for the
+    server is always allowed)."""
     now = now or timezone.now()
     _check_pause_reason(reason)
     if until is not None and until <= now:
@@ -1125,6 +1141,7 @@ def game_pause(
             raise errors.GameNotActive(
                 f"This game is {game.status}; only an active game's clock can be paused.", game_status=game.status
             )
+        _check_pause_allowed(game, reason)
         writes = _Writes(game)
         pause = _pause_locked(
             writes,
@@ -1196,6 +1213,8 @@ def games_pause_all(
             game_pause(game_id=game_id, reason=reason, by_user_id=by_user_id, until=until, note=note)
         except errors.GameNotActive:
             continue  # it ended since the list was read
+        except errors.PauseNotAllowed:
+            continue  # its rules allow no such pause
         paused += 1
     return paused
 
@@ -1221,7 +1240,11 @@ def _lock_user(user_id: int) -> None:
 def _vacation_day_locked(writes: _Writes, seat: Seat, now: datetime) -> datetime | None:
     """A deadline of ``seat`` passed: if its player is on vacation, or has a day
     left this year (one is taken now), the game pauses for them instead of a
-    timeout. Returns when the vacation ends, or None when there is none."""
+    timeout. A game that allows no vacation (``vacation_allowed`` False) never
+    pauses and takes no day: the timeout happens. Returns when the vacation
+    ends, or None when there is none (or the game allows none)."""
+    if not writes.game.vacation_allowed:
+        return None
     _lock_user(seat.user_id)
     current = selectors.vacation_current(user_id=seat.user_id, now=now)
     if current is not None:
@@ -1241,7 +1264,8 @@ def _vacation_pause_games(
     *, user_id: int, until: datetime, notice_game_id: str | None, skip: str | None, now: datetime
 ) -> int:
     """Pause the player's active games (where they still play) for their vacation
-    until ``until``; each game in its own transaction."""
+    until ``until``; each game in its own transaction. Games that allow no
+    vacation are left running."""
     paused = 0
     for game_id in selectors.game_ids_playing(user_id=user_id):
         if game_id == skip:
@@ -1258,6 +1282,8 @@ def _vacation_pause_games(
             )
         except errors.GameNotActive:
             continue  # it ended since the list was read
+        except errors.PauseNotAllowed:
+            continue  # its rules allow no vacation: its clock runs
         paused += 1
     return paused
 
