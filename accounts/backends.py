@@ -1,6 +1,10 @@
 """The authentication backend: Django's own, with password guessing slowed per
 username (accounts.services.password_*), for every door that checks a password:
-the API's token minting and the admin's login page alike."""
+the API's token minting and the admin's login page alike.
+
+A suspended account (``Player.suspended_at``, set by a moderator) cannot
+authenticate: ``user_can_authenticate`` refuses it, so every login door refuses
+it, and ``get_user`` (which asks the same) ends a session it already has."""
 
 from __future__ import annotations
 
@@ -27,7 +31,15 @@ class LockoutModelBackend(ModelBackend):
             raise PermissionDenied("too many wrong passwords for this username")
         user = super().authenticate(request, username=username, password=password, **kwargs)
         if user is None:
+            if services.password_names_suspended_account(username=username, password=password):
+                return None  # the right password: refused for the suspension, not counted as a guess
             services.password_failure_record(username=username)
         else:
             services.password_failures_clear(username=username)
         return user
+
+    def user_can_authenticate(self, user: Any) -> bool:
+        if not super().user_can_authenticate(user):
+            return False
+        player = getattr(user, "player", None)
+        return player is None or not player.is_suspended

@@ -6,6 +6,7 @@ from __future__ import annotations
 from core.errors import DomainError, ErrorKind, InvalidInput
 
 __all__ = [
+    "AccountSuspendedError",
     "ConfirmationRequiredError",
     "InsufficientScopeError",
     "InvalidCredentialsError",
@@ -67,6 +68,17 @@ class InvalidCredentialsError(DomainError):
     code = "invalid_credentials"
     title = "Invalid credentials"
     default_message = "The username or password is wrong, or the account is not verified yet."
+
+
+class AccountSuspendedError(DomainError):
+    """The password is right, but a moderator suspended the account
+    (``Player.suspended_at``): it cannot log in or mint a token until the
+    suspension is lifted. The same code as the API's refusal of its tokens."""
+
+    kind = ErrorKind.UNAUTHENTICATED
+    code = "account_suspended"
+    title = "Account suspended"
+    default_message = "A moderator suspended this account; it cannot log in while it is suspended."
 
 
 class LoginLockedError(DomainError):

@@ -88,15 +88,22 @@ class LockoutAuthenticationForm(AuthenticationForm):
         except ValidationError:
             if username:
                 self._refuse_while_locked(username)  # that wrong password was the last one allowed
+                password = self.cleaned_data.get("password")
+                if password and services.password_names_suspended_account(username=username, password=password):
+                    raise self._suspended() from None
             raise
 
     def confirm_login_allowed(self, user: Any) -> None:
         super().confirm_login_allowed(user)
         player = getattr(user, "player", None)
         if player is not None and player.is_suspended:
-            raise ValidationError(
-                "A moderator suspended this account; it cannot log in while it is suspended.", code="suspended"
-            )
+            raise self._suspended()
+
+    @staticmethod
+    def _suspended() -> ValidationError:
+        return ValidationError(
+            "A moderator suspended this account; it cannot log in while it is suspended.", code="suspended"
+        )
 
     def _refuse_while_locked(self, username: str) -> None:
         seconds = services.password_lock_seconds(username=username)

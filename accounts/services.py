@@ -26,6 +26,7 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 from accounts.errors import (
+    AccountSuspendedError,
     ConfirmationRequiredError,
     InvalidCredentialsError,
     InvalidInput,
@@ -36,7 +37,13 @@ from accounts.errors import (
     VerificationExpiredError,
 )
 from accounts.models import ApiToken, EmailVerification, PasswordFailures, Player, Scope, scopes_normalise
-from accounts.signals import account_disabled, account_erased, time_zone_changed
+from accounts.signals import (
+    account_disabled,
+    account_erased,
+    player_suspended,
+    player_warned,
+    time_zone_changed,
+)
 from accounts.tokens import token_generate, token_hash, token_public_prefix
 
 if TYPE_CHECKING:
@@ -488,15 +495,29 @@ def login_check(*, username: str, password: str) -> User:
     username that has no account, so the answer tells nothing about who has one.
     A right password clears the count. The counting is done by the
     authentication backend (accounts.backends), so the admin's login page is
-    held to the same limit.
+    held to the same limit. A suspended account is refused with
+    AccountSuspendedError, but only to someone who gave its right password.
     """
     seconds = password_lock_seconds(username=username)
     if seconds:
         raise LoginLockedError(retry_after=seconds)
     user = authenticate(username=username, password=password)
     if user is None:
+        if password_names_suspended_account(username=username, password=password):
+            raise AccountSuspendedError()
         raise InvalidCredentialsError()
     return user
+
+
+def password_names_suspended_account(*, username: str, password: str) -> bool:
+    """Whether these are the right credentials of an active, suspended account
+    (which the authentication backend refuses). The password is checked only
+    for a suspended account, so other failed logins cost no second hash."""
+    user = User.objects.select_related("player").filter(username=username, is_active=True).first()
+    player = getattr(user, "player", None) if user is not None else None
+    if user is None or player is None or not player.is_suspended:
+        return False
+    return bool(user.check_password(password))
 
 
 def password_lock_seconds(*, username: str, now: datetime | None = None) -> int:
@@ -560,17 +581,42 @@ def player_disable(*, user: User) -> None:
 
 
 def player_suspend(*, user: User, by_user: User, reason: str) -> bool:
-    """Suspend an account: its API tokens and seat links stop working and it cannot
-    move, but it keeps its seats, whose turns time out as usual. ``by_user`` and
-    ``reason`` are for the caller's record (games.moderation logs them); a reason
-    is required. False when the account was already suspended."""
+    """Suspend an account: its API tokens and seat links stop working, it cannot
+    log in (accounts.backends) and it cannot move, but it keeps its seats, whose
+    turns time out as usual. ``by_user`` and ``reason`` are for the caller's
+    record (games.moderation logs them); a reason is required. False when the
+    account was already suspended. Once the suspension commits,
+    ``player_suspended`` is sent (notifications emails the player the reason)."""
     if not reason.strip():
         raise InvalidInput({"reason": ["Say why the account is suspended."]})
-    player = player_for_user(user=user)
-    updated = Player.objects.filter(pk=player.pk, suspended_at__isnull=True).update(suspended_at=timezone.now())
-    player.refresh_from_db(fields=["suspended_at"])
-    logger.info("account %s suspended by user %s", user.pk, by_user.pk)
+    with transaction.atomic():
+        player = player_for_user(user=user)
+        updated = Player.objects.filter(pk=player.pk, suspended_at__isnull=True).update(suspended_at=timezone.now())
+        player.refresh_from_db(fields=["suspended_at"])
+        logger.info("account %s suspended by user %s", user.pk, by_user.pk)
+        if updated == 1 and player.suspended_at is not None:
+            user_id, at, text = user.pk, player.suspended_at, reason.strip()
+            transaction.on_commit(
+                lambda: player_suspended.send(sender=Player, user_id=user_id, reason=text, suspended_at=at)
+            )
     return updated == 1
+
+
+def player_warn(*, user: User, by_user: User, reason: str, warning_id: int, game_id: str | None = None) -> None:
+    """Tell the other apps, once the caller's transaction commits, that a
+    moderator warned this player (``player_warned``: notifications emails the
+    player the reason). ``warning_id`` names the caller's record of the warning
+    (games.moderation's log entry), so each warning is told once."""
+    text = reason.strip()
+    if not text:
+        raise InvalidInput({"reason": ["Say what the player is warned about."]})
+    logger.info("account %s warned by user %s", user.pk, by_user.pk)
+    user_id = user.pk
+    transaction.on_commit(
+        lambda: player_warned.send(
+            sender=Player, user_id=user_id, reason=text, warning_id=warning_id, game_id=game_id
+        )
+    )
 
 
 def player_unsuspend(*, user: User, by_user: User) -> bool:

@@ -14,6 +14,15 @@ email address, a display name); rows that point at the user by id stay.
 ``time_zone_changed`` is sent, after the change commits, with ``user_id`` when
 a player sets another time zone (``accounts.services.player_time_zone_set``):
 notifications moves the player's next digest to their hour in the new zone.
+
+``player_suspended`` is sent, after the suspension commits, with ``user_id``,
+``reason`` (the moderator's, as the player is to read it) and ``suspended_at``
+(``accounts.services.player_suspend``): notifications emails the player.
+
+``player_warned`` is sent, after the warning commits, with ``user_id``,
+``reason``, ``warning_id`` (the id of the moderation log's entry, unique per
+warning) and ``game_id`` (or None) (``accounts.services.player_warn``):
+notifications emails the player.
 """
 
 from django.dispatch import Signal
@@ -21,3 +30,5 @@ from django.dispatch import Signal
 account_disabled = Signal()
 account_erased = Signal()
 time_zone_changed = Signal()
+player_suspended = Signal()
+player_warned = Signal()

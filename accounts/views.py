@@ -21,6 +21,7 @@ from core.errors import DomainError
 
 from accounts import selectors, services
 from accounts.errors import (
+    AccountSuspendedError,
     ConfirmationRequiredError,
     InvalidCredentialsError,
     LoginLockedError,
@@ -52,8 +53,8 @@ from accounts.serializers import (
 
 # What the authentication and the scope checks answer, on every view that takes a token.
 AUTH_PROBLEMS = {
-    401: "not_authenticated, invalid_token, token_revoked, account_disabled: send `Authorization: Bearer <token>` "
-    "with a token that works.",
+    401: "not_authenticated, invalid_token, token_revoked, account_disabled, account_suspended: send "
+    "`Authorization: Bearer <token>` with a token that works.",
     403: "insufficient_scope: the token lacks the scope this endpoint needs.",
 }
 VALIDATION = {400: "validation_error: see `errors` for each field."}
@@ -205,7 +206,7 @@ class TokenListCreateView(generics.ListAPIView[ApiToken]):
         description="Authenticate with a `play` token, or give `username` and `password` in the body "
         "(for the first token). The secret is in the response once and never again.",
         request=TokenCreateSerializer,
-        responses={201: TokenCreatedSerializer, **_problems(InvalidCredentialsError, LoginLockedError, extra=VALIDATION)},
+        responses={201: TokenCreatedSerializer, **_problems(InvalidCredentialsError, AccountSuspendedError, LoginLockedError, extra=VALIDATION)},
         parameters=[RETRY_AFTER],
     )
     def post(self, request: Request) -> Response:

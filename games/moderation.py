@@ -20,7 +20,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.services import player_for_user, player_suspend, player_unsuspend
+from accounts.services import player_for_user, player_suspend, player_unsuspend, player_warn
 from core.db import retry_when_database_locked
 from core.errors import InvalidInput
 from games import errors
@@ -343,11 +343,14 @@ def moderation_seat_replace(
 
 
 def moderation_player_warn(*, user: User, by_user: User, reason: str, game_id: str | None = None) -> ModerationEntry:
-    """Record a warning to a player (the reason is what they were warned about)."""
+    """Record a warning to a player (the reason is what they were warned about);
+    once it commits, the player is told (``accounts.services.player_warn``)."""
     with transaction.atomic():
-        return moderation_entry_record(
+        entry = moderation_entry_record(
             by_user=by_user, action=Action.PLAYER_WARNED, reason=reason, game_id=game_id, target_user_id=user.pk
         )
+        player_warn(user=user, by_user=by_user, reason=entry.reason, warning_id=entry.pk, game_id=game_id)
+        return entry
 
 
 @retry_when_database_locked

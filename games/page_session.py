@@ -5,7 +5,9 @@ Opening a seat's link stores ``{game_id: {"seat": <seat id>, "key": <digest of
 the seat's link key>}}`` in the Django session, so the address without the
 token works for the rest of the visit. The digest is checked against the seat
 on every request: rotating the seat's link key ends these sessions as well as
-the links.
+the links. A seat whose player a moderator suspended is refused (AccountSuspended)
+while the suspension lasts, whether the browser holds its link's session or is
+logged in to the account (the login itself ends: accounts.backends).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from dataclasses import dataclass
 
 from django.http import HttpRequest
 
-from games.errors import GameNotFound
+from games.errors import AccountSuspended, GameNotFound
 from games.links import SeatLinkRevoked
 from games.models import Game, Seat, is_public_id
 
@@ -88,8 +90,17 @@ def _session_seat(request: HttpRequest, game: Game) -> Seat | None:
             "The link this page was opened with has been replaced (or the seat is gone). "
             "Open the game from the latest email."
         )
+    _refuse_suspended(seat)
     seat.game = game
     return seat
+
+
+def _refuse_suspended(seat: Seat) -> None:
+    player = getattr(seat.user, "player", None)
+    if player is not None and player.is_suspended:
+        raise AccountSuspended(
+            "A moderator suspended this account: its game pages do not open while it is suspended."
+        )
 
 
 def _account_seat(request: HttpRequest, game: Game) -> Seat | None:
@@ -98,6 +109,7 @@ def _account_seat(request: HttpRequest, game: Game) -> Seat | None:
         return None
     seat = Seat.objects.select_related("user__player").filter(game=game, user=user).first()
     if seat is not None:
+        _refuse_suspended(seat)
         seat.game = game
     return seat
 
@@ -105,8 +117,8 @@ def _account_seat(request: HttpRequest, game: Game) -> Seat | None:
 def page_viewer(request: HttpRequest, game_id: str, *, allow_public: bool = True) -> Viewer:
     """The viewer of game ``game_id`` for this request.
 
-    Raises GameNotFound, SeatLinkRevoked (the session's seat key changed) and
-    LoginNeeded (a private game, or a public one when ``allow_public`` is off,
+    Raises GameNotFound, SeatLinkRevoked (the session's seat key changed),
+    AccountSuspended (the seat's player is suspended) and LoginNeeded (a private game, or a public one when ``allow_public`` is off,
     with no seat for this browser)."""
     if not is_public_id(game_id):
         raise GameNotFound.for_id(game_id)

@@ -175,3 +175,55 @@ def test_an_invitation_opened_from_the_link_can_be_answered_from_the_page(bob: A
     assert browser.post(f"/games/{game.pk}/", {"action": "accept"}).status_code == 303
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
+
+
+def _suspend(seat: Seat) -> None:
+    from accounts.models import Player
+    from django.utils import timezone
+
+    Player.objects.filter(user=seat.user).update(suspended_at=timezone.now())
+
+
+def test_a_suspended_players_link_session_no_longer_opens_the_game() -> None:
+    game = started_game("base", 2)
+    mover = to_move(game)
+    browser = opened(mover)
+    _suspend(mover)
+    response = page(browser, game)
+    assert response.status_code == 403
+    html = response.content.decode()
+    assert "suspended" in html and "Level 3" not in html and "(you)" not in html
+    assert post_move(browser, game, text="take WUG").status_code == 403
+    assert not game.moves.exists()
+
+
+def test_a_suspended_players_link_cannot_open_a_new_session() -> None:
+    game = started_game("base", 2)
+    seat = seats(game)[0]
+    _suspend(seat)
+    response = Client().get(page_path(seat))
+    assert response.status_code == 403
+    assert "suspended" in response.content.decode()
+
+
+def test_a_logged_in_suspended_player_no_longer_plays_their_seat() -> None:
+    game = started_game("base", 2)
+    mover = to_move(game)
+    client = Client()
+    client.force_login(mover.user)
+    _suspend(mover)
+    response = page(client, game)
+    assert response.status_code == 403
+    assert "(you)" not in response.content.decode()
+    assert post_move(client, game, text="take WUG").status_code == 403
+    assert not game.moves.exists()
+
+
+def test_a_logged_in_suspended_player_watches_a_public_game_only_as_a_spectator() -> None:
+    game = public_game("base", 2)
+    seat = seats(game)[0]
+    client = Client()
+    client.force_login(seat.user)
+    _suspend(seat)
+    html = page(client, game).content.decode()
+    assert "Watching a game" in html and "(you)" not in html and 'name="move"' not in html
