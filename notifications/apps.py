@@ -11,6 +11,9 @@ class NotificationsConfig(AppConfig):
         # (their module is not named tasks.py, which Celery would find on its own).
         from notifications import preference_receivers, reminder_tasks  # noqa: F401
 
+        # Emails a player a moderator's warning or suspension (accounts' signals).
+        from notifications import account_receivers  # noqa: F401
+
         # Registers the email tasks in every process, so that the outbox's
         # consumer runs inline when CELERY_TASK_ALWAYS_EAGER is on, and connects
         # the receiver of the email provider's bounce reports (anymail).

@@ -350,6 +350,8 @@ def render_game_over(notification: Notification) -> KindContext:
         {
             "standings": standings,
             "reason": result.get("reason", ""),
+            # A moderator decided the places (game_adjudicated, told here rather than in an email of its own).
+            "adjudicated": result.get("reason") == "adjudicated",
             "won": seat is not None and seat.index in (result.get("winners") or []),
             "seed": seed,
             "commitment": game.seed_commitment,
@@ -391,6 +393,79 @@ def render_vacation(notification: Notification) -> KindContext:
             "game_url": game_url(game, seat),
         },
         seat=seat,
+    )
+
+
+# --- moderation ----------------------------------------------------------------------------
+
+
+@renderer("deadline_extended")
+def render_deadline_extended(notification: Notification) -> KindContext:
+    """The extended turn's new deadline in the recipient's zone (none while the
+    game is paused: the hours are added to the clock that resumes)."""
+    game = _game(notification)
+    seat = seat_of(game, notification.user_id)
+    payload = _payload(notification)
+    hours = payload.get("hours")
+    return KindContext(
+        {
+            "hours": hours if isinstance(hours, int) else None,
+            "deadline": local_time(game.deadline_at, notification.user) if game.status == Game.Status.ACTIVE else "",
+            "game_url": game_url(game, seat),
+        },
+        seat=seat,
+    )
+
+
+@renderer("seat_replaced")
+def render_seat_replaced(notification: Notification) -> KindContext:
+    """To the player who took the seat: their seat and link. To the one who left
+    it: that a moderator handed it on (to whom, by name, or to the bot). No board:
+    the seat's hidden cards are the seat's, not the departing player's."""
+    game = _game(notification)
+    payload = _payload(notification)
+    taking = payload.get("new_user_id") == notification.user_id
+    seat = seat_of(game, notification.user_id) if taking else None
+    successor = ""
+    if not taking and isinstance(payload.get("new_user_id"), int):
+        user = get_user_model().objects.select_related("player").filter(pk=payload["new_user_id"]).first()
+        successor = display_name(user) if user is not None else ""
+    return KindContext(
+        {
+            "taking": taking,
+            "seat_number": payload.get("seat"),
+            "bot": bool(payload.get("bot")),
+            "successor": successor,
+            "game_url": game_url(game, seat) if taking else f"{site_url()}/games/{game.pk}/",
+        },
+        seat=seat,
+    )
+
+
+def _moderation_entry(notification: Notification) -> Any:
+    from games.models import ModerationEntry
+
+    parts = notification.key.split(":")
+    if len(parts) < 2 or parts[0] != "account" or not parts[1].isdigit():
+        return None
+    return ModerationEntry.objects.filter(pk=int(parts[1]), target_user_id=notification.user_id).first()
+
+
+@renderer("account_notice")
+def render_account_notice(notification: Notification) -> KindContext:
+    """A moderator's warning or suspension of the recipient's account, with the
+    moderator's reason (the moderation log's entry named by the key)."""
+    from games.models import ModerationEntry
+
+    entry = _moderation_entry(notification)
+    suspended = entry is None or entry.action == ModerationEntry.Action.PLAYER_SUSPENDED
+    return KindContext(
+        {
+            "suspended": suspended,
+            "reason": entry.reason if entry is not None else "",
+            "about_game": entry.game_id if entry is not None and entry.game_id else "",
+            "at": local_time(entry.at if entry is not None else notification.created_at, notification.user),
+        }
     )
 
 

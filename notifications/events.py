@@ -5,7 +5,8 @@ the event is handled: a turn email goes only to a seat that is still to move
 (if the game has moved on since, a later event tells the next player). Every
 notification's key is ``event:<event id>:<kind>:<user id>``, so handling an
 event twice sends nothing more. Kinds with no email here are handled by doing
-nothing.
+nothing. ``game_adjudicated`` is one of them on purpose: ``game_finished``
+follows it, and its game_over email says that a moderator decided the result.
 """
 
 from __future__ import annotations
@@ -127,3 +128,25 @@ def _clock_paused(event: GameEvent) -> None:
     user_id = payload.get("user_id")
     if payload.get("reason") == "vacation" and payload.get("notice") is True and isinstance(user_id, int):
         _send(event, "vacation", [user_id])
+
+
+@_on(GameEvent.Kind.DEADLINE_EXTENDED)
+def _deadline_extended(event: GameEvent) -> None:
+    """The player to move, if the extended turn is still theirs (a move since
+    makes the news stale: the next turn has a deadline of its own)."""
+    seat_index = event.payload.get("seat")
+    game = _current_game(event)
+    if not isinstance(seat_index, int) or game.to_move != seat_index:
+        return
+    user_id = _player_to_move(game)
+    if user_id is not None:
+        _send(event, "deadline_extended", [user_id])
+
+
+@_on(GameEvent.Kind.SEAT_REPLACED)
+def _seat_replaced(event: GameEvent) -> None:
+    """The player who took the seat and the one who left it (one email each)."""
+    payload = event.payload
+    new_user_id, old_user_id = payload.get("new_user_id"), payload.get("old_user_id")
+    recipients = [u for u in (new_user_id, old_user_id) if isinstance(u, int)]
+    _send(event, "seat_replaced", recipients)

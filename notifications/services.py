@@ -44,6 +44,9 @@ Status = Notification.Status
 # row to be retried after it.
 SEND_LEASE = timedelta(minutes=10)
 SEND_TASK = "notifications.tasks.send_notification"
+# Email about the account itself, not a game (notifications.account_receivers):
+# sent even with email turned off.
+ACCOUNT_KINDS = frozenset({"account_notice"})
 
 
 # --- deciding -------------------------------------------------------------------------
@@ -61,6 +64,10 @@ def suppression_reason(*, kind: str, user_id: int, game_id: str | None) -> str:
         return "no address"
     if player.email_undeliverable_at is not None:
         return "undeliverable address"
+    if kind in ACCOUNT_KINDS:
+        return ""  # a moderator's word about the account goes whatever the preferences
+    if player.is_suspended:
+        return "suspended account"  # its links and pages do not open meanwhile
     mode = Preferences.objects.filter(user_id=user_id).values_list("mode", flat=True).first()
     if mode == Preferences.Mode.OFF:
         return "mode off"
