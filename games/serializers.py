@@ -733,13 +733,29 @@ class ExportSeatSerializer(serializers.Serializer[ExportSeat]):
     username = serializers.CharField()
 
 
+class ModerationDetailsSerializer(serializers.Serializer[dict[str, Any]]):
+    """What an action needed; each action writes only its own fields."""
+
+    version = serializers.IntegerField(required=False, help_text="The game's version after the action.")
+    status_before = serializers.CharField(required=False, help_text="abort: the status the game had.")
+    places = serializers.ListField(
+        child=serializers.IntegerField(min_value=1), required=False, help_text="adjudicate: the place of each seat."
+    )
+    hours = serializers.IntegerField(required=False, help_text="extend a deadline: the hours added.")
+    seat = serializers.IntegerField(required=False, allow_null=True, help_text="The seat acted on.")
+    deadline_at = serializers.CharField(required=False, allow_null=True, help_text="The new deadline (ISO 8601).")
+    pause_id = serializers.IntegerField(required=False, help_text="pause: the pause it started.")
+    new_user_id = serializers.IntegerField(required=False, allow_null=True, help_text="replace a seat: the new player.")
+    bot = serializers.BooleanField(required=False, help_text="replace a seat: handed to the built-in bot.")
+
+
 class ModerationExportEntrySerializer(serializers.Serializer[ModerationExportEntry]):
     at = serializers.DateTimeField()
     action = serializers.ChoiceField(choices=ModerationEntry.Action.choices)
     user_id = serializers.IntegerField(help_text="The moderator's user id.")
     target_user_id = serializers.IntegerField(allow_null=True, help_text="The player acted on, if any.")
     reason = serializers.CharField()
-    details = serializers.DictField(help_text="What the action needed: hours, places, seat, new_user_id, bot.")
+    details = ModerationDetailsSerializer(help_text="What the action needed.")
 
 
 class GameExportSerializer(serializers.Serializer[GameExport]):
