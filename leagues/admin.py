@@ -12,20 +12,25 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin, messages
-from django.db.models import Model, QuerySet
+from django.contrib.admin import helpers
+from django.contrib.admin.utils import unquote
+from django.core.exceptions import PermissionDenied
+from django.db.models import Model, Q, QuerySet
 from django.forms import ModelChoiceField
-from django.http import HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse
+from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from core.errors import DomainError
-from games.admin import GameModerationAdmin
-from games.models import Game
+from games.admin import GameModerationAdmin, HiddenInformationMixin
+from games.models import Game, ModerationEntry
 from leagues import selectors, services
 from leagues.models import (
     Division,
     League,
     LeagueGame,
+    LeagueModerationEntry,
     LeagueScopedGame,
     Membership,
     PlayerRating,
@@ -220,15 +225,100 @@ class LeagueScopedGameAdmin(GameModerationAdmin):
         return queryset.filter(league_game__season__league__in=leagues_of(request))
 
     def moderation_allowed(self, request: HttpRequest, game: Game | None = None) -> bool:
+        """A superuser; or a staff user in "League admins" (its permission on this
+        proxy) who administers the league of ``game`` (any league, without one)."""
         user = request.user
         if not (user.is_active and user.is_staff):
             return False
         if user.is_superuser:
             return True
+        if not user.has_perm(f"{self.opts.app_label}.view_{self.opts.model_name}"):
+            return False
         mine = leagues_of(request)
         if game is None:
             return mine.exists()
         return LeagueGame.objects.filter(game_id=game.pk, season__league__in=mine).exists()
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # Only those who may moderate: the view permission alone is not enough.
+        return self.moderation_allowed(request, obj)
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return self.moderation_allowed(request, None)
+
+    def _own_game_or_404(self, request: HttpRequest, object_id: str) -> None:
+        # Another league's game (or none): 404, not the admin's redirect to its index.
+        if self.get_object(request, unquote(object_id)) is None:
+            raise Http404(f"No game {object_id} in your leagues.")
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        self._own_game_or_404(request, object_id)
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def history_view(
+        self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        self._own_game_or_404(request, object_id)
+        return super().history_view(request, object_id, extra_context)
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        # An action sent for games outside the user's leagues is refused (403),
+        # not quietly applied to the rest.
+        if request.method == "POST" and request.POST.get("action"):
+            selected = set(request.POST.getlist(helpers.ACTION_CHECKBOX_NAME))
+            own = {str(pk) for pk in self.get_queryset(request).filter(pk__in=selected).values_list("pk", flat=True)}
+            if selected - own:
+                raise PermissionDenied(f"You may not moderate {', '.join(sorted(selected - own))}.")
+        response: HttpResponse = super().changelist_view(request, extra_context)
+        return response
+
+
+@admin.register(LeagueModerationEntry)
+class LeagueModerationEntryAdmin(HiddenInformationMixin[LeagueModerationEntry]):
+    """The moderation log of the user's leagues, read-only for everyone (the log is
+    append-only: games.moderation writes it): the entries about their games, and
+    the warnings and suspensions of their members (entries about no game). The
+    site-wide log (games.admin) needs ``games.moderate_game``."""
+
+    list_display = ["at", "action", "user_id", "game_link", "target_user_id", "reason"]
+    list_filter = ["action"]
+    search_fields = ["game_id", "reason"]
+    date_hierarchy = "at"
+    fields = readonly_fields = ("at", "action", "user_id", "game_id", "target_user_id", "reason", "details")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[LeagueModerationEntry]:
+        mine = leagues_of(request)
+        game_ids = LeagueGame.objects.filter(season__league__in=mine).values("game_id")
+        member_ids = Membership.objects.filter(
+            league__in=mine, status__in=(Membership.Status.ACTIVE, Membership.Status.LEAVING)
+        ).values("user_id")
+        about = Q(game_id__in=game_ids) | Q(game_id__isnull=True, target_user_id__in=member_ids)
+        return super().get_queryset(request).filter(about)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        user = request.user
+        return bool(user.is_active and user.is_staff and super().has_view_permission(request, obj))
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        return {}
+
+    @admin.display(description="game", ordering="game_id")
+    def game_link(self, entry: ModerationEntry) -> str:
+        if not entry.game_id:
+            return "—"
+        url = reverse("admin:leagues_leaguescopedgame_change", args=[entry.game_id])
+        return format_html('<a href="{}">{}</a>', url, entry.game_id)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin[Any]):

@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 
-from games.models import Game
+from games.models import Game, ModerationEntry
 
 DEFAULT_POINTS = {2: [3, 1], 3: [3, 1, 0], 4: [4, 2, 1, 0]}
 
@@ -257,3 +257,14 @@ class LeagueScopedGame(Game):
         proxy = True
         verbose_name = "league game to moderate"
         verbose_name_plural = "league games to moderate"
+
+
+class LeagueModerationEntry(ModerationEntry):
+    """The moderation log as a league admin sees it (leagues.admin): a proxy of
+    games.ModerationEntry, listing only the entries about the games of the leagues
+    the user administers and the warnings and suspensions of their members."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "league moderation entry"
+        verbose_name_plural = "league moderation log"

@@ -57,16 +57,20 @@ LEAGUE_ADMIN_PERMISSIONS = (
     "view_seasonentry",
     "view_leaguegame",
     "view_leaguescopedgame",
+    "view_leaguemoderationentry",
 )
 
 _MEMBER = (Membership.Status.ACTIVE, Membership.Status.LEAVING)
 
 
 def league_admins_group() -> Group:
-    """The "League admins" group with its permissions (made after every migrate)."""
+    """The "League admins" group with exactly its permissions (made after every
+    migrate): leagues permissions only. A league admin moderates the games of
+    their own leagues through leagues.admin, never with a site-wide games
+    permission, so any other permission given to the group is taken back here."""
     group, _ = Group.objects.get_or_create(name=LEAGUE_ADMINS_GROUP)
     permissions = Permission.objects.filter(content_type__app_label="leagues", codename__in=LEAGUE_ADMIN_PERMISSIONS)
-    group.permissions.add(*permissions)
+    group.permissions.set(permissions)
     return group
 
 
@@ -189,6 +193,8 @@ def _create_game(league: League, players: Sequence[User]) -> Game:
         forfeit_after=league.forfeit_after,
         public=league.public,
         rated=league.rated,
+        vacation_allowed=league.vacation_allowed,
+        pauses_allowed=league.pauses_allowed,
     )
     for player in players[1:]:
         game_services.seat_join(game=game, user=player)
