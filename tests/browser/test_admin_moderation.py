@@ -1,11 +1,11 @@
 """A league admin moderates in the Django admin with a real browser: logs in,
 finds the overdue game of their league with the filter, extends its deadline
-with a reason through the action's confirmation page, and reads it in the
-moderation log.
+with a reason through the action's confirmation page, and reads it in their
+league's moderation log.
 
 Personas: alice and bob play the overdue game, carol and dan a game on time;
-lena is a staff user in the "League admins" group (which has the moderate
-permission) and an admin of the league both games belong to.
+lena is a staff user in the "League admins" group (leagues permissions only: no
+site-wide games permission) and an admin of the league both games belong to.
 """
 
 from __future__ import annotations
@@ -15,13 +15,14 @@ from typing import Any
 
 import time_machine
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group, Permission
+from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from accounts.services import player_create
 from games import services
 from games.models import Game, GameEvent, ModerationEntry
 from leagues.models import League, LeagueGame, Season
+from leagues.services import league_admins_group
 
 PASSWORD = "a long league admin password"
 
@@ -35,9 +36,9 @@ def two_player_game(first: Any, second: Any) -> Game:
 
 def league_admin(username: str) -> Any:
     user = get_user_model().objects.create_user(username, f"{username}@example.com", PASSWORD, is_staff=True)
-    group, _ = Group.objects.get_or_create(name="League admins")
-    group.permissions.add(Permission.objects.get(codename="moderate_game", content_type__app_label="games"))
+    group: Group = league_admins_group()
     user.groups.add(group)
+    assert not user.has_perm("games.moderate_game")
     return user
 
 
@@ -62,15 +63,22 @@ def test_a_league_admin_extends_an_overdue_games_deadline_with_a_reason(
     page.fill("input[name=username]", "lena")
     page.fill("input[name=password]", PASSWORD)
     page.click("input[type=submit]")
+    page.wait_for_url(f"{live_server.url}/admin/")
+    # The site-wide game admin is not offered: only the league-scoped one.
+    assert page.get_by_role("link", name="Games", exact=True).count() == 0
     page.get_by_role("link", name="League games to moderate").first.click()
+    page.wait_for_url("**/admin/leagues/leaguescopedgame/")
     page.get_by_role("link", name="Overdue: the deadline has passed").click()
+    page.wait_for_url("**/admin/leagues/leaguescopedgame/?overdue=yes")
+    page.wait_for_load_state()
 
     rows = page.locator("#result_list tbody tr")
     assert rows.count() == 1
     assert overdue.pk in rows.first.inner_text() and on_time.pk not in page.locator("#result_list").inner_text()
     rows.first.locator("input.action-select").check()
     page.select_option("select[name=action]", "moderate_extend_deadline")
-    page.click("button[name=index]")
+    with page.expect_navigation():
+        page.click("button[name=index]")
 
     # The confirmation page: the browser will not send it without a reason
     # (the server refuses an empty one too: tests/games/test_moderation_admin.py).
@@ -80,13 +88,20 @@ def test_a_league_admin_extends_an_overdue_games_deadline_with_a_reason(
     assert ModerationEntry.objects.count() == 0
     page.fill("textarea[name=reason]", "Power cut in the player's town all weekend")
     screenshot(page, "admin-moderation-confirm")
-    page.click("#moderation-confirm")
+    with page.expect_navigation():
+        page.click("#moderation-confirm")
     assert "48 more hours" in page.locator(".messagelist").inner_text()
 
-    page.goto(f"{live_server.url}/admin/games/moderationentry/")
+    page.goto(f"{live_server.url}/admin/")
+    with page.expect_navigation():
+        page.get_by_role("link", name="League moderation log").first.click()
+    assert page.url.endswith("/admin/leagues/leaguemoderationentry/")
     log = page.locator("#result_list").inner_text()
     assert "Extended the deadline" in log and "Power cut in the player's town all weekend" in log
     screenshot(page, "admin-moderation-log")
+    # The site-wide game admin and log stay closed to a league admin.
+    assert page.request.get(f"{live_server.url}/admin/games/game/").status == 403
+    assert page.request.get(f"{live_server.url}/admin/games/moderationentry/").status == 403
 
     overdue.refresh_from_db()
     assert overdue.deadline_at == old_deadline + timedelta(hours=48)

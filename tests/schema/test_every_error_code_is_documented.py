@@ -53,9 +53,10 @@ DRF_CODES = {
 # Raised only by the HTML game page and `manage.py game_link` (games.links), never
 # sent by the API: the guide names them, the OpenAPI schema has no place for them.
 PAGE_ONLY_CODES = {"seat_link_invalid", "seat_link_revoked", "seat_not_found"}
-# Raised only to league admins in the admin (leagues.services), never sent by the
-# API: the guide names them, the OpenAPI schema has no place for them.
-ADMIN_ONLY_CODES = {"season_not_startable", "no_request_to_decide"}
+# Raised only to league admins and moderators in the admin (leagues.services; a
+# moderator's pause refused by a game's rules, games.services.game_pause), never
+# sent by the API: the guides name them, the OpenAPI schema has no place for them.
+ADMIN_ONLY_CODES = {"season_not_startable", "no_request_to_decide", "pause_not_allowed"}
 # Written only in the answer to an emailed command (notifications.inbound_services):
 # docs/email.md names it.
 EMAIL_ONLY_CODES = {"email_command_refused"}
