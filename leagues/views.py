@@ -29,7 +29,7 @@ from leagues.serializers import (
 )
 
 _AUTH_PROBLEMS = {
-    401: "not_authenticated, invalid_token, token_revoked, account_disabled: send `Authorization: Bearer <token>` "
+    401: "not_authenticated, invalid_token, token_revoked, account_disabled, account_suspended: send `Authorization: Bearer <token>` "
     "with a token that works.",
     403: "insufficient_scope: the token lacks the scope this endpoint needs (read to look, play to join or leave).",
     429: "throttled: too many requests; see Retry-After.",
