@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
-from api.problems import PROBLEM_CONTENT_TYPE, status_for
+from api.openapi import THROTTLED, problem_responses
 from api.throttling import ScopedRateThrottle
 from core.errors import DomainError
 
@@ -66,18 +66,8 @@ def _problems(
     """Error responses, each status with the stable codes it can carry, under the
     media type they are sent with (not application/json). Every API view is rate
     limited (REST_FRAMEWORK throttles), so 429 `throttled` is always one."""
-    by_status: dict[int, list[str]] = {}
-    for problem in problems:
-        by_status.setdefault(status_for(problem), []).append(problem.code)
-    descriptions = {code: ", ".join(codes) for code, codes in by_status.items()}
-    notes = {**(AUTH_PROBLEMS if auth else {}), 429: "throttled: too many requests; see Retry-After."}
-    for code, text in {**notes, **(extra or {})}.items():
-        descriptions[code] = f"{descriptions[code]}; {text}" if code in descriptions else text
-    return {
-        (code, PROBLEM_CONTENT_TYPE): OpenApiResponse(AccountProblemSerializer, description=f"Problem details: {text}")
-        for code, text in sorted(descriptions.items())
-    }
-
+    notes = {**(AUTH_PROBLEMS if auth else {}), 429: THROTTLED}
+    return problem_responses(problems, serializer=AccountProblemSerializer, notes=notes, extra=extra)
 
 RETRY_AFTER = OpenApiParameter(
     "Retry-After",

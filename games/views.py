@@ -23,7 +23,7 @@ from accounts.errors import PlayerNotFoundError
 from accounts.permissions import CanPlay, CanRead, CanReadOrPlay, request_user
 from api.conditional import etag_for, etag_matches, names_any_version, request_fingerprint, versions_named
 from api.pagination import LimitOffsetPagination
-from api.problems import PROBLEM_CONTENT_TYPE, status_for
+from api.openapi import problem_responses
 from core.db import retry_when_database_locked
 from core.errors import DomainError
 from games import selectors, services
@@ -85,17 +85,7 @@ _AUTH_PROBLEMS = {
 
 def _problems(*problems: type[DomainError], extra: dict[int, str] | None = None) -> dict[Any, OpenApiResponse]:
     """Document error responses: every status with the stable codes it can carry."""
-    by_status: dict[int, list[str]] = {}
-    for problem in problems:
-        by_status.setdefault(status_for(problem), []).append(problem.code)
-    descriptions = {code: ", ".join(codes) for code, codes in by_status.items()}
-    for code, text in {**_AUTH_PROBLEMS, **(extra or {})}.items():
-        descriptions[code] = f"{descriptions[code]}; {text}" if code in descriptions else text
-    return {
-        (code, PROBLEM_CONTENT_TYPE): OpenApiResponse(GameProblemSerializer, description=f"Problem details: {text}")
-        for code, text in sorted(descriptions.items())
-    }
-
+    return problem_responses(problems, serializer=GameProblemSerializer, notes=_AUTH_PROBLEMS, extra=extra)
 
 _ETAG_HEADER = OpenApiParameter(
     "ETag", OpenApiTypes.STR, OpenApiParameter.HEADER, response=[200, 201, 304], description='"<version>"'

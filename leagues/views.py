@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 
 from accounts.errors import PlayerNotFoundError
 from accounts.permissions import CanRead, CanReadOrPlay, request_user
-from api.problems import PROBLEM_CONTENT_TYPE, status_for
+from api.openapi import problem_responses
 from core.errors import DomainError
 from leagues import selectors, services
 from leagues.errors import AlreadyAMember, LeagueNotFound, NotALeagueMember, ReliabilityTooLow, SeasonNotFound
@@ -37,17 +37,7 @@ _AUTH_PROBLEMS = {
 
 
 def _problems(*problems: type[DomainError]) -> dict[Any, OpenApiResponse]:
-    by_status: dict[int, list[str]] = {}
-    for problem in problems:
-        by_status.setdefault(status_for(problem), []).append(problem.code)
-    descriptions = {code: ", ".join(codes) for code, codes in by_status.items()}
-    for code, text in _AUTH_PROBLEMS.items():
-        descriptions[code] = f"{descriptions[code]}; {text}" if code in descriptions else text
-    return {
-        (code, PROBLEM_CONTENT_TYPE): OpenApiResponse(LeagueProblemSerializer, description=f"Problem details: {text}")
-        for code, text in sorted(descriptions.items())
-    }
-
+    return problem_responses(problems, serializer=LeagueProblemSerializer, notes=_AUTH_PROBLEMS)
 
 _LEAGUE_ID = OpenApiParameter("league_id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The league's id.")
 _SEASON = OpenApiParameter("number", OpenApiTypes.INT, OpenApiParameter.PATH, description="The season's number: 1, 2, ...")

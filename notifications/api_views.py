@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.permissions import CanPlay, CanReadOrPlay, request_user
-from api.problems import PROBLEM_CONTENT_TYPE, status_for
+from api.openapi import problem_responses
 from core.errors import DomainError
 from games.errors import GameNotFound, NotAPlayer
 from games.schema import GameProblemSerializer
@@ -40,17 +40,7 @@ _GAME_ID = OpenApiParameter("game_id", OpenApiTypes.STR, OpenApiParameter.PATH, 
 
 def _problems(*problems: type[DomainError], extra: dict[int, str] | None = None) -> dict[Any, OpenApiResponse]:
     """Document error responses: every status with the stable codes it can carry."""
-    by_status: dict[int, list[str]] = {}
-    for problem in problems:
-        by_status.setdefault(status_for(problem), []).append(problem.code)
-    descriptions = {code: ", ".join(codes) for code, codes in by_status.items()}
-    for code, text in {**_AUTH_PROBLEMS, **(extra or {})}.items():
-        descriptions[code] = f"{descriptions[code]}; {text}" if code in descriptions else text
-    return {
-        (code, PROBLEM_CONTENT_TYPE): OpenApiResponse(GameProblemSerializer, description=f"Problem details: {text}")
-        for code, text in sorted(descriptions.items())
-    }
-
+    return problem_responses(problems, serializer=GameProblemSerializer, notes=_AUTH_PROBLEMS, extra=extra)
 
 def _preferences_body(user: User) -> dict[str, Any]:
     found = prefs.preferences_for(user=user)

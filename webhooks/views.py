@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 
 from accounts.permissions import CanReadOrPlay, request_user
 from api.pagination import LimitOffsetPagination
-from api.problems import PROBLEM_CONTENT_TYPE, status_for
+from api.openapi import problem_responses
 from core.errors import DomainError
 from webhooks import selectors, services
 from webhooks.errors import TooManyWebhooks, WebhookNotFound, WebhookUrlRefused
@@ -43,17 +43,7 @@ _AUTH_PROBLEMS = {
 
 def _problems(*problems: type[DomainError], extra: dict[int, str] | None = None) -> dict[Any, OpenApiResponse]:
     """Document error responses: every status with the stable codes it can carry."""
-    by_status: dict[int, list[str]] = {}
-    for problem in problems:
-        by_status.setdefault(status_for(problem), []).append(problem.code)
-    descriptions = {code: ", ".join(codes) for code, codes in by_status.items()}
-    for code, text in {**_AUTH_PROBLEMS, **(extra or {})}.items():
-        descriptions[code] = f"{descriptions[code]}; {text}" if code in descriptions else text
-    return {
-        (code, PROBLEM_CONTENT_TYPE): OpenApiResponse(WebhookProblemSerializer, description=f"Problem details: {text}")
-        for code, text in sorted(descriptions.items())
-    }
-
+    return problem_responses(problems, serializer=WebhookProblemSerializer, notes=_AUTH_PROBLEMS, extra=extra)
 
 _WEBHOOK_ID = OpenApiParameter("webhook_id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The webhook's id.")
 _VALIDATION = {400: "validation_error (unknown event names among them)"}
