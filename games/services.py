@@ -64,7 +64,8 @@ MAX_FORFEIT_AFTER = 10
 
 # A consumer that claimed an event and did not finish it within this time is
 # taken to have died: the event may be claimed again (at-least-once delivery).
-EVENT_CLAIM_LEASE = timedelta(minutes=5)
+def _event_claim_lease() -> timedelta:
+    return timedelta(seconds=settings.OUTBOX_CLAIM_LEASE_SECONDS)
 
 
 def seed_commitment_for(seed: int | str) -> str:
@@ -1365,7 +1366,7 @@ def _send_task(task_name: str, event_id: int) -> None:
 def game_event_claim(*, event_id: int, consumer: str, now: datetime | None = None) -> bool:
     """Claim one outbox event for one consumer. True for exactly one caller while
     the claim holds, however many workers try at once: the claim is a row unique
-    per (event, consumer). A claim not finished within EVENT_CLAIM_LEASE is taken
+    per (event, consumer). A claim not finished within OUTBOX_CLAIM_LEASE_SECONDS is taken
     to belong to a worker that died and can be claimed again."""
     now = now or timezone.now()
     try:
@@ -1375,7 +1376,7 @@ def game_event_claim(*, event_id: int, consumer: str, now: datetime | None = Non
     except IntegrityError:
         pass
     retaken = GameEventClaim.objects.filter(
-        event_id=event_id, consumer=consumer, done_at__isnull=True, claimed_at__lte=now - EVENT_CLAIM_LEASE
+        event_id=event_id, consumer=consumer, done_at__isnull=True, claimed_at__lte=now - _event_claim_lease()
     ).update(claimed_at=now, attempts=F("attempts") + 1)
     return retaken == 1
 
@@ -1400,7 +1401,7 @@ def game_event_consume(*, event_id: int, consumer: str, handle: Callable[[GameEv
     return True
 
 
-def game_events_redeliver(*, older_than: timedelta = timedelta(seconds=60), limit: int = 500) -> int:
+def game_events_redeliver(*, older_than: timedelta | None = None, limit: int = 500) -> int:
     """Queue again, for each consumer, the events it has not finished: never
     claimed (the broker or the worker was down when they were written) or
     claimed by a worker that died. Events older than OUTBOX_REDELIVER_MAX_HOURS
@@ -1413,9 +1414,9 @@ def game_events_redeliver(*, older_than: timedelta = timedelta(seconds=60), limi
     for consumer, task_name in consumers.items():
         event_ids = selectors.game_events_pending(
             consumer=consumer,
-            created_before=now - older_than,
+            created_before=now - (older_than or timedelta(seconds=settings.OUTBOX_REDELIVER_AFTER_SECONDS)),
             created_after=oldest,
-            claimed_before=now - EVENT_CLAIM_LEASE,
+            claimed_before=now - _event_claim_lease(),
             limit=limit,
         )
         for event_id in event_ids:

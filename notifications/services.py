@@ -42,7 +42,8 @@ Status = Notification.Status
 # A claimed row is not offered again for this long: time enough to render and
 # hand one message to the mail server. A worker that dies mid-send leaves the
 # row to be retried after it.
-SEND_LEASE = timedelta(minutes=10)
+def _send_lease() -> timedelta:
+    return timedelta(seconds=settings.NOTIFICATION_SEND_LEASE_SECONDS)
 SEND_TASK = "notifications.tasks.send_notification"
 # Email about the account itself, not a game (notifications.account_receivers):
 # sent even with email turned off.
@@ -137,7 +138,7 @@ def _claim(notification_id: int, now: datetime) -> bool:
     claimed = (
         Notification.objects.filter(pk=notification_id, status=Status.QUEUED)
         .filter(Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now))
-        .update(attempts=F("attempts") + 1, next_attempt_at=now + SEND_LEASE)
+        .update(attempts=F("attempts") + 1, next_attempt_at=now + _send_lease())
     )
     return claimed == 1
 

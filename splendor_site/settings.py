@@ -440,6 +440,15 @@ IDEMPOTENCY_KEY_TTL_HOURS = env_int("IDEMPOTENCY_KEY_TTL_HOURS", 24, minimum=1)
 OUTBOX_REDELIVER_SECONDS = env_int("OUTBOX_REDELIVER_SECONDS", 60, minimum=1)
 # Events older than this are not redelivered: news that old is no longer news.
 OUTBOX_REDELIVER_MAX_HOURS = env_int("OUTBOX_REDELIVER_MAX_HOURS", 24, minimum=1)
+# Claims held by a worker that died are taken again after their lease: an outbox
+# event (per consumer), an email being sent, a webhook delivery being attempted.
+# An event nobody claimed is queued again once it is this old (the broker or
+# every worker was down when it was written). Shorter leases redeliver sooner
+# but risk a second copy from a worker that is only slow.
+OUTBOX_CLAIM_LEASE_SECONDS = env_int("OUTBOX_CLAIM_LEASE_SECONDS", 300, minimum=1)
+OUTBOX_REDELIVER_AFTER_SECONDS = env_int("OUTBOX_REDELIVER_AFTER_SECONDS", 60, minimum=1)
+NOTIFICATION_SEND_LEASE_SECONDS = env_int("NOTIFICATION_SEND_LEASE_SECONDS", 600, minimum=1)
+WEBHOOK_CLAIM_LEASE_SECONDS = env_int("WEBHOOK_CLAIM_LEASE_SECONDS", 120, minimum=1)
 # Clocks (docs/api.md, "Clocks and timeouts"). Times in seconds in POST /games/
 # (move_timeout_seconds, time_bank_seconds, time_bank_cap_seconds) only when set:
 # for end-to-end tests in real time, never in production.

@@ -3,7 +3,7 @@ deliveries, and sending them.
 
 A delivery is sent at most once at a time, however many workers try: each
 attempt first claims the row with a conditional UPDATE (pending, due) that
-pushes ``next_attempt_at`` forward by ``CLAIM_LEASE``. A worker that dies
+pushes ``next_attempt_at`` forward by WEBHOOK_CLAIM_LEASE_SECONDS. A worker that dies
 mid-attempt leaves the row to be claimed again when the lease runs out, so
 receivers may see a message twice (they drop repeats by its ``webhook-id``).
 """
@@ -40,7 +40,8 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 # Longer than any one attempt can take (the connect and read timeouts are at most 30 s each).
-CLAIM_LEASE = timedelta(minutes=2)
+def _claim_lease() -> timedelta:
+    return timedelta(seconds=settings.WEBHOOK_CLAIM_LEASE_SECONDS)
 MAX_EVENTS_PER_ENDPOINT = 50
 DELIVER_TASK = "webhooks.tasks.deliver"
 NOTICE_TASK = "webhooks.tasks.send_disabled_notice"
@@ -240,7 +241,7 @@ def _claim(*, delivery_id: int, now: datetime) -> bool:
     """True for exactly one caller while the lease holds."""
     return (
         Delivery.objects.filter(pk=delivery_id, status=Delivery.Status.PENDING, next_attempt_at__lte=now).update(
-            next_attempt_at=now + CLAIM_LEASE
+            next_attempt_at=now + _claim_lease()
         )
         == 1
     )

@@ -30,8 +30,16 @@ import requests
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
-# Runs `celery` with the claim leases shortened (see worker_main.py).
-WORKER_MAIN = str(Path(__file__).with_name("worker_main.py"))
+CELERY = [PYTHON, "-m", "celery"]
+# Claims a killed worker held are taken again after their lease: 2 to 10 minutes
+# in the service, seconds for the tests that kill workers (settings, like
+# GAME_CLOCK_SECONDS for the game clocks).
+SHORT_LEASES = {
+    "OUTBOX_CLAIM_LEASE_SECONDS": "3",
+    "OUTBOX_REDELIVER_AFTER_SECONDS": "3",
+    "NOTIFICATION_SEND_LEASE_SECONDS": "3",
+    "WEBHOOK_CLAIM_LEASE_SECONDS": "3",
+}
 
 T = TypeVar("T")
 
@@ -280,7 +288,7 @@ class Worker(Process):
         super().__init__(
             f"worker {name}",
             [
-                PYTHON, WORKER_MAIN, "-A", "splendor_site", "worker", "--pool", "solo", "--queues", "celery",
+                *CELERY, "-A", "splendor_site", "worker", "--pool", "solo", "--queues", "celery",
                 "--hostname", f"{name}@%h", "--without-gossip", "--without-mingle", "--loglevel", "INFO",
             ],
             env,
@@ -303,7 +311,7 @@ class Beat(Process):
         schedule.parent.mkdir(parents=True, exist_ok=True)
         super().__init__(
             "beat",
-            [PYTHON, WORKER_MAIN, "-A", "splendor_site", "beat", "--schedule", str(schedule), "--loglevel", "INFO"],
+            [*CELERY, "-A", "splendor_site", "beat", "--schedule", str(schedule), "--loglevel", "INFO"],
             env,
             log,
         )

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from celery import shared_task
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from tests.games.game_helpers import make_player, play_moves, start_two_player_game, user_to_move
@@ -78,7 +79,7 @@ def test_a_claim_left_unfinished_past_its_lease_is_taken_again(active_game: Game
     event = GameEvent.objects.filter(game=active_game).first()
     assert event is not None
     assert services.game_event_claim(event_id=event.pk, consumer="email") is True
-    later = timezone.now() + services.EVENT_CLAIM_LEASE + timedelta(seconds=1)
+    later = timezone.now() + timedelta(seconds=settings.OUTBOX_CLAIM_LEASE_SECONDS) + timedelta(seconds=1)
     assert services.game_event_claim(event_id=event.pk, consumer="email", now=later) is True
     assert GameEventClaim.objects.get(event=event, consumer="email").attempts == 2
     # A finished claim is never taken again, however late.
@@ -97,9 +98,9 @@ def test_a_consumer_that_fails_leaves_the_event_to_be_offered_again(active_game:
         services.game_event_consume(event_id=event.pk, consumer="email", handle=crash)
     claim = GameEventClaim.objects.get(event=event, consumer="email")
     assert claim.done_at is None
-    later = timezone.now() + services.EVENT_CLAIM_LEASE + timedelta(minutes=1)
+    later = timezone.now() + timedelta(seconds=settings.OUTBOX_CLAIM_LEASE_SECONDS) + timedelta(minutes=1)
     pending = selectors.game_events_pending(
-        consumer="email", created_before=later, claimed_before=later - services.EVENT_CLAIM_LEASE
+        consumer="email", created_before=later, claimed_before=later - timedelta(seconds=settings.OUTBOX_CLAIM_LEASE_SECONDS)
     )
     assert event.pk in pending
 

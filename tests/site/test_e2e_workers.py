@@ -26,6 +26,7 @@ import pytest
 from celery import Celery
 
 from tests.e2e_support.processes import (
+    SHORT_LEASES,
     Stack,
     emails,
     last_move_announced,
@@ -119,7 +120,7 @@ def test_concurrent_sweeps_time_each_game_out_exactly_once(stack: Stack) -> None
         assert events[-1][0] == "game_finished", events
 
 
-@pytest.mark.parametrize("stack", [{"workers": 1, "E2E_LEASE_SECONDS": "3"}], indirect=True)
+@pytest.mark.parametrize("stack", [{"workers": 1, **SHORT_LEASES}], indirect=True)
 def test_with_the_broker_down_moves_are_accepted_and_their_emails_go_out_when_it_is_back(stack: Stack) -> None:
     game_id = stack.api.new_game("alice", ["bob"])
     stack.api.play(game_id)
@@ -233,7 +234,7 @@ def test_a_worker_killed_mid_task_loses_nothing(tmp_path: Path, smtp: HangingSmt
     # (acks_late), so Redis gives it to the other worker after the visibility
     # timeout, and the notification's claim has run out by then.
     stack = start_stack(
-        tmp_path, players=PLAYERS, workers=2, E2E_LEASE_SECONDS="3", BROKER_VISIBILITY_TIMEOUT_SECONDS="5",
+        tmp_path, players=PLAYERS, workers=2, **SHORT_LEASES, BROKER_VISIBILITY_TIMEOUT_SECONDS="5",
         EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend", EMAIL_HOST="127.0.0.1",
         EMAIL_PORT=str(smtp.port), EMAIL_TIMEOUT="60",
     )  # fmt: skip
