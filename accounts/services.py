@@ -343,6 +343,10 @@ def _code_email_queue(*, verification_id: int) -> None:
         logger.exception("could not send the email for code %s", verification_id)
 
 
+def _site_url() -> str:
+    return str(getattr(settings, "SITE_URL", "")).rstrip("/")
+
+
 def _code_email(verification: EmailVerification, code: str) -> tuple[str, str]:
     """The subject and body of the email carrying `code`."""
     user = verification.user
@@ -362,7 +366,8 @@ def _code_email(verification: EmailVerification, code: str) -> tuple[str, str]:
     return "Your Splendor by post verification code", (
         f"Hello {display_name},\n\n"
         f"Your Splendor by post verification code for the username {username} is:\n\n    {code}\n\n"
-        f"Send it with your username to POST /api/v1/players/verify/, e.g.\n"
+        f"Signing up in a browser? Type it on the page that asked for it ({_site_url()}/accounts/signup/verify/).\n"
+        f"Signing up through the API? Send it with your username to POST /api/v1/players/verify/, e.g.\n"
         f'    {{"username": "{username}", "code": "{code}"}}\n\n'
         f"The code is good for 24 hours; a new one is sent on request to POST /api/v1/players/resend/.\n"
         f"If you did not sign up, ignore this email.\n"

@@ -258,7 +258,15 @@ def render_your_turn(notification: Notification) -> KindContext:
     names = seat_names(game)
     last_move = None
     if notification.event is not None and notification.event.kind == GameEvent.Kind.MOVE_PLAYED:
-        last_move = {"by": names.get(payload.get("seat", -1), "?"), "move": payload.get("move", "")}
+        by = names.get(payload.get("seat", -1), "?")
+        # Who really chose it: the built-in bot on a missed deadline, or the
+        # service for a seat that has left or could only pass (Move.played_by).
+        played_by = payload.get("played_by", "player")
+        if played_by == "bot":
+            by = f"The built-in bot, for {by} (time ran out),"
+        elif played_by == "service":
+            by = f"The service, for {by},"
+        last_move = {"by": by, "move": payload.get("move", "")}
     return KindContext(
         {
             "board": board_for(game, index),

@@ -390,6 +390,9 @@ CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", None)
 CELERY_TASK_IGNORE_RESULT = CELERY_RESULT_BACKEND is None
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# What tasks print (the console email backend) stays plain text on the worker's
+# stdout rather than becoming WARNING log lines.
+CELERY_WORKER_REDIRECT_STDOUTS = False
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
 # A request that queues a task must not wait long on a broker that is down: the

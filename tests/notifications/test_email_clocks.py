@@ -35,6 +35,9 @@ def test_a_missed_deadline_tells_the_sleeper_the_bot_played_and_the_next_player_
     assert subjects_to(sleeper) == [f"Time ran out in game {game.pk}: a move was played for you"]
     assert f"timeout in a row; after {game.forfeit_after} your seat is forfeited" in mail_to(sleeper)[0].body
     assert len(subjects_to(other)) == 1 and subjects_to(other)[0].startswith(f"Your turn in game {game.pk}: ")
+    # The next player is told the bot chose that move, not the sleeper.
+    name = sleeper.player.display_name
+    assert f"The built-in bot, for {name} (time ran out), played:" in mail_to(other)[0].body
 
 
 def test_a_forfeit_on_time_tells_everyone_and_ends_a_two_player_game(
