@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import shutil
 import socket
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -199,3 +200,31 @@ def _fresh_cache():
 def _fast_password_hashing(settings):
     """The real hasher is slow on purpose; tests need not be."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+# The personas, shared by every app's tests: alice creates games, bob and charlie
+# join or are invited, dave is the fourth seat or the outsider.
+def _persona(name: str) -> Any:
+    from tests.games.game_helpers import make_player
+
+    return make_player(name)
+
+
+@pytest.fixture
+def alice(db: None) -> Any:
+    return _persona("alice")
+
+
+@pytest.fixture
+def bob(db: None) -> Any:
+    return _persona("bob")
+
+
+@pytest.fixture
+def charlie(db: None) -> Any:
+    return _persona("charlie")
+
+
+@pytest.fixture
+def dave(db: None) -> Any:
+    return _persona("dave")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.games.game_helpers import make_player, start_two_player_game
+from tests.games.game_helpers import start_two_player_game
 
 from games.models import Game
 
@@ -25,24 +25,8 @@ def _no_throttling(settings: Any) -> None:
     }
 
 
-@pytest.fixture
-def alice(db: None) -> Any:
-    return make_player("alice")
 
 
-@pytest.fixture
-def bob(db: None) -> Any:
-    return make_player("bob")
-
-
-@pytest.fixture
-def charlie(db: None) -> Any:
-    return make_player("charlie")
-
-
-@pytest.fixture
-def dave(db: None) -> Any:
-    return make_player("dave")
 
 
 @pytest.fixture

@@ -19,7 +19,6 @@ from typing import Any
 
 import pytest
 import time_machine
-from tests.games.game_helpers import make_player
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
 
@@ -54,16 +53,4 @@ def commit(django_capture_on_commit_callbacks: Any) -> Callable[[], AbstractCont
     return run
 
 
-@pytest.fixture
-def alice(db: None) -> Any:
-    return make_player("alice")
 
-
-@pytest.fixture
-def bob(db: None) -> Any:
-    return make_player("bob")
-
-
-@pytest.fixture
-def charlie(db: None) -> Any:
-    return make_player("charlie")

@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 
-from tests.games.game_helpers import make_player
 from tests.webhooks.webhook_helpers import PUBLIC_ADDRESS, Committed, FakeDNS, Transport
 from webhooks import services
 
@@ -36,19 +35,7 @@ def _webhooks_only(settings: Any) -> None:
     }
 
 
-@pytest.fixture
-def alice(db: None) -> Any:
-    return make_player("alice")
 
-
-@pytest.fixture
-def bob(db: None) -> Any:
-    return make_player("bob")
-
-
-@pytest.fixture
-def charlie(db: None) -> Any:
-    return make_player("charlie")
 
 
 @pytest.fixture
