@@ -35,6 +35,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 import engine
+from accounts.selectors import player_email_warning
 from core.errors import DomainError, ErrorKind
 from games import errors, links, selectors, services
 from games.errors import GameNotFound
@@ -265,8 +266,16 @@ def _draw(
         "poll_seconds": settings.GAME_PAGE_POLL_SECONDS,
         "login_url": _login_url(request) if seat is None else "",
         "public": game.public,
+        "email_warning": _email_warning(seat),
     }
     return with_forms(render(request, "games/game_page.html", context, status=status))
+
+
+def _email_warning(seat: Seat | None) -> str | None:
+    """The seat's own player is told when mail to their address bounced (no game
+    email reaches them until they change it); nobody else sees it."""
+    player = getattr(seat.user, "player", None) if seat is not None else None
+    return player_email_warning(player=player) if player is not None else None
 
 
 def _invitation_open(seat: Seat) -> bool:

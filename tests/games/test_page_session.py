@@ -9,9 +9,12 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
+from accounts.models import Player
 from games import links
 from games.models import Game, Seat
+from tests.games.game_helpers import make_player, start_two_player_game
 from tests.games.board_helpers import page_path, seats, started_game
 from tests.games.page_helpers import opened, other_than, page, post_move, public_game, to_move
 
@@ -227,3 +230,14 @@ def test_a_logged_in_suspended_player_watches_a_public_game_only_as_a_spectator(
     _suspend(seat)
     html = page(client, game).content.decode()
     assert "Watching a game" in html and "(you)" not in html and 'name="move"' not in html
+
+
+def test_the_seat_whose_mail_bounced_is_warned_on_the_game_page_and_nobody_else_is() -> None:
+    alice, bob = make_player("warnalice"), make_player("warnbob")
+    game = start_two_player_game(alice, bob)
+    Player.objects.filter(user=alice).update(email_undeliverable_at=timezone.now(), email_undeliverable_reason="550")
+    for user, warned in ((alice, True), (bob, False)):
+        seat = game.seats.get(user=user)
+        page = Client().get(links.seat_link_url(seat=seat), follow=True)
+        assert page.status_code == 200
+        assert ("bounced" in page.content.decode()) is warned
