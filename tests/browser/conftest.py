@@ -34,7 +34,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.e2e)
 
 
-@pytest.fixture(scope="session")
+# Per module, not per session: Playwright's synchronous API keeps an event loop
+# running in this thread while it is open, and tests that run after the browser
+# tests in the same process (asyncio.run() in the SMTP receiver's tests) need none.
+@pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
