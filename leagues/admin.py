@@ -3,27 +3,31 @@
 A superuser sees everything. A staff user in the "League admins" group sees and
 changes only the leagues whose ``admins`` include them, and what belongs to those
 leagues; they moderate those leagues' games with the game moderation actions of
-games.admin (scoped by overriding ``moderation_allowed``). Changes go through
-leagues.services.
+games.admin (scoped by overriding ``moderation_allowed``), and edit a season's
+pairings (change a player, cancel a pairing) from the league games list, with the
+same confirmation page and required reason. Changes go through leagues.services.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.utils import unquote
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.db.models import Model, Q, QuerySet
 from django.forms import ModelChoiceField
 from django.http import Http404, HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from core.errors import DomainError
-from games.admin import GameModerationAdmin, HiddenInformationMixin
+from games.admin import GameModerationAdmin, HiddenInformationMixin, ModerationAction, ReasonForm, moderation_confirm
 from games.models import Game, ModerationEntry
 from leagues import selectors, services
 from leagues.models import (
@@ -48,6 +52,27 @@ def leagues_of(request: HttpRequest) -> QuerySet[League]:
     if not (user.is_active and user.is_staff):
         return League.objects.none()
     return League.objects.filter(admins=user)
+
+
+# The permission that lets a league admin moderate (the "league games to moderate" proxy's).
+MODERATE_LEAGUE_GAMES_PERMISSION = "leagues.view_leaguescopedgame"
+
+
+def league_moderation_allowed(request: HttpRequest, game_id: str | None = None) -> bool:
+    """A superuser; or a staff user in "League admins" (its permission on the
+    "league games to moderate" proxy) who administers the league of the game
+    ``game_id`` (any league, without one)."""
+    user = request.user
+    if not (user.is_active and user.is_staff):
+        return False
+    if user.is_superuser:
+        return True
+    if not user.has_perm(MODERATE_LEAGUE_GAMES_PERMISSION):
+        return False
+    mine = leagues_of(request)
+    if game_id is None:
+        return mine.exists()
+    return LeagueGame.objects.filter(game_id=game_id, season__league__in=mine).exists()
 
 
 class LeagueScopedAdmin(admin.ModelAdmin[Any]):
@@ -195,13 +220,71 @@ class SeasonEntryAdmin(LeagueScopedAdmin):
         return False
 
 
+class PairingCancelForm(ReasonForm):
+    """Cancelling pairings asks only why."""
+
+
+class PairingReplaceForm(ReasonForm):
+    """Which seat of the pairing, and which of the season's players takes it."""
+
+    seat = forms.TypedChoiceField(coerce=int, choices=[], help_text="The seat whose player changes.")
+    new_user = forms.ModelChoiceField(
+        queryset=User.objects.none(),
+        label="New player",
+        help_text="One of the season's players (not dropped) who is not already in this game.",
+    )
+
+
+def _replace_form_for(pairing: LeagueGame | None) -> type[PairingReplaceForm]:
+    """The form for this pairing: its seats, and the players still in its season."""
+    seats = (
+        [(seat.index, f"{seat.index}: {seat.user}") for seat in pairing.game.seats.select_related("user").order_by("index")]
+        if pairing is not None
+        else []
+    )
+    players = selectors.season_active_players(season=pairing.season) if pairing is not None else User.objects.none()
+
+    class ForThisPairing(PairingReplaceForm):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            seat_field = self.fields["seat"]
+            assert isinstance(seat_field, forms.TypedChoiceField)
+            seat_field.choices = seats
+            player_field = self.fields["new_user"]
+            assert isinstance(player_field, forms.ModelChoiceField)
+            player_field.queryset = players
+
+    return ForThisPairing
+
+
+def _by_pairing(request: HttpRequest, game: Game, data: dict[str, Any]) -> str:
+    # The pairing actions act through moderation_confirm's ``perform``, per pairing.
+    raise NotImplementedError
+
+
+REPLACE_PLAYER = ModerationAction(
+    "pairing_replace_player",
+    "Change a player in the selected pairing (one pairing; asks the seat, the new player and why)",
+    PairingReplaceForm,
+    _by_pairing,
+    one_game=True,
+)
+CANCEL_PAIRINGS = ModerationAction(
+    "pairing_cancel", "Cancel the selected pairings (their games are aborted; asks why)", PairingCancelForm, _by_pairing
+)
+
+
 @admin.register(LeagueGame)
 class LeagueGameAdmin(LeagueScopedAdmin):
+    """A season's pairings, read-only; edited only by the two actions, which go
+    through leagues.services and games.moderation (logged with a reason)."""
+
     league_path = "season__league"
-    list_display = ["game", "season", "round", "division"]
+    list_display = ["game", "season", "round", "division", "game_status"]
     list_filter = ["season__league"]
     list_select_related = ["game", "season__league", "division"]
     fields = readonly_fields = ("season", "game", "round", "division")
+    actions = ["replace_player", "cancel_pairings"]
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -211,6 +294,79 @@ class LeagueGameAdmin(LeagueScopedAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+    @admin.display(description="status", ordering="game__status")
+    def game_status(self, pairing: LeagueGame) -> str:
+        return pairing.game.status
+
+    def moderation_allowed(self, request: HttpRequest, pairing: LeagueGame | None = None) -> bool:
+        """The rule of the league games to moderate: a superuser, or a league admin
+        of this pairing's league."""
+        return league_moderation_allowed(request, pairing.game_id if pairing is not None else None)
+
+    def has_moderate_permission(self, request: HttpRequest) -> bool:
+        return self.moderation_allowed(request, None)
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        # An action sent for pairings outside the user's leagues is refused (403),
+        # not quietly applied to the rest.
+        if request.method == "POST" and request.POST.get("action"):
+            selected = set(request.POST.getlist(helpers.ACTION_CHECKBOX_NAME))
+            own = {str(pk) for pk in self.get_queryset(request).filter(pk__in=selected).values_list("pk", flat=True)}
+            if selected - own:
+                raise PermissionDenied(f"You may not edit the pairings {', '.join(sorted(selected - own))}.")
+        response: HttpResponse = super().changelist_view(request, extra_context)
+        return response
+
+    @admin.action(description=REPLACE_PLAYER.description, permissions=["moderate"])
+    def replace_player(self, request: HttpRequest, queryset: QuerySet[LeagueGame]) -> TemplateResponse | None:
+        pairings = list(queryset.select_related("game", "season").order_by("pk"))
+        action = ModerationAction(
+            REPLACE_PLAYER.name,
+            REPLACE_PLAYER.description,
+            _replace_form_for(pairings[0] if len(pairings) == 1 else None),
+            _by_pairing,
+            one_game=True,
+        )
+
+        def perform(pairing: LeagueGame, data: dict[str, Any]) -> str:
+            new_user = data["new_user"]
+            services.pairing_replace_player(
+                league_game_id=pairing.pk,
+                seat_index=data["seat"],
+                new_user=new_user,
+                by_user=request.user,  # type: ignore[arg-type]  # the admin lets only staff in
+                reason=data["reason"],
+            )
+            return f"{pairing}: seat {data['seat']} is now played by {new_user.get_username()}."
+
+        return moderation_confirm(
+            self,
+            request,
+            action=action,
+            objects=pairings,
+            allowed=lambda pairing: self.moderation_allowed(request, pairing),
+            perform=perform,
+        )
+
+    @admin.action(description=CANCEL_PAIRINGS.description, permissions=["moderate"])
+    def cancel_pairings(self, request: HttpRequest, queryset: QuerySet[LeagueGame]) -> TemplateResponse | None:
+        def perform(pairing: LeagueGame, data: dict[str, Any]) -> str:
+            services.pairing_cancel(
+                league_game_id=pairing.pk,
+                by_user=request.user,  # type: ignore[arg-type]  # the admin lets only staff in
+                reason=data["reason"],
+            )
+            return f"{pairing}: cancelled (its game is aborted)."
+
+        return moderation_confirm(
+            self,
+            request,
+            action=CANCEL_PAIRINGS,
+            objects=list(queryset.select_related("game", "season").order_by("pk")),
+            allowed=lambda pairing: self.moderation_allowed(request, pairing),
+            perform=perform,
+        )
 
 
 @admin.register(LeagueScopedGame)
@@ -227,17 +383,7 @@ class LeagueScopedGameAdmin(GameModerationAdmin):
     def moderation_allowed(self, request: HttpRequest, game: Game | None = None) -> bool:
         """A superuser; or a staff user in "League admins" (its permission on this
         proxy) who administers the league of ``game`` (any league, without one)."""
-        user = request.user
-        if not (user.is_active and user.is_staff):
-            return False
-        if user.is_superuser:
-            return True
-        if not user.has_perm(f"{self.opts.app_label}.view_{self.opts.model_name}"):
-            return False
-        mine = leagues_of(request)
-        if game is None:
-            return mine.exists()
-        return LeagueGame.objects.filter(game_id=game.pk, season__league__in=mine).exists()
+        return league_moderation_allowed(request, game.pk if game is not None else None)
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         # Only those who may moderate: the view permission alone is not enough.

@@ -53,3 +53,27 @@ class SeasonNotStartable(DomainError):
     kind = ErrorKind.CONFLICT
     code = "season_not_startable"
     title = "This season cannot be started"
+
+
+class PairingNotFound(DomainError):
+    """Raised to league admins (admin actions), never by the API."""
+
+    kind = ErrorKind.NOT_FOUND
+    code = "pairing_not_found"
+    title = "No such pairing"
+
+
+class PairingNotEditable(DomainError):
+    """Fields: ``game_status``. Raised to league admins (admin actions), never by the API."""
+
+    kind = ErrorKind.CONFLICT
+    code = "pairing_not_editable"
+    title = "This pairing's game is over, so its pairing can no longer be changed"
+
+
+class NotASeasonPlayer(DomainError):
+    """Raised to league admins (admin actions), never by the API."""
+
+    kind = ErrorKind.CONFLICT
+    code = "not_a_season_player"
+    title = "This player does not play in this season"

@@ -124,6 +124,14 @@ def _finished_games(season: Season) -> list[_Finished]:
     return finished
 
 
+def season_active_players(*, season: Season) -> QuerySet[User]:
+    """The players still in ``season`` (an entry not dropped), by username: those
+    a pairing may be handed to (leagues.services.pairing_replace_player)."""
+    return User.objects.filter(
+        season_entries__season=season, season_entries__dropped_at__isnull=True
+    ).order_by("username")
+
+
 def points_for(points_for_place: list[int], place: int) -> int:
     return points_for_place[place - 1] if 0 < place <= len(points_for_place) else 0
 

@@ -1,5 +1,6 @@
 """Writes of the leagues app: membership, starting a season, dropping a player,
-and applying ratings when a rated game ends.
+editing a season's pairings (through games.moderation), and applying ratings
+when a rated game ends.
 
 Every game is made through games.services (game_create, seat_join, game_resign):
 the league never writes games rows itself.
@@ -16,6 +17,7 @@ from django.contrib.auth.models import Group, Permission, User
 from django.db import transaction
 from django.utils import timezone
 
+from games import moderation as game_moderation
 from games import services as game_services
 from games.models import Game, Seat
 from leagues import glicko2, scheduling, selectors
@@ -23,6 +25,9 @@ from leagues.errors import (
     AlreadyAMember,
     NoRequestToDecide,
     NotALeagueMember,
+    NotASeasonPlayer,
+    PairingNotEditable,
+    PairingNotFound,
     ReliabilityTooLow,
     SeasonNotStartable,
 )
@@ -311,6 +316,56 @@ def season_drop_player(*, season: Season, user: User, now: datetime | None = Non
             game_services.game_resign(game=game, user=user)
             forfeited += 1
     return forfeited
+
+
+# --- editing pairings ----------------------------------------------------------------------
+
+
+def _pairing_open(league_game_id: int, doing: str) -> LeagueGame:
+    """The pairing with its game, refused when the game is over (finished or aborted)."""
+    pairing = LeagueGame.objects.select_related("game", "season__league").filter(pk=league_game_id).first()
+    if pairing is None:
+        raise PairingNotFound(f"There is no pairing {league_game_id}.")
+    game = pairing.game
+    if game.is_over:
+        raise PairingNotEditable(
+            f"Game {game.pk} is already {game.status}; only a pairing still being played can be {doing}.",
+            game_status=game.status,
+        )
+    return pairing
+
+
+def pairing_replace_player(
+    *, league_game_id: int, seat_index: int, new_user: User, by_user: User, reason: str
+) -> Seat:
+    """Hand one seat of a season's pairing to another player of that season
+    (games.moderation.moderation_seat_replace: logged, with a ``seat_replaced``
+    event). The new player must still be in the season and not already at the
+    table; a game that is over is refused."""
+    game_moderation.moderation_reason_clean(reason)
+    pairing = _pairing_open(league_game_id, "changed")
+    season = pairing.season
+    if not SeasonEntry.objects.filter(season=season, user=new_user, dropped_at__isnull=True).exists():
+        raise NotASeasonPlayer(
+            f"{new_user.get_username()} does not play in {season} (never entered, or left it); "
+            "choose one of the season's players."
+        )
+    if Seat.objects.filter(game_id=pairing.game_id, user=new_user).exists():
+        raise NotASeasonPlayer(
+            f"{new_user.get_username()} already has a seat in game {pairing.game_id}; choose someone else."
+        )
+    return game_moderation.moderation_seat_replace(
+        game_id=pairing.game_id, seat_index=seat_index, by_user=by_user, reason=reason, new_user=new_user
+    )
+
+
+def pairing_cancel(*, league_game_id: int, by_user: User, reason: str) -> Game:
+    """Cancel a season's pairing: its game is aborted
+    (games.moderation.moderation_game_abort: logged, with a ``game_aborted``
+    event), so it no longer counts in the standings or the ratings."""
+    game_moderation.moderation_reason_clean(reason)
+    pairing = _pairing_open(league_game_id, "cancelled")
+    return game_moderation.moderation_game_abort(game_id=pairing.game_id, by_user=by_user, reason=reason)
 
 
 # --- ratings -------------------------------------------------------------------------------
