@@ -56,7 +56,14 @@ PAGE_ONLY_CODES = {"seat_link_invalid", "seat_link_revoked", "seat_not_found"}
 # Raised only to league admins and moderators in the admin (leagues.services; a
 # moderator's pause refused by a game's rules, games.services.game_pause), never
 # sent by the API: the guides name them, the OpenAPI schema has no place for them.
-ADMIN_ONLY_CODES = {"season_not_startable", "no_request_to_decide", "pause_not_allowed"}
+ADMIN_ONLY_CODES = {
+    "season_not_startable",
+    "no_request_to_decide",
+    "pause_not_allowed",
+    "pairing_not_found",
+    "pairing_not_editable",
+    "not_a_season_player",
+}
 # Written only in the answer to an emailed command (notifications.inbound_services):
 # docs/email.md names it.
 EMAIL_ONLY_CODES = {"email_command_refused"}
@@ -128,7 +135,9 @@ def test_every_error_code_is_in_the_openapi_schema(code: str, schema_text: str) 
 
 @pytest.mark.parametrize("code", sorted(every_code()))
 def test_every_error_code_is_in_the_readme_or_the_api_guide(code: str) -> None:
-    guides = "".join((ROOT / name).read_text() for name in ("README.md", "docs/api.md", "docs/email.md"))
+    guides = "".join(
+        (ROOT / name).read_text() for name in ("README.md", "docs/api.md", "docs/email.md", "docs/leagues.md")
+    )
     assert f"`{code}`" in guides
 
 
