@@ -129,7 +129,7 @@ def player_token(env: dict[str, str], username: str) -> str:
 # --- processes ----------------------------------------------------------------------
 
 
-def _children(pid: int) -> set[int]:
+def children(pid: int) -> set[int]:
     found: set[int] = set()
     try:
         tasks = list(Path(f"/proc/{pid}/task").iterdir())
@@ -147,7 +147,7 @@ def descendants(pid: int) -> set[int]:
     seen: set[int] = set()
     todo = [pid]
     while todo:
-        for child in _children(todo.pop()):
+        for child in children(todo.pop()):
             if child not in seen:
                 seen.add(child)
                 todo.append(child)
@@ -327,7 +327,7 @@ class Beat(Process):
 # --- PostgreSQL -----------------------------------------------------------------------
 
 
-def _database_url(server_url: str, name: str) -> str:
+def database_url_for(server_url: str, name: str) -> str:
     return urlunsplit(urlsplit(server_url)._replace(path=f"/{name}"))
 
 
@@ -340,12 +340,12 @@ class PrivateDatabase:
 
     @property
     def url(self) -> str:
-        return _database_url(self.server_url, self.name)
+        return database_url_for(self.server_url, self.name)
 
     def _admin(self, sql: str) -> None:
         import psycopg
 
-        with psycopg.connect(_database_url(self.server_url, "postgres"), autocommit=True) as conn:
+        with psycopg.connect(database_url_for(self.server_url, "postgres"), autocommit=True) as conn:
             conn.execute(sql)
 
     def create(self, env: dict[str, str]) -> PrivateDatabase:

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 import time_machine
+from tests.e2e_support.processes import free_port
 from tests.games.game_helpers import client_for, make_player, start_two_player_game, user_to_move
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db]
@@ -26,10 +27,6 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db]
 GENEROUS_SECONDS = 3.0  # per request; the cache's own timeouts are 0.25 s
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class PrivateRedis:
@@ -95,7 +92,7 @@ class SilentListener:
 
 @pytest.fixture
 def private_redis(settings: Any) -> Iterator[PrivateRedis]:
-    redis = PrivateRedis(_free_port())
+    redis = PrivateRedis(free_port())
     redis.start()
     shared = settings.CACHES
     settings.CACHES = {

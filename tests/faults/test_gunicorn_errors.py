@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from tests.e2e_support.processes import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKER_CLASS = "api.gunicorn_workers.ProblemJsonSyncWorker"
@@ -29,10 +30,6 @@ TYPE_BASE = "https://splendor.example/problems/"  # settings.PROBLEM_TYPE_BASE
 pytestmark = pytest.mark.e2e
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def _exchange(port: int, raw: bytes, timeout: float = 10) -> bytes:
@@ -57,7 +54,7 @@ def _parse(answer: bytes) -> tuple[int, dict[str, str], bytes]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
-    port = _free_port()
+    port = free_port()
     logs = tmp_path_factory.mktemp("gunicorn") / "gunicorn.log"
     env = {
         **os.environ,

@@ -28,7 +28,6 @@ import json
 import os
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -38,10 +37,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 import requests
+from tests.e2e_support.processes import children, database_url_for, free_port, manage
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
@@ -62,43 +61,19 @@ pytestmark = [pytest.mark.e2e, pytest.mark.postgres]
 # --- processes -------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
-def _database_url(server_url: str, name: str) -> str:
-    return urlunsplit(urlsplit(server_url)._replace(path=f"/{name}"))
 
 
 def _admin(server_url: str, sql: str) -> None:
     import psycopg
 
-    with psycopg.connect(_database_url(server_url, "postgres"), autocommit=True) as conn:
+    with psycopg.connect(database_url_for(server_url, "postgres"), autocommit=True) as conn:
         conn.execute(sql)
 
 
-def _manage(env: dict[str, str], *args: str, timeout: float = 60) -> str:
-    done = subprocess.run(
-        [PYTHON, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout
-    )
-    assert done.returncode == 0, f"manage.py {args[0]} failed:\n{done.stdout}\n{done.stderr}"
-    return done.stdout
 
 
-def _children(pid: int) -> set[int]:
-    found: set[int] = set()
-    try:
-        tasks = list(Path(f"/proc/{pid}/task").iterdir())
-    except OSError:
-        return found
-    for task in tasks:
-        try:
-            found.update(int(child) for child in (task / "children").read_text().split())
-        except OSError:
-            continue
-    return found
 
 
 def _established_sockets(port: int) -> set[str]:
@@ -138,7 +113,7 @@ def _busy_workers(workers: set[int], port: int) -> set[int]:
 
 class Gunicorn:
     def __init__(self, env: dict[str, str], log: Path) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = log
         command = [
@@ -158,7 +133,7 @@ class Gunicorn:
             )
 
     def workers(self) -> set[int]:
-        return _children(self.process.pid)
+        return children(self.process.pid)
 
     def wait_ready(self, timeout: float = 45) -> None:
         deadline = time.monotonic() + timeout
@@ -199,7 +174,7 @@ def site(tmp_path: Path) -> Iterator[Site]:
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "splendor_site.settings",
-        "DATABASE_URL": _database_url(server_url, name),
+        "DATABASE_URL": database_url_for(server_url, name),
         "CACHE_URL": "locmem://",
         "CELERY_BROKER_URL": "memory://",
         "DEBUG": "false",
@@ -214,10 +189,10 @@ def site(tmp_path: Path) -> Iterator[Site]:
     _admin(server_url, f'CREATE DATABASE "{name}"')
     server: Gunicorn | None = None
     try:
-        _manage(env, "migrate", "--noinput", timeout=120)
+        manage(env, "migrate", "--noinput", timeout=120)
         tokens = {}
         for username in ("alice", "bob"):
-            made = json.loads(_manage(env, "player_create", username, "--email", f"{username}@example.com"))
+            made = json.loads(manage(env, "player_create", username, "--email", f"{username}@example.com"))
             tokens[username] = made["token"]
         server = Gunicorn(env, tmp_path / "gunicorn.log")
         server.wait_ready()
@@ -400,7 +375,7 @@ print(json.dumps(out))
 
 
 def _audit(env: dict[str, str]) -> dict[str, dict[str, Any]]:
-    out = _manage(env, "shell", "-c", AUDIT)
+    out = manage(env, "shell", "-c", AUDIT)
     return {game["id"]: game for game in json.loads(out.strip().splitlines()[-1])}
 
 
