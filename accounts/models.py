@@ -71,6 +71,7 @@ class ApiToken(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        verbose_name = "API token"
 
     def __str__(self) -> str:
         return f"{self.prefix}… ({self.name})"
@@ -120,6 +121,10 @@ class PasswordFailures(models.Model):
     failures = models.PositiveIntegerField(default=0)
     locked_until = models.DateTimeField(null=True, blank=True)
     last_failure_at = models.DateTimeField()
+
+    class Meta:
+        # One row holds all of one username's failures: the name is plural already.
+        verbose_name = verbose_name_plural = "password failures"
 
     def __str__(self) -> str:
         return f"{self.username_digest[:12]}: {self.failures} failures"

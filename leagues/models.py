@@ -153,6 +153,7 @@ class SeasonEntry(models.Model):
     class Meta:
         ordering = ["season", "id"]
         constraints = [models.UniqueConstraint(fields=["season", "user"], name="seasonentry_unique_user")]
+        verbose_name_plural = "season entries"
 
     def __str__(self) -> str:
         return f"{self.user} in {self.season}"
@@ -267,4 +268,4 @@ class LeagueModerationEntry(ModerationEntry):
     class Meta:
         proxy = True
         verbose_name = "league moderation entry"
-        verbose_name_plural = "league moderation log"
+        verbose_name_plural = "league moderation entries"

@@ -34,6 +34,10 @@ class Preferences(models.Model):
     next_digest_at = models.DateTimeField(null=True, blank=True, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
 
+    class Meta:
+        # One row holds all of one player's choices: the name is plural already.
+        verbose_name = verbose_name_plural = "email preferences"
+
     def __str__(self) -> str:
         return f"{self.user_id}: {self.mode}"
 
@@ -121,6 +125,9 @@ class InvitationOptOut(models.Model):
 
     address_digest = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = "invitation opt-out"
 
     def __str__(self) -> str:
         return self.address_digest[:12]

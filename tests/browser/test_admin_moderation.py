@@ -94,7 +94,7 @@ def test_a_league_admin_extends_an_overdue_games_deadline_with_a_reason(
 
     page.goto(f"{live_server.url}/admin/")
     with page.expect_navigation():
-        page.get_by_role("link", name="League moderation log").first.click()
+        page.get_by_role("link", name="League moderation entries").first.click()
     assert page.url.endswith("/admin/leagues/leaguemoderationentry/")
     log = page.locator("#result_list").inner_text()
     assert "Extended the deadline" in log and "Power cut in the player's town all weekend" in log

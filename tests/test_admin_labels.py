@@ -1,0 +1,84 @@
+"""The admin names every model in plain English: its index, its lists and their
+counts ("2 season entries", never "2 season entrys" or "2 league moderation log").
+
+Personas: root is a superuser who sees every app; alice and bob are players.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.utils import timezone
+
+from games import moderation
+from leagues.models import SeasonEntry
+from tests.leagues.conftest import add_members, make_league, make_season
+
+pytestmark = pytest.mark.django_db
+
+PROJECT_APPS = ("accounts", "games", "notifications", "webhooks", "leagues")
+
+
+@pytest.fixture
+def root_client(db: None) -> Client:
+    client = Client()
+    client.force_login(get_user_model().objects.create_superuser("root", "root@example.com", "a long admin password"))
+    return client
+
+
+def _naive_plural(singular: str) -> bool:
+    """Django's default plural (the singular with an "s") where English wants
+    another: "entrys", "preferencess", "boxs"."""
+    return re.search(r"([^aeiou]y|s|x|z|ch|sh)$", singular) is not None
+
+
+@pytest.mark.parametrize(
+    "model",
+    [model for app in PROJECT_APPS for model in apps.get_app_config(app).get_models()],
+    ids=lambda model: model._meta.label,
+)
+def test_no_model_has_a_plural_made_by_adding_an_s_where_english_does_not(model: Any) -> None:
+    options = model._meta
+    singular, plural = str(options.verbose_name), str(options.verbose_name_plural)
+    assert not (_naive_plural(singular) and plural == f"{singular}s"), plural
+
+
+def test_the_admin_index_names_the_models_in_plain_english(root_client: Client) -> None:
+    page = root_client.get("/admin/").content.decode()
+
+    for label in (
+        "Season entries",
+        "Email preferences",
+        "League moderation entries",
+        "API tokens",
+        "Invitation opt-outs",
+    ):
+        assert f">{label}<" in page, label
+    for slip in ("entrys", "Preferencess", "moderation log<", "Api tokens", "opt outs"):
+        assert slip not in page
+
+
+def test_the_season_entries_list_counts_its_entries_in_english(root_client: Client, alice: Any, bob: Any) -> None:
+    season = make_season(make_league())
+    for user in (alice, bob):
+        SeasonEntry.objects.create(season=season, user=user, joined_at=timezone.now())
+
+    page = root_client.get("/admin/leagues/seasonentry/").content.decode()
+
+    assert "2 season entries" in page
+
+
+def test_the_league_moderation_log_counts_its_entries_in_english(root_client: Client, alice: Any, bob: Any) -> None:
+    add_members(make_league(), [alice, bob])
+    moderator = get_user_model().objects.get(username="root")
+    for user in (alice, bob):
+        moderation.moderation_player_warn(user=user, by_user=moderator, reason="Rude in chat")
+
+    page = root_client.get("/admin/leagues/leaguemoderationentry/").content.decode()
+
+    assert "2 league moderation entries" in page
