@@ -7,14 +7,21 @@ include it. The whole suite runs on whatever DATABASE_URL names (SQLite by
 default); `postgres` tests are included only when that is a reachable
 PostgreSQL. `.ci/run` runs the suite on SQLite, then on PostgreSQL with Redis.
 
+Redis: the tests marked `redis` are given REDIS_URL, which may be a database
+other things live in. They never empty it (no FLUSHDB, no cache.clear() on Redis):
+every key they write starts with TEST_KEY_PREFIX, unique to the run, and only
+keys with that prefix are deleted (``cache_empty``).
+
 Hypothesis: the "ci" profile (bounded, derandomised) when CI is set, else "dev".
 """
 
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import socket
+from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -47,6 +54,48 @@ def _eager_tasks_and_local_email() -> None:
 
 
 _eager_tasks_and_local_email()
+
+# The prefix of every cache key the tests write: unique to this run (and to each
+# pytest-xdist worker), so that two runs pointed at one Redis never meet, and
+# deleting "the tests' keys" can never reach anyone else's.
+TEST_KEY_PREFIX = f"splendor-tests-{secrets.token_hex(6)}"
+
+
+def _cache_under_test_prefix() -> None:
+    from django.conf import settings
+
+    # Whatever CACHE_URL names (locmem:// by default; a Redis if set), the suite's
+    # keys carry the run's prefix, so the fixture below can delete only them.
+    settings.CACHES["default"]["KEY_PREFIX"] = TEST_KEY_PREFIX
+
+
+_cache_under_test_prefix()
+
+
+def cache_empty(cache: Any) -> None:
+    """Delete the tests' keys from ``cache``: everything in a process-local cache,
+    and in Redis only the keys under the cache's KEY_PREFIX, which must be the
+    run's own. Never cache.clear() on Redis: it is FLUSHDB, and the database may
+    hold a broker's queues or another cache."""
+    from django.core.cache.backends.locmem import LocMemCache
+    from django.core.cache.backends.redis import RedisCache
+
+    if isinstance(cache, LocMemCache):
+        cache.clear()
+        return
+    # Anything else, django.core.cache.cache (a proxy) included, is refused rather
+    # than cleared: the proxy's clear() would be FLUSHDB when the default is Redis.
+    if not isinstance(cache, RedisCache):
+        raise TypeError(f"cache_empty takes a cache from django.core.cache.caches, not {cache!r}")
+    assert cache.key_prefix.startswith("splendor-tests-"), (
+        f"a Redis cache in the tests needs a KEY_PREFIX of the run's own, not {cache.key_prefix!r}"
+    )
+    client = cache._cache.get_client(write=True)
+    # Django writes "<KEY_PREFIX>:<version>:<key>"; the prefix is hex, so no glob
+    # character in it needs escaping.
+    keys = list(client.scan_iter(match=f"{cache.key_prefix}:*", count=500))
+    if keys:
+        client.delete(*keys)
 
 hypothesis_settings.register_profile(
     "ci",
@@ -81,7 +130,8 @@ def _postgres_missing() -> str | None:
 def _redis_missing() -> str | None:
     url = os.environ.get("REDIS_URL", "")
     if not url.startswith(("redis://", "rediss://")):
-        return "set REDIS_URL=redis://127.0.0.1:6379/0 to run them"
+        # A database number of the tests' own: never the broker's (0) or the cache's (1).
+        return "set REDIS_URL=redis://127.0.0.1:6379/15 to run them"
     if not _reachable(url, 6379):
         return "REDIS_URL names a Redis that does not answer"
     return None
@@ -187,13 +237,33 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:  # ty
 
 
 @pytest.fixture(autouse=True)
-def _fresh_cache():
+def _fresh_cache() -> Iterator[None]:
     """Throttle counters live in the cache; each test starts with none."""
-    from django.core.cache import cache
+    from django.core.cache import caches
 
-    cache.clear()
+    # Looked up each time: a test may have pointed the default cache elsewhere.
+    cache_empty(caches["default"])
     yield
-    cache.clear()
+    cache_empty(caches["default"])
+
+
+@pytest.fixture
+def redis_cache(settings: Any) -> Iterator[Any]:
+    """The default cache on REDIS_URL (tests marked `redis`), under the run's key
+    prefix; the tests' keys in it are deleted before and after, and nothing else."""
+    from django.core.cache import caches
+
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ["REDIS_URL"],
+            "KEY_PREFIX": TEST_KEY_PREFIX,
+        }
+    }
+    cache = caches["default"]
+    cache_empty(cache)
+    yield cache
+    cache_empty(cache)
 
 
 @pytest.fixture(autouse=True)

@@ -2,9 +2,13 @@
 
 import os
 import re
+import secrets
+import subprocess
+import sys
 import threading
 import time
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 import time_machine
@@ -59,23 +63,47 @@ def test_healthz_checks_a_real_redis_broker(client, settings):
 @pytest.mark.redis
 @pytest.mark.django_db
 @pytest.mark.urls("tests.site.urls")
-def test_rate_limits_count_in_a_shared_redis_cache(client, settings):
+def test_rate_limits_count_in_a_shared_redis_cache(client, settings, redis_cache):
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": "2/minute", "user": "9/minute"}}
     from django.core.cache import caches
 
-    settings.CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["REDIS_URL"]}
-    }
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": "2/minute", "user": "9/minute"}}
-    cache = caches["default"]
-    assert cache.__class__.__name__ == "RedisCache"  # the throttles use this same default cache
-    cache.clear()
+    assert caches["default"] is redis_cache  # the throttles use this same default cache
     # Mid-minute and frozen, so that the three requests fall in one window.
-    try:
-        with time_machine.travel(datetime(2026, 3, 1, 12, 0, 30, tzinfo=UTC), tick=False):
-            statuses = [client.get("/api/test/echo/").status_code for _ in range(3)]
-            # One counter per fixed window, named by the window's number (minutes since the epoch).
-            counted = cache.get(f"throttle_anon_127.0.0.1_{int(time.time()) // 60}")
-    finally:
-        cache.clear()
+    with time_machine.travel(datetime(2026, 3, 1, 12, 0, 30, tzinfo=UTC), tick=False):
+        statuses = [client.get("/api/test/echo/").status_code for _ in range(3)]
+        # One counter per fixed window, named by the window's number (minutes since the epoch).
+        counted = redis_cache.get(f"throttle_anon_127.0.0.1_{int(time.time()) // 60}")
     assert statuses == [200, 200, 429]
     assert counted == 3  # the refused request is counted too
+
+
+@pytest.mark.redis
+def test_the_redis_tests_leave_every_key_they_did_not_write(tmp_path):
+    """REDIS_URL may name a database that holds a broker's queue or a cache: the
+    redis tests, run as anyone runs them, delete only their own keys. A key and a
+    queued message written beside them are still there afterwards."""
+    import redis
+
+    url = os.environ["REDIS_URL"]
+    other = redis.Redis.from_url(url)
+    mark = secrets.token_hex(6)
+    key, queue = f"bystander-{mark}", f"celery-bystander-{mark}"
+    message = b'{"body": "a task waiting for a worker"}'
+    other.set(key, b"kept")
+    other.lpush(queue, message)
+    try:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "DATABASE_URL"))}
+        # On a SQLite test database of its own: a second run on this run's PostgreSQL
+        # test database would destroy it.
+        env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+        run = subprocess.run(
+            [sys.executable, "-m", "pytest", "-n0", "-p", "no:cacheprovider", "-q", "-m", "redis",
+             "-k", "not leave_every_key", str(Path(__file__))],
+            cwd=Path(__file__).resolve().parents[2], env=env, capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+        assert re.search(r"\b2 passed\b", run.stdout), run.stdout[-3000:]
+        assert other.get(key) == b"kept"
+        assert other.lrange(queue, 0, -1) == [message]
+    finally:
+        other.delete(key, queue)
