@@ -13,8 +13,8 @@ and are refused without the ``games.moderate_game`` permission. A scoped admin
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -23,20 +23,23 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
-from django.db.models import F, Model, QuerySet
+from django.db.models import F, Model, OuterRef, QuerySet, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
 
 from accounts.admin import PlayerAdmin
 from accounts.models import Player
 from core.errors import DomainError, InvalidInput
+from core.text import counted, listed
 from games import moderation
 from games.links import seat_link_rotate_for_seat
 from games.models import Game, GameEvent, GameEventClaim, ModerationEntry, Move, Seat
 from games.presentation import board_context
+from games.results import ResultReason
 
 MODERATE_PERMISSION = "games.moderate_game"
 # The confirmation page every moderation action shows before it acts.
@@ -89,6 +92,170 @@ class MoveInline(ReadOnlyMixin, admin.TabularInline[Move, Game]):
     ordering = ["ply"]
 
 
+# --- people, times and results in words -------------------------------------------------
+
+
+def person_words(user_id: int | None, username: str | None, display_name: str | None) -> str:
+    """A person the moderation log names by id, as they are called now: "Hank
+    (hank, user 10)"; an id whose account no longer exists: "user 10 (deleted)"."""
+    if user_id is None:
+        return "—"
+    if username is None:
+        return f"user {user_id} (deleted)"
+    if display_name and display_name != username:
+        return f"{display_name} ({username}, user {user_id})"
+    return f"{username} (user {user_id})"
+
+
+def people_words(user_ids: Iterable[int | None]) -> dict[int, str]:
+    """``person_words`` for each of these ids, in one query."""
+    wanted = {user_id for user_id in user_ids if user_id is not None}
+    found = {
+        user_id: (username, display_name)
+        for user_id, username, display_name in get_user_model()
+        .objects.filter(pk__in=wanted)
+        .values_list("pk", "username", "player__display_name")
+    }
+    return {user_id: person_words(user_id, *found.get(user_id, (None, None))) for user_id in wanted}
+
+
+def with_people_names(queryset: QuerySet[_ModelT]) -> QuerySet[_ModelT]:
+    """Moderation entries with the current username and display name of the
+    moderator (``moderator_username``, ``moderator_display_name``) and of the
+    player (``target_username``, ``target_display_name``), in the same query as
+    the entries: the log keeps ids only, so a list of them would otherwise ask
+    for each name apart."""
+    users = get_user_model().objects
+    names: dict[str, Any] = {}
+    for prefix, column in (("moderator", "user_id"), ("target", "target_user_id")):
+        names[f"{prefix}_username"] = Subquery(users.filter(pk=OuterRef(column)).values("username")[:1])
+        names[f"{prefix}_display_name"] = Subquery(
+            Player.objects.filter(user_id=OuterRef(column)).values("display_name")[:1]
+        )
+    annotated: QuerySet[_ModelT] = queryset.annotate(**names)
+    return annotated
+
+
+def moderator_words(entry: ModerationEntry) -> str:
+    """The entry's moderator by name (``with_people_names`` looked it up)."""
+    return person_words(
+        entry.user_id, getattr(entry, "moderator_username", None), getattr(entry, "moderator_display_name", None)
+    )
+
+
+def target_words(entry: ModerationEntry) -> str:
+    """The player the entry is about, by name (``with_people_names`` looked it up)."""
+    return person_words(
+        entry.target_user_id, getattr(entry, "target_username", None), getattr(entry, "target_display_name", None)
+    )
+
+
+def details_html(entry: ModerationEntry) -> SafeString:
+    """An entry's details one per line, the people in them by name."""
+    details = entry.details or {}
+    names = people_words(value for key, value in details.items() if key.endswith("_user_id") and isinstance(value, int))
+    rows = []
+    for key, value in details.items():
+        if key.endswith("_user_id"):
+            label = key.removesuffix("_user_id").replace("_", " ") + " player"
+            rows.append((label, names[value] if isinstance(value, int) else "—"))
+        elif isinstance(value, list):
+            rows.append((key.replace("_", " "), ", ".join(map(str, value))))
+        else:
+            rows.append((key.replace("_", " "), "—" if value is None else str(value)))
+    if not rows:
+        return format_html("{}", "—")
+    return format_html("<ul>{}</ul>", format_html_join("", "<li>{}: {}</li>", rows))
+
+
+def span_words(seconds: int) -> str:
+    """A span of time as a person says it: "1 minute", "3 days", "1 day 6 hours"."""
+    parts = []
+    rest = max(seconds, 0)
+    for unit, noun in ((86400, "day"), (3600, "hour"), (60, "minute"), (1, "second")):
+        amount, rest = divmod(rest, unit)
+        if amount:
+            parts.append(counted(amount, noun))
+    return " ".join(parts) or "no time"
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def time_control_words(game: Game) -> str:
+    """The game's clock as docs/api.md ("Clocks and timeouts") describes it:
+    "1 minute per move; no time bank; the 3rd timeout in a row forfeits the seat"."""
+    per_move = f"{span_words(game.move_seconds)} per move"
+    cap = span_words(game.bank_cap_seconds)
+    if game.bank_start_seconds:
+        bank = f"a bank of {span_words(game.bank_start_seconds)} at the start, at most {cap}"
+    elif game.bank_cap_seconds:
+        bank = f"an empty bank at the start, at most {cap}"
+    else:
+        bank = "no time bank"
+    if game.forfeit_after == 1:
+        forfeit = "the first timeout forfeits the seat"
+    else:
+        forfeit = f"the {_ordinal(game.forfeit_after)} timeout in a row forfeits the seat"
+    return f"{per_move}; {bank}; {forfeit}"
+
+
+# Why a game ended, for a moderator reading its result.
+RESULT_REASON_WORDS: dict[str, str] = {
+    ResultReason.POINTS: "a player reached the points target and the round was finished",
+    ResultReason.GAUNTLET: "a player completed the Infinity Gauntlet and the round was finished",
+    ResultReason.ALL_PASSED: "every player passed in a row",
+    ResultReason.ROUND_LIMIT: "the round limit was reached",
+    ResultReason.RESIGNATION: "every other player resigned",
+    ResultReason.TIMEOUT: "every other player resigned or ran out of time",
+    ResultReason.ACCOUNT_DISABLED: "every other player left the game (an account was disabled)",
+    ResultReason.ADJUDICATED: "a moderator decided the places",
+}
+
+
+def _seat_names(game: Game) -> dict[int, str]:
+    return {seat.index: seat.user.get_username() for seat in game.seats.all() if seat.index is not None}
+
+
+def result_html(game: Game) -> SafeString:
+    """The result as a moderator reads it: who won, each seat's place and score
+    (and whether it left), and why the game ended."""
+    result = game.result
+    if not result:
+        if game.status == Game.Status.ABORTED:
+            return format_html("{}", "No result: the game was aborted.")
+        return format_html("{}", "No result yet.")
+    names = _seat_names(game)
+
+    def who(seat: int) -> str:
+        return f"{names.get(seat, 'nobody')} (seat {seat})"
+
+    places, scores = result.get("places") or [], result.get("scores") or []
+    resigned, timed_out = set(result.get("resigned") or []), set(result.get("timed_out") or [])
+    rows = []
+    for seat in result.get("ranking") or []:
+        left = "out on time" if seat in timed_out else "resigned" if seat in resigned else ""
+        rows.append(
+            (
+                places[seat] if seat < len(places) else "?",
+                who(seat),
+                counted(scores[seat], "point") if seat < len(scores) else "?",
+                left,
+            )
+        )
+    winners = [who(seat) for seat in result.get("winners") or []]
+    reason = str(result.get("reason", ""))
+    return format_html(
+        "<p>{}: {}</p><table><tr><th>place</th><th>player</th><th>score</th><th></th></tr>{}</table><p>{}</p>",
+        "Winners" if len(winners) > 1 else "Winner",
+        listed(winners),
+        format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", rows),
+        f"Why it ended: {RESULT_REASON_WORDS.get(reason, reason)} ({reason}).",
+    )
+
+
 # --- moderation: permission, forms, actions ---------------------------------------
 
 
@@ -113,6 +280,12 @@ class ReasonForm(forms.Form):
         except InvalidInput as error:
             raise forms.ValidationError(error.errors["reason"][0]) from None
 
+    @classmethod
+    def for_games(cls, games: Sequence[Game]) -> type[ReasonForm]:
+        """The form for these games: a form whose choices depend on the game (its
+        seats) overrides this; most forms are the same for every game."""
+        return cls
+
 
 class ExtendDeadlineForm(ReasonForm):
     hours = forms.IntegerField(min_value=1, max_value=24 * 30, initial=24, help_text="Added to this turn's clock.")
@@ -132,8 +305,18 @@ class AdjudicateForm(ReasonForm):
             raise forms.ValidationError(f"{text!r} is not a list of places such as 2, 1.") from None
 
 
+def seat_choices(game: Game) -> list[tuple[int, str]]:
+    """The seats a moderator may hand over, as they pick one: "seat 1: hank".
+    A seat that left the game is not offered: there is nobody to replace."""
+    seats = sorted((s for s in game.seats.all() if s.index is not None and not s.resigned), key=lambda s: s.index or 0)
+    return [
+        (seat.index or 0, f"seat {seat.index}: {seat.user.get_username()}{' (the bot plays it)' if seat.bot else ''}")
+        for seat in seats
+    ]
+
+
 class ReplaceSeatForm(ReasonForm):
-    seat = forms.IntegerField(min_value=0, max_value=3, help_text="The seat index (0 plays first).")
+    seat = forms.TypedChoiceField(coerce=int, choices=[], help_text="The seat to hand over (seat 0 plays first).")
     username = forms.CharField(required=False, help_text="The player who takes the seat; empty for the bot.")
     bot = forms.BooleanField(required=False, help_text="Let the built-in greedy bot play the seat.")
 
@@ -148,6 +331,21 @@ class ReplaceSeatForm(ReasonForm):
                 raise forms.ValidationError(f"There is no player named {username!r}.")
             cleaned["new_user"] = user
         return cleaned
+
+    @classmethod
+    def for_games(cls, games: Sequence[Game]) -> type[ReasonForm]:
+        # The action takes one game; with several, no seat is offered (and the
+        # action refuses them before the form is shown).
+        choices = seat_choices(games[0]) if len(games) == 1 else []
+
+        class ForThisGame(cls):  # type: ignore[valid-type,misc]  # a subclass of the class at hand
+            def __init__(self, *args: Any, **kwargs: Any) -> None:
+                super().__init__(*args, **kwargs)
+                seat_field = self.fields["seat"]
+                assert isinstance(seat_field, forms.TypedChoiceField)
+                seat_field.choices = choices
+
+        return ForThisGame
 
 
 @dataclass(frozen=True)
@@ -268,7 +466,7 @@ def _game_action(action: ModerationAction) -> Callable[..., TemplateResponse | N
         return moderation_confirm(
             modeladmin,  # type: ignore[arg-type]  # mixed into a ModelAdmin
             request,
-            action=action,
+            action=replace(action, form_class=action.form_class.for_games(games)),
             objects=games,
             allowed=lambda game: modeladmin.moderation_allowed(request, game),
             perform=lambda game, data: action.perform(request, game, data),
@@ -371,22 +569,44 @@ class GameModerationAdmin(ModerationActionsMixin, HiddenInformationMixin[Game], 
         "status",
         "created_by",
         "version",
-        "to_move",
         "player_to_move",
-        "move_timeout_hours",
+        "time_control",
         "deadline_at",
         "seed_commitment",
         "revealed_seed",
-        "result",
+        "readable_result",
         "created_at",
         "started_at",
         "finished_at",
         "boards",
+        "moderation_log",
     )
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
         return (
             super().get_queryset(request).select_related("created_by").prefetch_related("seats__user").distinct()
+        )
+
+    @admin.display(description="time control")
+    def time_control(self, game: Game) -> str:
+        return time_control_words(game)
+
+    @admin.display(description="result")
+    def readable_result(self, game: Game) -> SafeString:
+        return result_html(game)
+
+    @admin.display(description="moderation log")
+    def moderation_log(self, game: Game) -> SafeString:
+        entries = list(with_people_names(ModerationEntry.objects.filter(game_id=game.pk)).order_by("at", "id"))
+        if not entries:
+            return format_html("{}", "Nothing so far.")
+        rows = (
+            (f"{timezone.localtime(entry.at):%Y-%m-%d %H:%M}", entry.get_action_display(), moderator_words(entry), target_words(entry), entry.reason)
+            for entry in entries
+        )
+        return format_html(
+            "<table><tr><th>at</th><th>action</th><th>moderator</th><th>player</th><th>reason</th></tr>{}</table>",
+            format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", rows),
         )
 
     @admin.display(description="seed")
@@ -514,16 +734,42 @@ class GameEventAdmin(HiddenInformationMixin[GameEvent], ReadOnlyMixin, admin.Mod
     inlines = [GameEventClaimInline]
 
 
-@admin.register(ModerationEntry)
-class ModerationEntryAdmin(HiddenInformationMixin[ModerationEntry], ReadOnlyMixin, admin.ModelAdmin[ModerationEntry]):
-    """The moderation log: read-only for everyone, superusers included (it is
-    append-only: games.moderation writes it). Moderators may read it."""
+class ModerationLogMixin(admin.ModelAdmin[_ModelT]):
+    """The columns of a moderation log (the site's, a league's): people by their
+    current names, looked up with the entries, and the details in words. The
+    admin it is mixed into gives ``game_link``."""
 
-    list_display = ["at", "action", "user_id", "game_link", "target_user_id", "reason"]
+    list_display = ["at", "action", "moderator", "game_link", "player", "reason"]
     list_filter = ["action"]
     search_fields = ["game_id", "reason"]
     date_hierarchy = "at"
-    fields = readonly_fields = ("at", "action", "user_id", "game_id", "target_user_id", "reason", "details")
+    fields = readonly_fields = ("at", "action", "moderator", "game_link", "player", "reason", "details_list")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[_ModelT]:
+        return with_people_names(super().get_queryset(request))
+
+    @admin.display(description="moderator", ordering="user_id")
+    def moderator(self, entry: ModerationEntry) -> str:
+        return moderator_words(entry)
+
+    @admin.display(description="player", ordering="target_user_id")
+    def player(self, entry: ModerationEntry) -> str:
+        return target_words(entry)
+
+    @admin.display(description="details")
+    def details_list(self, entry: ModerationEntry) -> SafeString:
+        return details_html(entry)
+
+
+@admin.register(ModerationEntry)
+class ModerationEntryAdmin(
+    ModerationLogMixin[ModerationEntry],
+    HiddenInformationMixin[ModerationEntry],
+    ReadOnlyMixin,
+    admin.ModelAdmin[ModerationEntry],
+):
+    """The moderation log: read-only for everyone, superusers included (it is
+    append-only: games.moderation writes it). Moderators may read it."""
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return moderation_allowed(request) or super().has_view_permission(request, obj)

@@ -27,7 +27,15 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from core.errors import DomainError
-from games.admin import GameModerationAdmin, HiddenInformationMixin, ModerationAction, ReasonForm, moderation_confirm
+from games.admin import (
+    GameModerationAdmin,
+    HiddenInformationMixin,
+    ModerationAction,
+    ModerationLogMixin,
+    ReasonForm,
+    moderation_confirm,
+    seat_choices,
+)
 from games.models import Game, ModerationEntry
 from leagues import selectors, services
 from leagues.models import (
@@ -237,11 +245,7 @@ class PairingReplaceForm(ReasonForm):
 
 def _replace_form_for(pairing: LeagueGame | None) -> type[PairingReplaceForm]:
     """The form for this pairing: its seats, and the players still in its season."""
-    seats = (
-        [(seat.index, f"{seat.index}: {seat.user}") for seat in pairing.game.seats.select_related("user").order_by("index")]
-        if pairing is not None
-        else []
-    )
+    seats = seat_choices(pairing.game) if pairing is not None else []
     players = selectors.season_active_players(season=pairing.season) if pairing is not None else User.objects.none()
 
     class ForThisPairing(PairingReplaceForm):
@@ -422,17 +426,13 @@ class LeagueScopedGameAdmin(GameModerationAdmin):
 
 
 @admin.register(LeagueModerationEntry)
-class LeagueModerationEntryAdmin(HiddenInformationMixin[LeagueModerationEntry]):
+class LeagueModerationEntryAdmin(
+    ModerationLogMixin[LeagueModerationEntry], HiddenInformationMixin[LeagueModerationEntry]
+):
     """The moderation log of the user's leagues, read-only for everyone (the log is
     append-only: games.moderation writes it): the entries about their games, and
     the warnings and suspensions of their members (entries about no game). The
     site-wide log (games.admin) needs ``games.moderate_game``."""
-
-    list_display = ["at", "action", "user_id", "game_link", "target_user_id", "reason"]
-    list_filter = ["action"]
-    search_fields = ["game_id", "reason"]
-    date_hierarchy = "at"
-    fields = readonly_fields = ("at", "action", "user_id", "game_id", "target_user_id", "reason", "details")
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[LeagueModerationEntry]:
         mine = leagues_of(request)

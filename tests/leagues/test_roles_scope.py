@@ -190,6 +190,22 @@ def test_the_league_moderation_log_lists_only_the_entries_about_their_leagues(
     assert "Theirs" not in client.get(f"{LOG}{theirs_entry.pk}/change/", follow=True).content.decode()
 
 
+def test_the_league_moderation_log_names_the_moderator_and_the_player(
+    mallory: Any, players: list[Any], leagues: tuple[League, League]
+) -> None:
+    alice = players[0]
+    moderation.moderation_player_warn(user=alice, by_user=mallory, reason="Member: rude chat")
+    entry = ModerationEntry.objects.get()
+    client = _client(mallory)
+
+    listing = client.get(LOG).content.decode()
+    page = client.get(f"{LOG}{entry.pk}/change/").content.decode()
+
+    for html in (listing, page):
+        assert f"Mallory (mallory, user {mallory.pk})" in html
+        assert f"Alice (alice, user {alice.pk})" in html
+
+
 def test_the_league_moderation_log_is_read_only_even_for_a_superuser(
     mallory: Any, leagues: tuple[League, League], django_user_model: Any
 ) -> None:
