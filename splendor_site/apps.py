@@ -12,6 +12,7 @@ class SiteConfig(AppConfig):
     verbose_name = "Site wiring"
 
     def ready(self) -> None:
+        from splendor_site import checks  # noqa: F401  (registers the deploy checks)
         from splendor_site.celery import broker_folders_make
 
         # The embedded broker writes message files into these folders; a web

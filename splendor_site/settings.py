@@ -215,6 +215,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # /static/ is answered here, before anything below reads the request (see STORAGES).
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "api.middleware.PrivateApiResponsesMiddleware",
     "api.middleware.ApiProblemMiddleware",
     "api.middleware.BodySizeLimitMiddleware",
@@ -331,6 +333,27 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles"))
+# The site serves /static/ itself (WhiteNoise), so gunicorn alone shows the admin,
+# /api/docs/ and the game page whole, with or without a proxy in front.
+# DEBUG off: the files `collectstatic` put in STATIC_ROOT, under names carrying a
+# hash of their content (browsers keep those for a year; a release that changes a
+# file changes its name) and compressed. A page with {% static %} then needs the
+# manifest collectstatic writes: without it the page fails loudly, not unstyled.
+# DEBUG on (the development server, no collectstatic): the files where the apps keep
+# them, under their plain names, read again when they change.
+# The choice is made when the settings load, from the environment; Django's test
+# runner turns DEBUG off only later, and tests/conftest.py keeps the plain storage
+# whatever the environment says, since the suite never runs collectstatic.
+STORAGES: dict[str, dict[str, Any]] = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+WHITENOISE_USE_FINDERS = DEBUG
+WHITENOISE_AUTOREFRESH = DEBUG
 
 # --- request limits -----------------------------------------------------------
 
@@ -673,15 +696,25 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
 }
 
-# --- production hardening (on by default whenever DEBUG is off) -----------------
+# --- production hardening (on by default when DEBUG is off and SITE_URL is https) ---
 
-SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
-SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
-CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
-SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000, minimum=0)
-SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
-SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
+# A site whose address is http://... (a trial on one machine, over plain http) would
+# redirect every page to an https that is not there, and browsers would never send
+# its Secure cookies back (no admin login): so the https protections follow
+# SITE_URL. `check --deploy` warns when they are off (splendor_site.checks). Each
+# can still be set on its own.
+HTTPS_BY_DEFAULT = not DEBUG and urlsplit(SITE_URL).scheme == "https"
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", HTTPS_BY_DEFAULT)
+# A load balancer's health check speaks plain http to each web process: it must
+# see 200 or 503, not a redirect.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", HTTPS_BY_DEFAULT)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", HTTPS_BY_DEFAULT)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000 if HTTPS_BY_DEFAULT else 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", HTTPS_BY_DEFAULT)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", HTTPS_BY_DEFAULT)
 # Only behind a proxy that always sets X-Forwarded-Proto; otherwise clients could spoof https.
+# gunicorn believes no such header itself (splendor_site/gunicorn_conf.py): this is the one place.
 SECURE_PROXY_SSL_HEADER = (
     ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("SECURE_PROXY_SSL_HEADER", False) else None
 )

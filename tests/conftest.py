@@ -72,6 +72,25 @@ def _cache_under_test_prefix() -> None:
 _cache_under_test_prefix()
 
 
+def _static_files_without_collectstatic() -> None:
+    from django.conf import settings
+
+    # The suite never runs collectstatic, and Django's test runner turns DEBUG off,
+    # with which the production storage would want collectstatic's manifest for
+    # every {% static %}: plain names, found where the apps keep them, as with
+    # DEBUG on, whatever DEBUG the environment gave the settings. (The tests of
+    # the production storage set it, and run collectstatic, themselves.)
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+    settings.WHITENOISE_USE_FINDERS = True
+    settings.WHITENOISE_AUTOREFRESH = True
+
+
+_static_files_without_collectstatic()
+
+
 def cache_empty(cache: Any) -> None:
     """Delete the tests' keys from ``cache``: everything in a process-local cache,
     and in Redis only the keys under the cache's KEY_PREFIX, which must be the

@@ -1,9 +1,11 @@
 """Settings come from the environment and fail loudly on bad values."""
 
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
@@ -145,9 +147,102 @@ def test_deploy_check_is_clean_with_production_settings():
         DEBUG="false",
         SECRET_KEY=STRONG_KEY,
         ALLOWED_HOSTS="splendor.example",
+        SITE_URL="https://splendor.example",
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+def settings_of(*names: str, **env: str) -> dict[str, Any]:
+    """The named settings as a fresh process with ``env`` loads them."""
+    code = f"import json; from django.conf import settings; print(json.dumps({{n: getattr(settings, n) for n in {names!r}}}))"
+    result = run_manage("shell", "-c", code, **env)
+    assert result.returncode == 0, result.stderr
+    return dict(json.loads(result.stdout.strip().splitlines()[-1]))
+
+
+HTTPS_SETTINGS = (
+    "SECURE_SSL_REDIRECT",
+    "SESSION_COOKIE_SECURE",
+    "CSRF_COOKIE_SECURE",
+    "SECURE_HSTS_SECONDS",
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS",
+    "SECURE_HSTS_PRELOAD",
+)
+OFF = {
+    "SECURE_SSL_REDIRECT": False,
+    "SESSION_COOKIE_SECURE": False,
+    "CSRF_COOKIE_SECURE": False,
+    "SECURE_HSTS_SECONDS": 0,
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS": False,
+    "SECURE_HSTS_PRELOAD": False,
+}
+
+
+def test_a_trial_over_plain_http_with_debug_off_needs_no_https_setting():
+    found = settings_of(*HTTPS_SETTINGS, DEBUG="false", SECRET_KEY=STRONG_KEY, SITE_URL="http://127.0.0.1:8123")
+    assert found == OFF
+
+
+def test_a_site_on_https_with_debug_off_has_every_https_protection_by_default():
+    found = settings_of(*HTTPS_SETTINGS, DEBUG="false", SECRET_KEY=STRONG_KEY, SITE_URL="https://splendor.example")
+    assert found == {
+        "SECURE_SSL_REDIRECT": True,
+        "SESSION_COOKIE_SECURE": True,
+        "CSRF_COOKIE_SECURE": True,
+        "SECURE_HSTS_SECONDS": 31536000,
+        "SECURE_HSTS_INCLUDE_SUBDOMAINS": True,
+        "SECURE_HSTS_PRELOAD": True,
+    }
+
+
+def test_with_debug_on_the_https_protections_are_off_even_for_an_https_site_url():
+    assert settings_of(*HTTPS_SETTINGS, DEBUG="true", SITE_URL="https://splendor.example") == OFF
+
+
+def test_each_https_protection_can_still_be_set_whatever_the_site_url_says():
+    on_http = settings_of(
+        *HTTPS_SETTINGS, DEBUG="false", SECRET_KEY=STRONG_KEY, SITE_URL="http://127.0.0.1:8123",
+        SECURE_SSL_REDIRECT="true", SESSION_COOKIE_SECURE="true", SECURE_HSTS_SECONDS="60",
+    )  # fmt: skip
+    assert on_http == {**OFF, "SECURE_SSL_REDIRECT": True, "SESSION_COOKIE_SECURE": True, "SECURE_HSTS_SECONDS": 60}
+    on_https = settings_of(
+        *HTTPS_SETTINGS, DEBUG="false", SECRET_KEY=STRONG_KEY, SITE_URL="https://splendor.example",
+        CSRF_COOKIE_SECURE="false", SECURE_HSTS_PRELOAD="no",
+    )  # fmt: skip
+    assert on_https["CSRF_COOKIE_SECURE"] is False and on_https["SECURE_HSTS_PRELOAD"] is False
+    assert on_https["SECURE_SSL_REDIRECT"] is True
+
+
+def test_the_deploy_check_says_the_https_protections_are_off_because_site_url_is_http():
+    result = run_manage(
+        "check", "--deploy", DEBUG="false", SECRET_KEY=STRONG_KEY, ALLOWED_HOSTS="127.0.0.1",
+        SITE_URL="http://127.0.0.1:8123",
+    )  # fmt: skip
+    warning = next((line for line in result.stderr.splitlines() if "(splendor.W001)" in line), None)
+    assert warning is not None, result.stdout + result.stderr
+    assert "SITE_URL is http://127.0.0.1:8123, an http address, so the https protections are off" in warning
+    assert "SECURE_SSL_REDIRECT" in warning and "SECURE_HSTS_SECONDS" in warning
+
+
+def test_the_plain_check_does_not_warn_about_an_http_site_url():
+    # `manage.py check` (no --deploy) runs on every start: a development server on
+    # http://127.0.0.1:8000 hears nothing about https.
+    result = run_manage("check", SITE_URL="http://127.0.0.1:8000")
+    assert result.returncode == 0 and "splendor.W001" not in result.stdout + result.stderr
+
+
+def test_with_debug_off_static_files_get_hashed_compressed_names_and_are_served_by_the_site():
+    found = settings_of("STORAGES", "MIDDLEWARE", DEBUG="false", SECRET_KEY=STRONG_KEY)
+    assert found["STORAGES"]["staticfiles"]["BACKEND"] == "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    middleware = found["MIDDLEWARE"]
+    assert middleware[:2] == ["django.middleware.security.SecurityMiddleware", "whitenoise.middleware.WhiteNoiseMiddleware"]
+
+
+def test_with_debug_on_static_files_keep_their_plain_names_with_no_collectstatic():
+    found = settings_of("STORAGES", "WHITENOISE_USE_FINDERS", "WHITENOISE_AUTOREFRESH", DEBUG="true")
+    assert found["STORAGES"]["staticfiles"]["BACKEND"] == "django.contrib.staticfiles.storage.StaticFilesStorage"
+    assert found["WHITENOISE_USE_FINDERS"] is True and found["WHITENOISE_AUTOREFRESH"] is True
 
 
 def test_sqlite_connections_wait_for_the_write_lock_instead_of_failing(tmp_path):

@@ -1,0 +1,25 @@
+"""gunicorn's settings for the site: ``gunicorn -c splendor_site/gunicorn_conf.py``
+(docs/deploy.md). An option given on the command line wins over the one here,
+e.g. ``--bind 0.0.0.0:8000`` or ``--workers 5``.
+
+gunicorn reads this file before Django is set up: nothing of the site is imported.
+"""
+
+wsgi_app = "splendor_site.wsgi"
+bind = ["127.0.0.1:8000"]
+# Sync workers, one request at a time each: 3 on a machine of 2 cores (gunicorn's
+# advice is 2 to 4 per core); every one holds at most one database connection.
+workers = 3
+# gunicorn's own answers to requests it cannot read are problem details like every
+# other API error (api.gunicorn_workers).
+worker_class = "api.gunicorn_workers.ProblemJsonSyncWorker"
+# gunicorn would believe X-Forwarded-Proto: https (and -Ssl, -Protocol) from
+# 127.0.0.1 by default and call the request secure itself, whatever
+# SECURE_PROXY_SSL_HEADER says: anything on the machine could then pass for https.
+# Empty: gunicorn believes no forwarded header, and only Django reads them, as
+# SECURE_PROXY_SSL_HEADER and TRUSTED_PROXIES allow.
+forwarded_allow_ips = ""
+# A request that takes longer than this is cut off and its worker replaced.
+timeout = 30
+# On SIGTERM (systemctl stop, a release), requests under way get this long to end.
+graceful_timeout = 20
