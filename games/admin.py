@@ -31,7 +31,7 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from accounts.admin import PlayerAdmin
+from accounts.admin import PlayerAdmin, happened
 from accounts.models import Player
 from core.errors import DomainError, InvalidInput
 from core.text import counted, listed
@@ -821,7 +821,7 @@ class PlayerModerationAdmin(PlayerAdmin):
     """The accounts admin for players, with the moderation actions on players."""
 
     list_display = [*PlayerAdmin.list_display, "suspended_at"]
-    list_filter = [*PlayerAdmin.list_filter, ("suspended_at", admin.EmptyFieldListFilter)]
+    list_filter = [*PlayerAdmin.list_filter, ("suspended_at", happened("suspended"))]
     readonly_fields = [*PlayerAdmin.readonly_fields, "suspended_at"]
     actions = [
         *PlayerAdmin.actions,

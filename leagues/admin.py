@@ -480,9 +480,13 @@ class ReadOnlyAdmin(admin.ModelAdmin[Any]):
 
 @admin.register(PlayerRating)
 class PlayerRatingAdmin(ReadOnlyAdmin):
-    list_display = ["user", "variant", "rating", "rd", "volatility", "games", "updated_at"]
+    list_display = ["user", "variant", "rating", "deviation", "volatility", "games", "updated_at"]
     list_filter = ["variant"]
     search_fields = ["user__username"]
+
+    @admin.display(description="RD (rating deviation)", ordering="rd")
+    def deviation(self, rating: PlayerRating) -> float:
+        return rating.rd
 
 
 @admin.register(RatingChange)

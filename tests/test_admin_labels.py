@@ -15,8 +15,10 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 
+from accounts.services import token_create, token_revoke
 from games import moderation
-from leagues.models import SeasonEntry
+from leagues.models import PlayerRating, SeasonEntry
+from webhooks.models import Endpoint
 from tests.leagues.conftest import add_members, make_league, make_season
 
 pytestmark = pytest.mark.django_db
@@ -82,3 +84,46 @@ def test_the_league_moderation_log_counts_its_entries_in_english(root_client: Cl
     page = root_client.get("/admin/leagues/leaguemoderationentry/").content.decode()
 
     assert "2 league moderation entries" in page
+
+
+def _filter_titles_and_answers(page: str) -> str:
+    """The list's filter panel as text: "By revoked All Yes No ..."."""
+    panel = page[page.index('id="changelist-filter"') :]
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", panel))
+
+
+def test_the_token_list_asks_whether_a_token_was_revoked(root_client: Client, alice: Any, bob: Any) -> None:
+    mine, _ = token_create(user=alice, name="laptop", scopes=["play"])
+    token_create(user=bob, name="phone", scopes=["play"])
+    token_revoke(token=mine, by_user=alice)
+
+    page = root_client.get("/admin/accounts/apitoken/").content.decode()
+    revoked = root_client.get("/admin/accounts/apitoken/", {"revoked_at__isempty": "0"}).content.decode()
+
+    assert "By revoked All No Yes" in _filter_titles_and_answers(page)
+    assert "Not empty" not in _filter_titles_and_answers(page)
+    assert "laptop" in revoked and "phone" not in revoked
+
+
+def test_the_player_list_asks_whether_a_player_is_active_erased_or_suspended(root_client: Client, alice: Any) -> None:
+    panel = _filter_titles_and_answers(root_client.get("/admin/accounts/player/").content.decode())
+
+    assert "By active" in panel and "By erased All No Yes" in panel and "By suspended All No Yes" in panel
+    assert "By erased at" not in panel and "By is active" not in panel
+
+
+def test_the_webhook_endpoint_list_says_active_not_is_active(root_client: Client, alice: Any) -> None:
+    Endpoint.objects.create(owner=alice, url="https://hooks.example.com/splendor", secret="whsec_test")
+
+    page = root_client.get("/admin/webhooks/endpoint/").content.decode()
+
+    assert "By active" in _filter_titles_and_answers(page)
+    assert "Is active" not in page and "is active" not in page
+
+
+def test_the_rating_list_names_the_rating_deviation(root_client: Client, alice: Any) -> None:
+    PlayerRating.objects.create(user=alice, variant="base")
+
+    page = root_client.get("/admin/leagues/playerrating/").content.decode()
+
+    assert "RD (rating deviation)" in page and ">Rd<" not in page

@@ -9,13 +9,14 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from accounts.admin import titled
 from webhooks.models import Delivery, DeliveryAttempt, Endpoint
 
 
 @admin.register(Endpoint)
 class EndpointAdmin(admin.ModelAdmin[Endpoint]):
-    list_display = ["id", "owner", "url", "is_active", "consecutive_failures", "disabled_at", "created_at"]
-    list_filter = ["is_active"]
+    list_display = ["id", "owner", "url", "active", "consecutive_failures", "disabled_at", "created_at"]
+    list_filter = [("is_active", titled("active"))]
     search_fields = ["owner__username", "url"]
     # `secret` is in neither list: it is never shown, not even read-only.
     fields = [
@@ -42,6 +43,10 @@ class EndpointAdmin(admin.ModelAdmin[Endpoint]):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
+
+    @admin.display(description="active", boolean=True, ordering="is_active")
+    def active(self, endpoint: Endpoint) -> bool:
+        return endpoint.is_active
 
 
 class DeliveryAttemptInline(admin.TabularInline[DeliveryAttempt, Delivery]):
