@@ -251,8 +251,12 @@ class PrivateRedis(Process):
         return self
 
 
+GUNICORN_CONFIG = "splendor_site/gunicorn_conf.py"
+
+
 class Web(Process):
-    """gunicorn with the site, two sync workers, on a free loopback port."""
+    """gunicorn with the site as docs/deploy.md runs it (the shipped config), two
+    workers, on a free loopback port."""
 
     def __init__(self, env: dict[str, str], log: Path, workers: int = 2) -> None:
         self.port = free_port()
@@ -260,9 +264,9 @@ class Web(Process):
         super().__init__(
             "gunicorn",
             [
-                PYTHON, "-m", "gunicorn", "splendor_site.wsgi", "--bind", f"127.0.0.1:{self.port}",
-                "--workers", str(workers), "--worker-class", "sync", "--no-control-socket",
-                "--timeout", "30", "--graceful-timeout", "5", "--log-level", "info",
+                PYTHON, "-m", "gunicorn", "-c", GUNICORN_CONFIG, "--bind", f"127.0.0.1:{self.port}",
+                "--workers", str(workers), "--no-control-socket",
+                "--graceful-timeout", "5", "--log-level", "info",
             ],
             env,
             log,
