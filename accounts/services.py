@@ -83,7 +83,7 @@ RESERVED_USERNAMES = frozenset(
         "notifications", "mute", "vacation", "link", "rotate",
         "webhooks", "deliveries", "rotate-secret", "favicon.ico",
         "leagues", "leave", "next-game", "ratings", "seasons", "standings", "settings",
-        "accounts",
+        "accounts", "problems",
     }
 )
 # An erased account becomes `deleted-<id>`, shown as `deleted player <id>`:

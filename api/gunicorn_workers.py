@@ -9,7 +9,7 @@ body like every other API error (see ``api.problems``)::
     HTTP/1.1 414 URI Too Long
     Content-Type: application/problem+json
 
-    {"type": "https://splendor.example/problems/uri_too_long", "title": "URI Too Long",
+    {"type": "https://splendor.example/problems/uri_too_long/", "title": "URI Too Long",
      "status": 414, "detail": "The request line is longer than 4094 bytes, the most accepted.",
      "code": "uri_too_long"}
 
@@ -22,8 +22,8 @@ The mapping from gunicorn's exceptions to status codes mirrors
 errors keep their status, anything else is a 500 ``server_error``; the
 warnings, tracebacks and access-log lines are those gunicorn writes. The
 arbiter imports this module before Django is set up, so nothing of Django is
-imported here at module level: ``PROBLEM_TYPE_BASE`` is read from the settings
-when an error is answered.
+imported here at module level: the ``type`` URL (``api.problem_types``, on
+``SITE_URL``) is made when an error is answered.
 """
 
 from __future__ import annotations
@@ -44,8 +44,8 @@ from gunicorn.workers.sync import SyncWorker  # type: ignore[import-untyped]
 from core.text import counted  # plain Python: safe before Django is set up
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
-# settings.PROBLEM_TYPE_BASE, for a worker whose application is not this site's.
-DEFAULT_PROBLEM_TYPE_BASE = "https://splendor.example/problems/"
+# settings.SITE_URL's default, for a worker whose application is not this site's.
+DEFAULT_SITE_URL = "http://127.0.0.1:8000"
 # Client text quoted in `detail` is cut to this many characters.
 QUOTE_LIMIT = 120
 
@@ -180,21 +180,23 @@ def _title(status: int) -> str:
     return TITLES.get(status) or HTTPStatus(status).phrase
 
 
-def _type_base() -> str:
+def _type_url(code: str) -> str:
     try:
         from django.conf import settings
 
         if settings.configured:
-            return str(getattr(settings, "PROBLEM_TYPE_BASE", DEFAULT_PROBLEM_TYPE_BASE))
+            from api.problem_types import problem_type_url
+
+            return problem_type_url(code)
     except Exception:  # noqa: BLE001 - an error answer must not fail on the way out
         pass
-    return DEFAULT_PROBLEM_TYPE_BASE
+    return f"{DEFAULT_SITE_URL}/problems/{code}/"
 
 
 def problem_body_bytes(status: int, code: str, detail: str) -> bytes:
     """The problem details, as JSON: the members of ``api.problems.problem_body``."""
     problem = {
-        "type": f"{_type_base()}{code}",
+        "type": _type_url(code),
         "title": _title(status),
         "status": status,
         "detail": detail,

@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from drf_spectacular.utils import OpenApiResponse
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.utils import Direction, OpenApiResponse
 
-from api.problems import PROBLEM_CONTENT_TYPE, status_for
+from api.problem_types import PROBLEM_TYPES, problem_type_url
+from api.problems import PROBLEM_CONTENT_TYPE, ProblemTypeField, status_for
 from core.errors import DomainError
 
 THROTTLED = "throttled: too many requests; see Retry-After."
@@ -32,3 +35,36 @@ def problem_responses(
         (code, PROBLEM_CONTENT_TYPE): OpenApiResponse(serializer, description=f"Problem details: {text}")
         for code, text in sorted(descriptions.items())
     }
+
+
+def problem_type_schema() -> dict[str, Any]:
+    """The schema of a problem's `type`: a URL, one page per code. Built when the
+    schema is, so the URLs are on this site's SITE_URL; ``x-problem-types`` maps
+    every code to its URL for a program, the description lists them for a person."""
+    urls = {code: problem_type_url(code) for code in sorted(PROBLEM_TYPES)}
+    listing = "\n".join(f"- [`{code}`]({url}): {PROBLEM_TYPES[code].title}" for code, url in urls.items())
+    return {
+        "type": "string",
+        "format": "uri",
+        "description": (
+            "The problem type: the address of a page that says what the `code` means and what to do, "
+            f"`{problem_type_url('<code>')}` (`/problems/` lists them all; ask for `application/json` to "
+            f"read one as JSON). The codes and their pages:\n\n{listing}"
+        ),
+        "x-problem-types": urls,
+    }
+
+
+# drf-spectacular's extension registry (__init_subclass__) has no annotations, so
+# defining a subclass calls an untyped function.
+class ProblemTypeFieldExtension(OpenApiSerializerFieldExtension):  # type: ignore[no-untyped-call]
+    """``api.problems.ProblemTypeField`` as one schema component, ``ProblemType``,
+    that every problem body refers to."""
+
+    target_class = ProblemTypeField
+
+    def get_name(self) -> str:
+        return "ProblemType"
+
+    def map_serializer_field(self, auto_schema: AutoSchema, direction: Direction) -> dict[str, Any]:
+        return problem_type_schema()

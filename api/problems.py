@@ -2,13 +2,15 @@
 
 Shape (Content-Type: application/problem+json)::
 
-    {"type": "https://splendor.example/problems/illegal_move",
+    {"type": "https://splendor.example/problems/illegal_move/",
      "title": "Illegal move", "status": 409,
      "detail": "red has 3 tokens; taking two needs 4",
      "code": "illegal_move", ...extra members}
 
 `code` is stable snake_case that clients may branch on; `detail` is a sentence a
-person can act on. Validation errors add `errors`: {field: [messages]}.
+person can act on. Validation errors add `errors`: {field: [messages]}. `type` is
+``{SITE_URL}/problems/<code>/``, a page that says what the code means and what to
+do (``api.problem_types``, served by ``api.problem_pages``).
 
 Services raise `core.errors.DomainError`s, which carry no HTTP: `STATUS_FOR_KIND`
 maps each error kind to its status code, here and nowhere else. `ProblemError`
@@ -22,13 +24,13 @@ import logging
 from http import HTTPStatus
 from typing import Any
 
-from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
+from api.problem_types import problem_type_url
 from core.errors import DomainError, ErrorKind, InvalidInput, field_errors_sentence
 
 logger = logging.getLogger(__name__)
@@ -100,7 +102,7 @@ def problem_body(
     *, status_code: int, code: str, detail: str, title: str | None = None, **extra: Any
 ) -> dict[str, Any]:
     body: dict[str, Any] = {
-        "type": f"{settings.PROBLEM_TYPE_BASE}{code}",
+        "type": problem_type_url(code),
         "title": title or _status_title(status_code),
         "status": status_code,
         "detail": detail,
@@ -295,10 +297,15 @@ _CODE_HELP = (
 )
 
 
+class ProblemTypeField(serializers.CharField):
+    """The problem's `type`, a URL; in the schema, a component that lists every
+    code's URL (``api.openapi.ProblemTypeFieldExtension``)."""
+
+
 class ProblemSerializer(serializers.Serializer[dict[str, Any]]):
     """The error body, for the OpenAPI schema only."""
 
-    type = serializers.CharField()
+    type = ProblemTypeField()
     title = serializers.CharField()
     status = serializers.IntegerField()
     detail = serializers.CharField()

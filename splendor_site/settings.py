@@ -676,9 +676,6 @@ REST_FRAMEWORK = {
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 
-# Base of the `type` URI in problem-details error bodies.
-PROBLEM_TYPE_BASE = "https://splendor.example/problems/"
-
 SPECTACULAR_SETTINGS = {
     "TITLE": "Splendor by post API",
     "DESCRIPTION": (

@@ -14,6 +14,8 @@ urlpatterns = [
     path("favicon.ico", favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    # The pages at the `type` URLs of the API's problem answers (api.problem_types).
+    path("problems/", include("api.problem_pages")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/v1/", include("accounts.urls")),

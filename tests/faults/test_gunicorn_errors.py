@@ -25,7 +25,7 @@ from tests.e2e_support.processes import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKER_CLASS = "api.gunicorn_workers.ProblemJsonSyncWorker"
-TYPE_BASE = "https://splendor.example/problems/"  # settings.PROBLEM_TYPE_BASE
+SITE_URL = "https://splendor.test"
 
 pytestmark = pytest.mark.e2e
 
@@ -63,6 +63,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
         "DATABASE_URL": f"sqlite:///{logs.parent / 'unused.sqlite3'}",
         "CACHE_URL": "locmem://",
         "CELERY_BROKER_URL": "memory://",
+        "SITE_URL": SITE_URL,
     }
     command = [
         sys.executable, "-m", "gunicorn", "splendor_site.wsgi",
@@ -108,7 +109,7 @@ def _assert_problem(answer: bytes, status: int, code: str, title: str) -> dict[s
     assert int(headers["content-length"]) == len(body)
     assert b"<html" not in answer.lower()
     problem = json.loads(body)
-    assert problem["type"] == f"{TYPE_BASE}{code}"
+    assert problem["type"] == f"{SITE_URL}/problems/{code}/"
     assert problem["code"] == code
     assert problem["status"] == status
     assert problem["title"] == title

@@ -15,7 +15,7 @@ def assert_problem(response, status, code):
     body = response.json()
     assert body["status"] == status
     assert body["code"] == code
-    assert body["type"].endswith("/" + code)
+    assert body["type"] == f"{settings.SITE_URL}/problems/{code}/"
     assert body["title"] and body["detail"]
     return body
 
