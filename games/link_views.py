@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 from accounts.permissions import CanPlay, request_user
 from games import links
 from games.errors import GameNotFound, NotAPlayer
+from games.permissions import CanSeeGame
 from games.views import _GAME_ID, _problems
 
 
@@ -27,7 +28,7 @@ class SeatLinkSerializer(serializers.Serializer[dict[str, Any]]):
 
 
 class SeatLinkRotateView(APIView):
-    permission_classes = [CanPlay]
+    permission_classes = [CanPlay, CanSeeGame]
 
     @extend_schema(
         operation_id="games_link_rotate",

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from django.http import HttpRequest
 
+from games import selectors
 from games.errors import AccountSuspended, GameNotFound
 from games.links import SeatLinkRevoked
 from games.models import Game, Seat, is_public_id
@@ -26,8 +27,9 @@ SESSION_KEY = "game_page_seats"
 
 
 class LoginNeeded(Exception):
-    """A private game, and nothing says which seat this browser plays (a page's
-    refusal, not an API error: it has no code)."""
+    """Nothing says which seat this browser plays, and nobody is logged in (a
+    page's refusal, not an API error: it has no code). Answered with the login
+    page, which comes back to the game."""
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -114,16 +116,27 @@ def _account_seat(request: HttpRequest, game: Game) -> Seat | None:
     return seat
 
 
+def _may_watch(request: HttpRequest, game: Game) -> bool:
+    """A public game, or a private one this account may see without a seat
+    (a moderator, or an admin of the game's league: games.selectors)."""
+    return game.public or selectors.game_is_visible(game_id=game.pk, user=getattr(request, "user", None))
+
+
 def page_viewer(request: HttpRequest, game_id: str, *, allow_public: bool = True) -> Viewer:
     """The viewer of game ``game_id`` for this request.
 
-    Raises GameNotFound, SeatLinkRevoked (the session's seat key changed),
-    AccountSuspended (the seat's player is suspended) and LoginNeeded (a private game, or a public one when ``allow_public`` is off,
-    with no seat for this browser)."""
-    if not is_public_id(game_id):
-        raise GameNotFound.for_id(game_id)
-    game = Game.objects.filter(pk=game_id).first()
+    Raises SeatLinkRevoked (the session's seat key changed), AccountSuspended (the
+    seat's player is suspended), LoginNeeded (nobody is logged in and this browser
+    holds no seat of the game: for a private game and an unknown id alike, so that
+    the answer tells nothing of which games exist; or a watched game when
+    ``allow_public`` is off) and GameNotFound (a logged-in account that may not
+    see the game, or an unknown id)."""
+    user = getattr(request, "user", None)
+    logged_in = user is not None and user.is_authenticated
+    game = Game.objects.filter(pk=game_id).first() if is_public_id(game_id) else None
     if game is None:
+        if not logged_in:
+            raise LoginNeeded(_PRIVATE)
         raise GameNotFound.for_id(game_id)
     seat = _session_seat(request, game)
     if seat is not None:
@@ -131,9 +144,12 @@ def page_viewer(request: HttpRequest, game_id: str, *, allow_public: bool = True
     seat = _account_seat(request, game)
     if seat is not None:
         return Viewer(game=game, seat=seat, via="account")
-    if game.public and allow_public:
+    watchable = _may_watch(request, game)
+    if watchable and allow_public:
         return Viewer(game=game, seat=None, via="public")
-    raise LoginNeeded(
-        "This game is private. Open it from the link in an email about it, or log in with the account that plays in it."
-    )
+    if not logged_in or watchable:
+        raise LoginNeeded(_PRIVATE)
+    raise GameNotFound.for_id(game_id)
 
+
+_PRIVATE = "Open the game from the link in an email about it, or log in with the account that plays in it."

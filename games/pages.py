@@ -28,6 +28,7 @@ from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -115,7 +116,13 @@ def _redirect(game_id: str) -> HttpResponse:
 
 
 def _refusal(request: HttpRequest, error: Exception) -> HttpResponse:
-    """The page for a viewer that cannot be served (unknown game, revoked link, private game)."""
+    """The page for a viewer that cannot be served (unknown game, revoked link, private game).
+
+    Nobody logged in: the login page, which comes back here, whether the game is
+    private or unknown (the answer tells nothing of which games exist)."""
+    if isinstance(error, LoginNeeded) and not request.user.is_authenticated:
+        back = request.path if request.method in ("GET", "HEAD") else _page_url(_game_id_of(request))
+        return redirect_to_login(back, settings.LOGIN_URL)
     if isinstance(error, LoginNeeded):
         return _error_page(
             request, heading="This page needs your game link", message=error.message, status=403, login=True
@@ -127,6 +134,11 @@ def _refusal(request: HttpRequest, error: Exception) -> HttpResponse:
     return _error_page(
         request, heading=_HEADINGS.get(error.kind, _HEADINGS[ErrorKind.NOT_FOUND]), message=error.message, status=status
     )
+
+
+def _game_id_of(request: HttpRequest) -> str:
+    match = request.resolver_match
+    return str(match.kwargs.get("game_id", "")) if match is not None else ""
 
 
 def _viewer(request: HttpRequest, game_id: str, *, allow_public: bool = True) -> Viewer | HttpResponse:
@@ -435,9 +447,13 @@ def game_link_rotate_page(request: HttpRequest, game_id: str) -> HttpResponse:
 @require_safe
 def game_version(request: HttpRequest, game_id: str) -> HttpResponse:
     """``GET /games/<id>/version``: ``{"version": n}`` with ``ETag: "n"``; 304 when it matches If-None-Match."""
-    found = _viewer(request, game_id)
-    if isinstance(found, HttpResponse):
-        return page_headers(JsonResponse({"detail": "This game is not yours to watch."}, status=found.status_code))
+    try:
+        found = page_viewer(request, game_id)
+    except LoginNeeded:
+        return page_headers(JsonResponse({"detail": "Log in, or open the game from its link."}, status=403))
+    except DomainError as error:
+        status = 403 if error.kind == ErrorKind.FORBIDDEN else 404
+        return page_headers(JsonResponse({"detail": "This game is not yours to watch."}, status=status))
     etag = f'"{found.game.version}"'
     if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
         response = HttpResponse(status=304)

@@ -27,7 +27,7 @@ Keys of the returned dict (``board``):
 - ``tile_word`` ("noble"/"location"), ``tiles_title``, ``tiles``: each
   ``id``, ``name``, ``points``, ``requires`` (``_color`` dicts plus ``count``).
 - ``players``: by seat: ``seat``, ``name``, ``is_you``, ``to_move``,
-  ``resigned``, ``timed_out``, ``points``, ``tokens`` and ``bonuses``
+  ``resigned``, ``timed_out``, ``bot`` (a moderator handed the seat to the bot), ``points``, ``tokens`` and ``bonuses``
   (``_color`` dicts plus ``count``), ``token_count``, ``card_count``,
   ``reserved`` (card dicts, hidden ones as above), ``tiles`` (ids),
   ``place`` (int once finished, else None); Marvel only (None in base):
@@ -230,6 +230,8 @@ def board_context(*, game: Game, seat_index: int | None, last_moves: int = 5) ->
                 "to_move": index == to_move,
                 "resigned": bool(seat and seat.resigned),
                 "timed_out": bool(seat and seat.timed_out),
+                # A moderator handed the seat to the built-in bot, which plays its turns.
+                "bot": bool(seat and seat.bot and not seat.resigned),
                 "points": entry["points"],
                 "tokens": _counted(variant, entry["tokens"]),
                 "token_count": entry["token_count"],

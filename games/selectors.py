@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 import engine
 from django.contrib.auth.models import AnonymousUser
 from django.conf import settings
-from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
@@ -51,6 +52,7 @@ class SeatSummary(TypedDict):
     resigned: bool
     bank_seconds: int
     consecutive_timeouts: int
+    bot: bool  # the built-in bot plays the seat (a moderator handed it over)
 
 
 class TimeControl(TypedDict):
@@ -190,6 +192,81 @@ def game_get(*, game_id: str) -> Game:
         raise errors.GameNotFound.for_id(game_id) from None
 
 
+# --- who may see a game ------------------------------------------------------------
+#
+# A public game is watched by anyone. A private one is seen only by its seat
+# holders (invited or joined), superusers, holders of ``games.moderate_game``, and
+# whoever a function named in settings.GAME_VISIBILITY_EXTRAS lets in (leagues:
+# the admins of the game's league). To anyone else it does not exist: it is left
+# out of lists and answered as an unknown id, so that its existence is not told.
+# One exception keeps open seats joinable: a private game with an open seat may
+# be read as a summary and joined by anyone who has its id (an invitation's link).
+
+MODERATE_PERMISSION = "games.moderate_game"
+
+
+def _sees_every_game(user: User | AnonymousUser | None) -> bool:
+    if user is None or not user.is_authenticated or not user.is_active:
+        return False
+    return bool(user.is_superuser or user.has_perm(MODERATE_PERMISSION))
+
+
+def _seat_or_watch_q(user: User | AnonymousUser | None, *, open_seat: bool = False) -> Q:
+    """Public games, the user's own, those GAME_VISIBILITY_EXTRAS let them see,
+    and (``open_seat``) open games with a seat anyone may take: no permission
+    look-up, so that a player's own game costs no extra query."""
+    visible = Q(public=True)
+    if user is not None and user.is_authenticated and user.is_active:
+        visible |= Q(Exists(Seat.objects.filter(game=OuterRef("pk"), user=user)))
+        for dotted_path in settings.GAME_VISIBILITY_EXTRAS:
+            visible |= import_string(dotted_path)(user)
+    if open_seat:
+        taken = Seat.objects.filter(game=OuterRef("pk")).order_by().values("game").annotate(n=Count("pk")).values("n")
+        visible |= Q(status=Game.Status.OPEN, seat_count__gt=Coalesce(Subquery(taken), 0))
+    return visible
+
+
+def game_visible_q(*, user: User | AnonymousUser | None) -> Q:
+    """The games ``user`` may see in full, as a filter on ``Game``."""
+    return Q() if _sees_every_game(user) else _seat_or_watch_q(user)
+
+
+def game_has_open_seat(game: Game) -> bool:
+    """An open game with a seat neither taken nor reserved for an invitee."""
+    return game.status == Game.Status.OPEN and len(game.seats.all()) < game.seat_count
+
+
+def game_is_visible(*, game_id: str, user: User | AnonymousUser | None, open_seat: bool = False) -> bool:
+    """Whether ``user`` may see game ``game_id``: in full, or (``open_seat``) as the
+    summary that lets anyone holding its id join an open seat. One query for a
+    public game or the user's own; a moderator's permissions are looked up only
+    when that finds nothing."""
+    if not is_public_id(game_id):
+        return False
+    games = Game.objects.filter(pk=game_id)
+    if games.filter(_seat_or_watch_q(user, open_seat=open_seat)).exists():
+        return True
+    return _sees_every_game(user) and games.exists()
+
+
+def game_check_visible(*, game_id: str, user: User | AnonymousUser | None, open_seat: bool = False) -> None:
+    """Raise GameNotFound, as for an id that names no game, unless ``user`` may
+    see the game (see ``game_is_visible``)."""
+    if not game_is_visible(game_id=game_id, user=user, open_seat=open_seat):
+        raise errors.GameNotFound.for_id(game_id)
+
+
+def game_get_visible(*, game_id: str, user: User | AnonymousUser | None, open_seat: bool = False) -> Game:
+    """``game_get``, for a caller who may see the game (``game_is_visible``); else
+    GameNotFound, as for an unknown id. A public game or the caller's own costs no
+    query beyond game_get's (its seats are prefetched)."""
+    game = game_get(game_id=game_id)
+    if game.public or _seat_of(game, user) is not None or (open_seat and game_has_open_seat(game)):
+        return game
+    game_check_visible(game_id=game_id, user=user, open_seat=open_seat)
+    return game
+
+
 def game_list(
     *,
     user: User,
@@ -197,9 +274,10 @@ def game_list(
     my_turn: bool = False,
     status: str | None = None,
 ) -> QuerySet[Game]:
-    """Games newest first. ``mine``: games where the user holds or is invited to a
-    seat; ``my_turn``: active games where it is the user's seat to play."""
-    games = Game.objects.all()
+    """Games ``user`` may see (``game_visible_q``), newest first. ``mine``: games
+    where the user holds or is invited to a seat; ``my_turn``: active games where
+    it is the user's seat to play."""
+    games = Game.objects.filter(game_visible_q(user=user))
     if mine:
         games = games.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), user=user)))
     if my_turn:
@@ -242,6 +320,7 @@ def _seats_summary(game: Game) -> list[SeatSummary]:
             "resigned": s.resigned,
             "bank_seconds": s.bank_seconds,
             "consecutive_timeouts": s.consecutive_timeouts,
+            "bot": s.bot and not s.resigned,
         }
         for s in seats
     ]
@@ -332,9 +411,15 @@ def game_legal_moves(*, game_id: str, user: User | AnonymousUser) -> LegalMoves:
         own_seat = Seat.objects.filter(game=OuterRef("pk"), user=user, joined_at__isnull=False).order_by()
         games = games.annotate(your_seat=Subquery(own_seat.values("index")[:1]))
     try:
-        game = games.get(pk=game_id)
+        # Who may see the game is part of the same query (game_is_visible).
+        game = games.filter(_seat_or_watch_q(user)).get(pk=game_id)
     except Game.DoesNotExist:
-        raise errors.GameNotFound.for_id(game_id) from None
+        if not _sees_every_game(user):
+            raise errors.GameNotFound.for_id(game_id) from None
+        try:
+            game = games.get(pk=game_id)
+        except Game.DoesNotExist:
+            raise errors.GameNotFound.for_id(game_id) from None
     your_seat = getattr(game, "your_seat", None)
     moves: list[str] = []
     if game.status == Game.Status.ACTIVE and your_seat is not None and your_seat == game.to_move:

@@ -134,7 +134,11 @@ class GameCreateInputSerializer(StrictInputSerializer):
         "is added to the seat's bank up to this cap.",
     )
     public = serializers.BooleanField(
-        default=False, help_text="Anyone may watch the game (the spectator view) and its replay once it is over."
+        default=False,
+        help_text="true: the game is listed to everyone and anyone may watch it (the spectator view) and its replay "
+        "once it is over. false (the default): only its seat holders, moderators and the admins of its league see "
+        "it; to anyone else it does not exist (404 game_not_found), except that an open seat can still be joined by "
+        "whoever has the game's id.",
     )
     rated = serializers.BooleanField(default=False, help_text="The result counts towards the players' ratings.")
     timeout_policy = TimeoutPolicyInputSerializer(
@@ -625,6 +629,10 @@ class SeatSerializer(serializers.Serializer[SeatSummary]):
     consecutive_timeouts = serializers.IntegerField(
         min_value=0, help_text="Timeouts in a row; the seat's own move sets it back to 0."
     )
+    bot = serializers.BooleanField(
+        help_text="A moderator handed the seat to the built-in bot, which plays its turns (the seat stays "
+        "recorded as its player's)."
+    )
 
 
 class TimeControlSerializer(serializers.Serializer[TimeControl]):
@@ -659,7 +667,10 @@ class GameSummarySerializer(serializers.Serializer[GameSummary]):
     move_timeout_hours = serializers.IntegerField(help_text="Time per move in whole hours (time_control has seconds).")
     time_control = TimeControlSerializer()
     timeout_policy = TimeoutPolicySerializer()
-    public = serializers.BooleanField(help_text="Anyone may watch it.")
+    public = serializers.BooleanField(
+        help_text="Anyone may watch it. A private game is seen only by its seat holders, moderators and the admins "
+        "of its league."
+    )
     rated = serializers.BooleanField(help_text="The result counts towards ratings.")
     vacation_allowed = serializers.BooleanField(
         help_text="A vacation pauses this game's clock (false in a league that allows none: the clock runs)."

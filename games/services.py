@@ -20,7 +20,7 @@ import secrets
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Literal
 
 import engine
 from engine.bots.greedy import GreedyBot
@@ -61,6 +61,8 @@ MAX_BANK_HOURS = 24 * 60
 DEFAULT_FORFEIT_AFTER = 3
 DEFAULT_MOVE_TIMEOUT_HOURS = 72
 MAX_FORFEIT_AFTER = 10
+# Why the bot played a seat's move (move_played's ``bot_reason``, docs/events.md).
+BotReason = Literal["timeout", "moderator"]
 
 # A consumer that claimed an event and did not finish it within this time is
 # taken to have died: the event may be claimed again (at-least-once delivery).
@@ -263,8 +265,18 @@ def _finish(writes: _Writes, *, result: GameResult, now: datetime) -> None:
 
 
 def _record_move(
-    writes: _Writes, *, before: engine.State, move: engine.Move, after: engine.State, played_by: PlayedBy
+    writes: _Writes,
+    *,
+    before: engine.State,
+    move: engine.Move,
+    after: engine.State,
+    played_by: PlayedBy,
+    bot_reason: BotReason | None = None,
 ) -> tuple[Move, engine.MoveDetails]:
+    """Append the move and its ``move_played`` event. A bot's move says why the
+    bot played (``bot_reason``): the seat's deadline passed, or a moderator handed
+    the seat to the bot."""
+    assert (played_by == PlayedBy.BOT) == (bot_reason is not None)
     details = engine.move_details(before, move, after)
     # The engine counts every move applied since the deal, as the move log does.
     ply = before.ply
@@ -280,16 +292,16 @@ def _record_move(
     )
     writes.moves.append(row)
     # The payload is public: it never names a blind-reserved card.
-    writes.change(
-        GameEvent.Kind.MOVE_PLAYED,
-        {
-            "ply": ply,
-            "seat": details["seat"],
-            "move": details["move"],
-            "automatic": automatic,
-            "played_by": played_by.value,
-        },
-    )
+    payload: dict[str, Any] = {
+        "ply": ply,
+        "seat": details["seat"],
+        "move": details["move"],
+        "automatic": automatic,
+        "played_by": played_by.value,
+    }
+    if bot_reason is not None:
+        payload["bot_reason"] = bot_reason
+    writes.change(GameEvent.Kind.MOVE_PLAYED, payload)
     return row, details
 
 
@@ -330,7 +342,9 @@ def _autoplay(
         if move is None:
             break
         after = engine.apply(state, move)
-        _record_move(writes, before=state, move=move, after=after, played_by=played_by)
+        # The seats in ``bots`` are the bot's because a moderator handed them over.
+        reason: BotReason | None = "moderator" if played_by == PlayedBy.BOT else None
+        _record_move(writes, before=state, move=move, after=after, played_by=played_by, bot_reason=reason)
         state = after
     return state
 
@@ -1021,7 +1035,7 @@ def _time_out_locked(writes: _Writes, seat: Seat, now: datetime) -> None:
     state = _state(game)
     move = _bot_move(state, seat.index)
     after = engine.apply(state, move)
-    _record_move(writes, before=state, move=move, after=after, played_by=PlayedBy.BOT)
+    _record_move(writes, before=state, move=move, after=after, played_by=PlayedBy.BOT, bot_reason="timeout")
     resigned, timed_out = _seats_left(game)
     after = _autoplay(writes, after, resigned, _bot_seats(game.seats.all()))
     _settle(writes, after, now, seats=game.seats.all(), resigned=resigned, timed_out=timed_out)

@@ -27,6 +27,7 @@ from api.openapi import problem_responses
 from core.db import retry_when_database_locked
 from core.errors import DomainError
 from games import selectors, services
+from games.permissions import CanSeeGame
 from games.errors import (
     AlreadyResigned,
     GameNotOpen,
@@ -120,6 +121,8 @@ class GameListCreateView(GenericAPIView[Any]):
     @extend_schema(
         operation_id="games_list",
         summary="List games",
+        description="The games you may see, newest first: public games, and the private games you hold or are "
+        "invited to a seat in (moderators and league admins see those they moderate too).",
         parameters=[
             GameListQuerySerializer,
             OpenApiParameter(
@@ -179,12 +182,14 @@ class GameListCreateView(GenericAPIView[Any]):
 
 
 class GameDetailView(APIView):
-    permission_classes = [CanRead]
+    permission_classes = [CanRead]  # who may see it: game_get_visible
 
     @extend_schema(
         operation_id="games_retrieve",
         summary="The game as you may see it",
-        description="Your seat's view if you play in the game, the spectator view otherwise. "
+        description="Your seat's view if you play in the game, the spectator view otherwise. A private game you may "
+        "not see answers 404 game_not_found, as an unknown id does; one with an open seat shows its summary to anyone "
+        "who has its id, so that they can join. "
         'Send If-None-Match: "<version>" to get 304 when nothing changed.',
         parameters=[
             _GAME_ID,
@@ -198,7 +203,7 @@ class GameDetailView(APIView):
         },
     )
     def get(self, request: Request, game_id: str) -> Response:
-        game = selectors.game_get(game_id=game_id)
+        game = selectors.game_get_visible(game_id=game_id, user=request.user, open_seat=True)
         if_none_match = request.headers.get("If-None-Match")
         if if_none_match and etag_matches(if_none_match, game.version):
             response = Response(status=status.HTTP_304_NOT_MODIFIED)
@@ -208,7 +213,7 @@ class GameDetailView(APIView):
 
 
 class GameJoinView(APIView):
-    permission_classes = [CanPlay]
+    permission_classes = [CanPlay]  # who may see it: game_get_visible
 
     @extend_schema(
         operation_id="games_join",
@@ -224,7 +229,7 @@ class GameJoinView(APIView):
     def post(self, request: Request, game_id: str) -> Response:
         data = JoinInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        game = selectors.game_get(game_id=game_id)
+        game = selectors.game_get_visible(game_id=game_id, user=request.user, open_seat=True)
         services.seat_join(
             game=game, user=request_user(request), expected_version=data.validated_data.get("expected_version")
         )
@@ -232,7 +237,7 @@ class GameJoinView(APIView):
 
 
 class GameLegalMovesView(APIView):
-    permission_classes = [CanRead]
+    permission_classes = [CanRead]  # who may see the game: in game_legal_moves' one query
 
     @extend_schema(
         operation_id="games_legal_moves",
@@ -249,7 +254,7 @@ class GameLegalMovesView(APIView):
 
 
 class GameMovesView(APIView):
-    permission_classes = [CanReadOrPlay]
+    permission_classes = [CanReadOrPlay]  # who may see it: game_get_visible, _not_a_player
 
     @extend_schema(
         operation_id="games_moves_list",
@@ -259,7 +264,7 @@ class GameMovesView(APIView):
         responses={200: MoveHistoryEntrySerializer(many=True), **_problems(GameNotFound)},
     )
     def get(self, request: Request, game_id: str) -> Response:
-        game = selectors.game_get(game_id=game_id)
+        game = selectors.game_get_visible(game_id=game_id, user=request.user)
         history = selectors.game_moves(game=game, user=request.user)
         # The stubs type the instance as one entry; with many=True DRF builds a ListSerializer.
         return Response(MoveHistoryEntrySerializer(history, many=True).data)  # type: ignore[arg-type]
@@ -306,6 +311,15 @@ class GameMovesView(APIView):
         ],
     )
     def post(self, request: Request, game_id: str) -> Response:
+        try:
+            return self._play(request, game_id)
+        except NotAPlayer:
+            # Someone without a seat: a private game is answered as an unknown id to
+            # those who may not see it. Looked up only here, so a turn costs nothing more.
+            selectors.game_check_visible(game_id=game_id, user=request.user)
+            raise
+
+    def _play(self, request: Request, game_id: str) -> Response:
         data = MoveInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         text: str = data.validated_data["move"]
@@ -467,7 +481,7 @@ def _move_response(body: dict[str, Any], status_code: int, *, replayed: bool = F
 
 
 class GameResignView(APIView):
-    permission_classes = [CanPlay]
+    permission_classes = [CanPlay, CanSeeGame]
 
     @extend_schema(
         operation_id="games_resign",
@@ -485,7 +499,7 @@ class GameResignView(APIView):
 
 
 class GameCancelView(APIView):
-    permission_classes = [CanPlay]
+    permission_classes = [CanPlay, CanSeeGame]
 
     @extend_schema(
         operation_id="games_cancel",
@@ -501,7 +515,7 @@ class GameCancelView(APIView):
 
 
 class GameDeclineView(APIView):
-    permission_classes = [CanPlay]
+    permission_classes = [CanPlay, CanSeeGame]
 
     @extend_schema(
         operation_id="games_decline",
@@ -518,7 +532,7 @@ class GameDeclineView(APIView):
 
 
 class GameExportView(APIView):
-    permission_classes = [CanRead]
+    permission_classes = [CanRead]  # who may see it: game_get_visible
 
     @extend_schema(
         operation_id="games_export",
@@ -529,7 +543,7 @@ class GameExportView(APIView):
         responses={200: GameExportSerializer, **_problems(GameNotFound)},
     )
     def get(self, request: Request, game_id: str) -> Response:
-        game = selectors.game_get(game_id=game_id)
+        game = selectors.game_get_visible(game_id=game_id, user=request.user)
         return Response(GameExportSerializer(selectors.game_export(game=game)).data)
 
 

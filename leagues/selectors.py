@@ -7,12 +7,19 @@ from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 from django.contrib.auth.models import User
-from django.db.models import F, QuerySet
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
 
 from accounts import selectors as accounts_selectors
 from games.models import Game, GameEvent, Move, PlayedBy
 from leagues.errors import LeagueNotFound, SeasonNotFound
-from leagues.models import League, Membership, PlayerRating, Season
+from leagues.models import League, LeagueGame, Membership, PlayerRating, Season
+
+
+def games_administered_q(user: User) -> Q:
+    """The games of the leagues ``user`` administers, as a filter on games.Game:
+    named in settings.GAME_VISIBILITY_EXTRAS, so that a league's admins see its
+    private games as moderators do."""
+    return Q(Exists(LeagueGame.objects.filter(game=OuterRef("pk"), season__league__admins=user)))
 
 
 def league_list() -> QuerySet[League]:

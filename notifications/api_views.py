@@ -14,6 +14,7 @@ from accounts.permissions import CanPlay, CanReadOrPlay, request_user
 from api.openapi import problem_responses
 from core.errors import DomainError
 from games.errors import GameNotFound, NotAPlayer
+from games.permissions import CanSeeGame
 from games.schema import GameProblemSerializer
 from notifications import preferences as prefs
 from notifications.serializers import MuteSerializer, PreferencesSerializer, PreferencesUpdateSerializer
@@ -85,7 +86,7 @@ class PreferencesView(APIView):
 
 
 class GameMuteView(APIView):
-    permission_classes = [CanPlay]
+    permission_classes = [CanPlay, CanSeeGame]
 
     @extend_schema(
         operation_id="games_mute",

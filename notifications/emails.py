@@ -249,6 +249,10 @@ def render_invitation(notification: Notification) -> KindContext:
     )
 
 
+# Why the bot played (move_played's bot_reason); events written before it existed say nothing.
+_BOT_REASONS = {"timeout": " (time ran out)", "moderator": " (a moderator handed the seat to the bot)"}
+
+
 @renderer("your_turn")
 def render_your_turn(notification: Notification) -> KindContext:
     game = _game(notification)
@@ -263,7 +267,7 @@ def render_your_turn(notification: Notification) -> KindContext:
         # service for a seat that has left or could only pass (Move.played_by).
         played_by = payload.get("played_by", "player")
         if played_by == "bot":
-            by = f"The built-in bot, for {by} (time ran out),"
+            by = f"The built-in bot, for {by}{_BOT_REASONS.get(payload.get('bot_reason'), '')},"
         elif played_by == "service":
             by = f"The service, for {by},"
         last_move = {"by": by, "move": payload.get("move", "")}
@@ -304,10 +308,13 @@ def render_bot_played(notification: Notification) -> KindContext:
     seat = seat_of(game, notification.user_id)
     payload = _payload(notification)
     index = seat.index if seat is not None else None
+    # Only a timeout counts towards forfeiting; a seat handed to the bot is the bot's.
+    reason = "moderator" if payload.get("bot_reason") == "moderator" else "timeout"
     return KindContext(
         {
             "move": payload.get("move", ""),
-            "timeouts": _timeouts_before(notification, index) if index is not None else None,
+            "reason": reason,
+            "timeouts": _timeouts_before(notification, index) if index is not None and reason == "timeout" else None,
             "board": board_for(game, index),
             "deadline": local_time(game.deadline_at, notification.user),
             "game_url": game_url(game, seat),

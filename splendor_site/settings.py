@@ -622,6 +622,9 @@ GAME_EVENT_CONSUMERS["ratings"] = "leagues.tasks.consume_event"
 # Functions (dotted paths) that add keys to the public player profile: each takes a
 # user id and returns a dict. games imports them by name, so it imports no app above it.
 PLAYER_PROFILE_EXTRAS: list[str] = ["leagues.selectors.player_ratings"]
+# Functions (dotted paths) that let more people see private games: each takes a user
+# and returns a filter (Q) on games.Game; games.selectors.game_visible_q ORs them in.
+GAME_VISIBILITY_EXTRAS: list[str] = ["leagues.selectors.games_administered_q"]
 
 # --- Redis (optional; used by tests marked `redis` and by operators) -----------
 

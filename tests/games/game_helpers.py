@@ -24,8 +24,9 @@ def client_for(user: Any, scopes: tuple[str, ...] = ("play",)) -> APIClient:
     return client
 
 
-def start_two_player_game(alice: Any, bob: Any, *, variant: str = "base") -> Game:
-    game = services.game_create(creator=alice, variant=variant, seats=2, invited=[bob])
+def start_two_player_game(alice: Any, bob: Any, *, variant: str = "base", public: bool = False) -> Game:
+    """A private game (the default, as through the API) unless ``public``: anyone may watch it."""
+    game = services.game_create(creator=alice, variant=variant, seats=2, invited=[bob], public=public)
     services.seat_join(game=game, user=bob)
     game.refresh_from_db()
     return game

@@ -15,7 +15,7 @@ from games import links, services
 from games.models import Game, GameEvent, Seat
 from games.presentation import board_context
 from tests.games.board_helpers import page_path, seats, started_game
-from tests.games.game_helpers import client_for, play_moves
+from tests.games.game_helpers import client_for, play_moves, start_two_player_game
 
 pytestmark = pytest.mark.django_db
 
@@ -93,11 +93,13 @@ def test_game_link_refuses_an_unknown_game_or_seat_clearly(active_game: Game) ->
         call_command("game_link", active_game.pk, "5")
 
 
-def test_no_token_gets_a_friendly_403_and_never_the_board(client: Client, active_game: Game) -> None:
+def test_no_token_and_nobody_logged_in_gets_the_login_page_and_never_the_board(
+    client: Client, active_game: Game
+) -> None:
     response = client.get(f"/games/{active_game.pk}/")
-    assert response.status_code == 403
-    html = response.content.decode()
-    assert "needs your game link" in html and "Level 3" not in html
+    assert response.status_code == 302
+    assert response["Location"] == f"/accounts/login/?next=/games/{active_game.pk}/"
+    assert "Level 3" not in response.content.decode()
     assert response["Referrer-Policy"] == "no-referrer"
 
 
@@ -242,8 +244,12 @@ def test_a_player_replaces_their_link_through_the_api(client: Client, active_gam
     assert client.get(new, follow=True).status_code == 200
 
 
-def test_someone_without_a_seat_cannot_rotate_a_link(active_game: Game, charlie: Any) -> None:
+def test_someone_without_a_seat_cannot_rotate_a_link(active_game: Game, alice: Any, bob: Any, charlie: Any) -> None:
+    # A private game does not exist for them; a public one they may watch, not act in.
     response = client_for(charlie).post(f"/api/v1/games/{active_game.pk}/link/rotate/")
+    assert response.status_code == 404 and response.json()["code"] == "game_not_found"
+    watched = start_two_player_game(alice, bob, public=True)
+    response = client_for(charlie).post(f"/api/v1/games/{watched.pk}/link/rotate/")
     assert response.status_code == 403
     assert response["Content-Type"] == "application/problem+json"
     assert response.json()["code"] == "not_a_player"

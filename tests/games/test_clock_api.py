@@ -38,7 +38,7 @@ def test_a_game_is_created_with_a_time_control_and_shows_it(alice: Any, bob: Any
 
 
 def test_the_open_games_list_shows_the_time_control_before_anyone_joins(alice: Any, charlie: Any) -> None:
-    client_for(alice).post("/api/v1/games/", {**CLOCK}, format="json")
+    client_for(alice).post("/api/v1/games/", {**CLOCK, "public": True}, format="json")
 
     listed = client_for(charlie, ("read",)).get("/api/v1/games/?status=open").json()["results"]
 

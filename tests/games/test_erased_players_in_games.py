@@ -27,7 +27,7 @@ def names_in(game_view: dict[str, Any]) -> list[tuple[str, str]]:
 def test_a_finished_game_keeps_the_erased_players_seat_under_their_new_name(
     alice: Any, bob: Any, charlie: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    game = start_two_player_game(alice, bob)
+    game = start_two_player_game(alice, bob, public=True)
     play_to_end(game)
     result = Game.objects.get(pk=game.pk).result
     erase(bob, django_capture_on_commit_callbacks)
@@ -60,7 +60,7 @@ def test_an_erased_players_active_seat_leaves_the_game_at_once(
 def test_a_game_created_by_an_erased_player_names_its_creator_as_erased(
     alice: Any, bob: Any, charlie: Any, dave: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    game = services.game_create(creator=alice, seats=3, invited=[bob, charlie])
+    game = services.game_create(creator=alice, seats=3, invited=[bob, charlie], public=True)
     services.seat_join(game=game, user=bob)
     services.seat_join(game=game, user=charlie)
     erase(alice, django_capture_on_commit_callbacks)

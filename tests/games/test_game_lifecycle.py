@@ -57,7 +57,7 @@ def test_declining_ends_a_game_the_creator_made_for_the_invitees_alone(alice: An
 
 
 def test_only_an_invitee_can_decline(alice: Any, bob: Any, charlie: Any) -> None:
-    game = services.game_create(creator=alice, seats=3, invited=[bob])
+    game = services.game_create(creator=alice, seats=3, invited=[bob], public=True)
     answer = client_for(charlie).post(f"/api/v1/games/{game.pk}/decline/")
     assert answer.status_code == 409 and answer.json()["code"] == "not_invited"
 

@@ -8,7 +8,7 @@ from rest_framework.test import APIClient
 
 from games import services
 from games.models import Game, IdempotencyRecord, Move, Seat
-from tests.games.game_helpers import client_for, play_moves, user_to_move
+from tests.games.game_helpers import client_for, play_moves, start_two_player_game, user_to_move
 
 pytestmark = pytest.mark.django_db
 
@@ -38,6 +38,13 @@ def a_take(game: Game) -> str:
     game.refresh_from_db()
     state = engine.from_dict(game.state)
     return next(t for t in map(engine.format_move, engine.legal_moves(state)) if t.startswith("take ") and "return" not in t)
+
+
+@pytest.fixture
+def active_game(alice: Any, bob: Any) -> Game:
+    # Public: charlie, who has no seat, watches it as a spectator here. What a
+    # private game shows to those without a seat: tests/games/test_private_games.py.
+    return start_two_player_game(alice, bob, public=True)
 
 
 @pytest.fixture
@@ -114,7 +121,7 @@ def test_joining_with_a_stale_version_is_refused(alice: Any, clients: dict[str, 
 def test_the_list_filters_my_games_my_turn_and_status(
     alice: Any, bob: Any, charlie: Any, active_game: Game, clients: dict[str, APIClient]
 ) -> None:
-    open_game = services.game_create(creator=charlie, seats=2)
+    open_game = services.game_create(creator=charlie, seats=2, public=True)
 
     everything = clients["alice"].get("/api/v1/games/").json()
     mine = clients["alice"].get("/api/v1/games/?mine=1").json()

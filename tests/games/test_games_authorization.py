@@ -20,19 +20,19 @@ CALLERS = ["seat_to_move", "other_seat", "non_player", "anonymous", "revoked_tok
 MATRIX: dict[str, tuple[str, str, tuple[int, ...]]] = {
     "list": ("get", "/api/v1/games/", (200, 200, 200, 401, 401, 200)),
     "create": ("post", "/api/v1/games/", (201, 201, 201, 401, 401, 403)),
-    "detail": ("get", "{game}/", (200, 200, 200, 401, 401, 200)),
-    "join": ("post", "{game}/join/", (409, 409, 409, 401, 401, 403)),
-    "legal_moves": ("get", "{game}/legal-moves/", (200, 200, 200, 401, 401, 200)),
-    "history": ("get", "{game}/moves/", (200, 200, 200, 401, 401, 200)),
-    "move": ("post", "{game}/moves/", (201, 409, 403, 401, 401, 403)),
-    "resign": ("post", "{game}/resign/", (200, 200, 403, 401, 401, 403)),
-    "export": ("get", "{game}/export/", (200, 200, 200, 401, 401, 200)),
+    "detail": ("get", "{game}/", (200, 200, 404, 401, 401, 200)),
+    "join": ("post", "{game}/join/", (409, 409, 404, 401, 401, 403)),
+    "legal_moves": ("get", "{game}/legal-moves/", (200, 200, 404, 401, 401, 200)),
+    "history": ("get", "{game}/moves/", (200, 200, 404, 401, 401, 200)),
+    "move": ("post", "{game}/moves/", (201, 409, 404, 401, 401, 403)),
+    "resign": ("post", "{game}/resign/", (200, 200, 404, 401, 401, 403)),
+    "export": ("get", "{game}/export/", (200, 200, 404, 401, 401, 200)),
 }
 
 EXPECTED_CODES = {
     ("move", "other_seat"): "not_your_turn",
-    ("move", "non_player"): "not_a_player",
-    ("resign", "non_player"): "not_a_player",
+    # The game is private: to someone without a seat it does not exist.
+    **{(endpoint, "non_player"): "game_not_found" for endpoint in ("detail", "join", "legal_moves", "history", "move", "resign", "export")},
     ("join", "seat_to_move"): "seat_unavailable",
 }
 

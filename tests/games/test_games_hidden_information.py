@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from games import services
 from games.models import Game, GameEvent, Move, Seat
-from tests.games.game_helpers import client_for, play_moves, user_to_move
+from tests.games.game_helpers import client_for, play_moves, start_two_player_game, user_to_move
 
 pytestmark = pytest.mark.django_db
 
@@ -34,6 +34,12 @@ def responses_for(client: APIClient, game: Game) -> dict[str, Any]:
         "list": client.get("/api/v1/games/?mine=1").json(),
         "all": client.get("/api/v1/games/").json(),
     }
+
+
+@pytest.fixture
+def active_game(alice: Any, bob: Any) -> Game:
+    # Public, so that a spectator (charlie) is shown everything a spectator may see.
+    return start_two_player_game(alice, bob, public=True)
 
 
 @pytest.fixture

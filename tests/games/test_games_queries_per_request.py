@@ -18,11 +18,11 @@ from rest_framework.test import APIClient
 
 from games import services
 from games.models import Game, GameEvent, Move
-from tests.games.game_helpers import client_for, state_of, user_to_move
+from tests.games.game_helpers import client_for, start_two_player_game, state_of, user_to_move
 
 pytestmark = pytest.mark.django_db
 
-LEGAL_MOVES_QUERIES = 2  # the token with its user and player; the game with the caller's seat
+LEGAL_MOVES_QUERIES = 2  # the token with its user and player; the game with the caller's seat (and who may see it)
 MOVE_QUERIES = 8  # the token; BEGIN; lock the game; its seats; insert the move; its event; update the game; COMMIT
 GAME_QUERIES = 3  # the token; the game with its creator; its seats with their users and players
 
@@ -48,11 +48,12 @@ def test_legal_moves_read_the_game_and_the_callers_seat_in_one_query(
 
 
 def test_a_spectators_legal_moves_cost_the_same(
-    active_game: Game, charlie: Any, django_assert_max_num_queries: Any
+    alice: Any, bob: Any, charlie: Any, django_assert_max_num_queries: Any
 ) -> None:
+    watched = start_two_player_game(alice, bob, public=True)
     client = warmed_up(client_for(charlie))
     with django_assert_max_num_queries(LEGAL_MOVES_QUERIES):
-        answer = client.get(f"/api/v1/games/{active_game.pk}/legal-moves/")
+        answer = client.get(f"/api/v1/games/{watched.pk}/legal-moves/")
     assert answer.json()["moves"] == [] and answer.json()["your_seat"] is None
 
 

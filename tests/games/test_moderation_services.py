@@ -334,3 +334,19 @@ def test_a_suspended_players_seat_links_stop_opening_the_game(game: Game, mo: An
         seat_for_link(game_id=game.pk, token=token)
     moderation.moderation_player_unsuspend(user=bob, by_user=mo, reason="Lifted")
     assert seat_for_link(game_id=game.pk, token=token) == seat
+
+
+def test_a_seat_handed_to_the_bot_shows_as_the_bots_in_the_api_and_on_the_page(game: Game, mo: Any) -> None:
+    from django.test import Client
+
+    seat = seat_to_move(game)
+    moderation.moderation_seat_replace(
+        game_id=game.pk, seat_index=seat.index or 0, by_user=mo, reason="Abandoned", bot=True
+    )
+    other = Seat.objects.exclude(pk=seat.pk).get(game=game)
+    view = client_for(other.user).get(f"/api/v1/games/{game.pk}/").json()
+    assert {s["username"]: s["bot"] for s in view["seats"]} == {seat.user.username: True, other.user.username: False}
+    browser = Client()
+    browser.force_login(other.user)
+    html = browser.get(f"/games/{game.pk}/").content.decode()
+    assert html.count("played by the bot") == 1

@@ -177,7 +177,11 @@ def test_a_spectator_gets_no_replay_before_the_end_and_no_seed_from_a_seat_befor
 def test_a_private_finished_game_has_no_replay_for_strangers(charlie: Any) -> None:
     game = started_game("base", 2)
     services.game_resign(game=game, user=user_to_move(game))
-    assert Client().get(f"/games/{game.pk}/replay/").status_code == 403
+    anonymous = Client().get(f"/games/{game.pk}/replay/")
+    assert anonymous.status_code == 302 and anonymous["Location"].startswith("/accounts/login/?next=")
+    stranger = Client()
+    stranger.force_login(charlie)
+    assert stranger.get(f"/games/{game.pk}/replay/").status_code == 404
 
 
 @pytest.mark.parametrize(

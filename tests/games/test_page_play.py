@@ -176,5 +176,7 @@ def test_a_spectator_cannot_play_or_resign(client: Client) -> None:
 
     game = public_game()
     assert post_move(client, game, text="take WUG").status_code == 403
-    assert client.post(f"/games/{game.pk}/resign/", {"confirm": "yes"}).status_code == 403
+    resign = client.post(f"/games/{game.pk}/resign/", {"confirm": "yes"})
+    # Nobody logged in and no seat: the login page, which comes back to the game.
+    assert resign.status_code == 302 and resign["Location"] == f"/accounts/login/?next=/games/{game.pk}/"
     assert not Move.objects.filter(game=game).exists()

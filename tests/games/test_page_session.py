@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from django.test import Client
@@ -75,7 +76,9 @@ def test_rotating_the_key_ends_the_links_and_the_sessions_opened_with_them() -> 
     assert response.status_code == 403
     assert "has been replaced" in response.content.decode() and "Level 3" not in response.content.decode()
     assert Client().get(path).status_code == 403
-    assert page(browser, game).status_code == 403  # and it stays ended
+    # And it stays ended: the browser holds no seat now, so it is asked to log in.
+    again = page(browser, game)
+    assert again.status_code == 302 and again["Location"].startswith("/accounts/login/?next=")
 
 
 def test_revoke_this_link_shows_the_new_link_once_and_keeps_this_browser_playing() -> None:
@@ -99,7 +102,8 @@ def test_revoke_this_link_shows_the_new_link_once_and_keeps_this_browser_playing
 
 def test_revoking_a_link_needs_a_post_from_the_seat() -> None:
     game = public_game()
-    assert Client().post(f"/games/{game.pk}/link/").status_code == 403
+    refused = Client().post(f"/games/{game.pk}/link/")
+    assert refused.status_code == 302 and refused["Location"] == f"/accounts/login/?next=/games/{game.pk}/"
     assert opened(seats(game)[0]).get(f"/games/{game.pk}/link/").status_code == 405
 
 
@@ -123,20 +127,24 @@ def test_a_logged_in_player_with_a_seat_sees_their_seat_without_a_link() -> None
     assert you(page(client, game).content.decode()) == seat.user.player.display_name
 
 
-def test_a_private_game_asks_a_stranger_to_log_in(settings: Any) -> None:
+def test_a_private_game_and_an_unknown_one_send_a_visitor_to_the_login_page_alike(settings: Any) -> None:
     game = started_game("base", 2)
-    response = Client().get(f"/games/{game.pk}/")
-    assert response.status_code == 403
-    html = response.content.decode()
-    assert "Level 3" not in html
-    assert f'href="{settings.LOGIN_URL}?next=%2Fgames%2F{game.pk}%2F"' in html
+    for game_id in (game.pk, "nosuchgame", "bad!id"):
+        response = Client().get(f"/games/{game_id}/")
+        assert response.status_code == 302
+        location = urlsplit(response["Location"])
+        assert location.path == settings.LOGIN_URL and parse_qs(location.query) == {"next": [f"/games/{game_id}/"]}
+        assert "Level 3" not in response.content.decode()
 
 
-def test_a_logged_in_user_without_a_seat_is_not_shown_a_private_game(charlie: Any) -> None:
+def test_a_logged_in_user_without_a_seat_is_told_a_private_game_does_not_exist(charlie: Any) -> None:
     game = started_game("base", 2)
     client = Client()
     client.force_login(charlie)
-    assert page(client, game).status_code == 403
+    private, unknown = page(client, game), client.get("/games/nosuchgame/")
+    assert private.status_code == unknown.status_code == 404
+    assert "Level 3" not in private.content.decode()
+    assert private.content.decode().replace(game.pk, "ID") == unknown.content.decode().replace("nosuchgame", "ID")
 
 
 def test_a_public_game_shows_spectators_the_board_with_nobody_as_you() -> None:
@@ -148,9 +156,12 @@ def test_a_public_game_shows_spectators_the_board_with_nobody_as_you() -> None:
     assert "(you)" not in html and 'name="move"' not in html and "Revoke this link" not in html
 
 
-def test_an_unknown_game_is_a_friendly_404() -> None:
-    assert Client().get("/games/nosuchgame/").status_code == 404
-    assert Client().get("/games/bad!id/").status_code == 404
+def test_an_unknown_game_is_a_friendly_404_to_a_logged_in_player(charlie: Any) -> None:
+    client = Client()
+    client.force_login(charlie)
+    for game_id in ("nosuchgame", "bad!id"):
+        response = client.get(f"/games/{game_id}/")
+        assert response.status_code == 404 and "There is no such game" in response.content.decode()
 
 
 def test_the_token_is_not_written_in_the_request_log(caplog: pytest.LogCaptureFixture) -> None:
@@ -216,9 +227,10 @@ def test_a_logged_in_suspended_player_no_longer_plays_their_seat() -> None:
     client.force_login(mover.user)
     _suspend(mover)
     response = page(client, game)
-    assert response.status_code == 403
+    # The suspension ended the login too (accounts.backends): the login page, which refuses them.
+    assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
     assert "(you)" not in response.content.decode()
-    assert post_move(client, game, text="take WUG").status_code == 403
+    assert post_move(client, game, text="take WUG").status_code == 302
     assert not game.moves.exists()
 
 

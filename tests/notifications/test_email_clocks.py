@@ -84,3 +84,39 @@ def test_a_vacation_taken_in_advance_is_emailed_once_across_games(
 @pytest.fixture(autouse=True)
 def _clock_first(clock: Any) -> None:
     """Every test here moves the clock."""
+
+
+def test_a_seat_handed_to_the_bot_is_told_so_and_not_that_time_ran_out(
+    alice: Any, bob: Any, charlie: Any, commit: Any
+) -> None:
+    from games import moderation
+    from games.models import GameEvent, Seat
+
+    game = start_game(commit, alice, bob)
+    handed = Seat.objects.get(game=game, index=game.to_move)
+    other = bob if handed.user == alice else alice
+    mail.outbox.clear()
+    with commit():
+        moderation.moderation_seat_replace(
+            game_id=game.pk, seat_index=handed.index or 0, by_user=charlie, reason="Abandoned", bot=True
+        )
+    played = GameEvent.objects.filter(game=game, kind="move_played").latest("id")
+    assert played.payload["played_by"] == "bot" and played.payload["bot_reason"] == "moderator"
+    name = handed.user.player.display_name
+    turn = next(m for m in mail_to(other) if m.subject.startswith("Your turn"))
+    assert f"The built-in bot, for {name} (a moderator handed the seat to the bot), played:" in turn.body
+    assert "time ran out" not in turn.body
+    told = next(m for m in mail_to(handed.user) if "bot" in m.subject.lower())
+    assert told.subject == f"The bot played your seat in game {game.pk}"
+    assert "A moderator handed your seat" in told.body and "ran out" not in told.body
+    assert "forfeited" not in told.body  # the bot's moves are no timeouts
+
+
+def test_a_timeout_bot_move_says_why_in_its_event(alice: Any, bob: Any, commit: Any, clock: Any, settings: Any) -> None:
+    from games.models import GameEvent
+
+    settings.VACATION_DAYS_PER_YEAR = 0
+    game = start_game(commit, alice, bob)
+    _run_out_the_clock(commit, clock, game)
+    played = GameEvent.objects.filter(game=game, kind="move_played").latest("id")
+    assert (played.payload["played_by"], played.payload["bot_reason"]) == ("bot", "timeout")
