@@ -86,6 +86,7 @@ _REASONS = {
     "resignation": "every other player resigned",
     "timeout": "every other player resigned or ran out of time",
     "account-disabled": "every other player left the game",
+    "adjudicated": "a moderator decided the places",
 }
 
 

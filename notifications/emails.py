@@ -267,7 +267,7 @@ def render_your_turn(notification: Notification) -> KindContext:
         # service for a seat that has left or could only pass (Move.played_by).
         played_by = payload.get("played_by", "player")
         if played_by == "bot":
-            by = f"The built-in bot, for {by}{_BOT_REASONS.get(payload.get('bot_reason'), '')},"
+            by = f"The built-in bot, for {by}{_BOT_REASONS.get(str(payload.get('bot_reason')), '')},"
         elif played_by == "service":
             by = f"The service, for {by},"
         last_move = {"by": by, "move": payload.get("move", "")}

@@ -350,3 +350,13 @@ def test_a_seat_handed_to_the_bot_shows_as_the_bots_in_the_api_and_on_the_page(g
     browser.force_login(other.user)
     html = browser.get(f"/games/{game.pk}/").content.decode()
     assert html.count("played by the bot") == 1
+
+
+def test_an_adjudicated_game_page_says_a_moderator_decided_the_places(game: Game, mo: Any) -> None:
+    from django.test import Client
+
+    moderation.moderation_game_adjudicate(game_id=game.pk, by_user=mo, reason="Both agreed", places=[2, 1])
+    browser = Client()
+    browser.force_login(Seat.objects.filter(game=game).first().user)  # type: ignore[union-attr]
+    html = browser.get(f"/games/{game.pk}/").content.decode()
+    assert "a moderator decided the places" in html and "(adjudicated)" not in html

@@ -142,11 +142,16 @@ def test_muting_twice_is_one_mute_and_unmuting_twice_is_fine(alice: Any, bob: An
 
 
 def test_a_player_without_a_seat_cannot_mute_the_game(alice: Any, bob: Any, charlie: Any) -> None:
-    game = start_two_player_game(alice, bob)
-
+    # A public game they may watch: refused as not theirs to mute.
+    game = start_two_player_game(alice, bob, public=True)
     for answer in (client_for(charlie).put(mute_url(game.pk)), client_for(charlie).delete(mute_url(game.pk))):
         assert answer.status_code == 403
         assert answer.json()["code"] == "not_a_player"
+    # A private one does not exist for them.
+    private = start_two_player_game(alice, bob)
+    for answer in (client_for(charlie).put(mute_url(private.pk)), client_for(charlie).delete(mute_url(private.pk))):
+        assert answer.status_code == 404
+        assert answer.json()["code"] == "game_not_found"
     assert not GameMute.objects.exists()
 
 

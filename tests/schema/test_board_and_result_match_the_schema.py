@@ -99,8 +99,9 @@ class Table:
         self.components = components
         users = [make_player(name) for name in SEATED[:players]]
         # forfeit_after 1: a timeout here forfeits at once (the bot's turns are tested in tests/games).
+        # Public, so that eve, who has no seat, reads the spectator view.
         self.game = services.game_create(
-            creator=users[0], variant=variant, seats=players, invited=users[1:], forfeit_after=1
+            creator=users[0], variant=variant, seats=players, invited=users[1:], forfeit_after=1, public=True
         )
         for user in users[1:]:
             services.seat_join(game=self.game, user=user)
