@@ -375,6 +375,12 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "Nothing to do, or wait for the league's admins to decide.",
         ),
         ProblemType(
+            "league_suspended", 403, "A league admin suspended you from this league",
+            "An admin of the league suspended you from it: you cannot join it again or be paired in it. The games "
+            "you already play in it go on; your account and other leagues are not affected.",
+            "Write to the league's admins; they can lift the suspension.",
+        ),
+        ProblemType(
             "not_a_league_member", 409, "You are not a member of this league",
             "You tried to leave a league you are not in.",
             "Nothing to do.",

@@ -533,8 +533,10 @@ class WaitingOnFilter(admin.SimpleListFilter):
     LIMIT = 100
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        # Only the players of the games this admin lists (a league admin's: their leagues').
+        listed = model_admin.get_queryset(request).values("pk")
         waiting = (
-            Seat.objects.filter(game__status=Game.Status.ACTIVE, index=F("game__to_move"))
+            Seat.objects.filter(game__status=Game.Status.ACTIVE, index=F("game__to_move"), game__in=listed)
             .values_list("user_id", "user__username")
             .distinct()
             .order_by("user__username")[: self.LIMIT]

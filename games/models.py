@@ -335,6 +335,9 @@ class ModerationEntry(models.Model):
         PLAYER_WARNED = "player_warned", "Warned a player"
         PLAYER_SUSPENDED = "player_suspended", "Suspended a player"
         PLAYER_UNSUSPENDED = "player_unsuspended", "Lifted a suspension"
+        # A league admin's, from their league only (details: league_id, league).
+        LEAGUE_SUSPENDED = "league_suspended", "Suspended a player from a league"
+        LEAGUE_UNSUSPENDED = "league_unsuspended", "Lifted a suspension from a league"
         BOARD_VIEWED = "board_viewed", "Viewed the board as a seat"
 
     user_id = models.IntegerField(help_text="The moderator (a user id).")

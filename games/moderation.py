@@ -342,12 +342,20 @@ def moderation_seat_replace(
 # --- players ------------------------------------------------------------------------
 
 
-def moderation_player_warn(*, user: User, by_user: User, reason: str, game_id: str | None = None) -> ModerationEntry:
+def moderation_player_warn(
+    *, user: User, by_user: User, reason: str, game_id: str | None = None, details: dict[str, Any] | None = None
+) -> ModerationEntry:
     """Record a warning to a player (the reason is what they were warned about);
-    once it commits, the player is told (``accounts.services.player_warn``)."""
+    once it commits, the player is told (``accounts.services.player_warn``).
+    ``details`` scope it (a league admin's warning names the league)."""
     with transaction.atomic():
         entry = moderation_entry_record(
-            by_user=by_user, action=Action.PLAYER_WARNED, reason=reason, game_id=game_id, target_user_id=user.pk
+            by_user=by_user,
+            action=Action.PLAYER_WARNED,
+            reason=reason,
+            game_id=game_id,
+            target_user_id=user.pk,
+            details=details,
         )
         player_warn(user=user, by_user=by_user, reason=entry.reason, warning_id=entry.pk, game_id=game_id)
         return entry

@@ -83,6 +83,28 @@ def league_moderation_allowed(request: HttpRequest, game_id: str | None = None) 
     return LeagueGame.objects.filter(game_id=game_id, season__league__in=mine).exists()
 
 
+def own_league_filter(league_path: str) -> type[admin.SimpleListFilter]:
+    """A "league" filter listing only the leagues the user administers (Django's
+    own would list every league), on the model's way to its league."""
+
+    class OwnLeagueFilter(admin.SimpleListFilter):
+        title = "league"
+        parameter_name = f"{league_path}__id__exact"
+
+        def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+            return [(str(league.pk), league.name) for league in leagues_of(request).order_by("name")]
+
+        def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+            value = self.value()
+            if value is None:
+                return queryset
+            if not value.isdigit():
+                return queryset.none()
+            return queryset.filter(**{f"{league_path}__id": int(value)})
+
+    return OwnLeagueFilter
+
+
 class LeagueScopedAdmin(admin.ModelAdmin[Any]):
     """Lists and edits only what belongs to the user's leagues (``league_path``
     names the way from the model to its league)."""
@@ -129,7 +151,7 @@ class LeagueAdmin(LeagueScopedAdmin):
 @admin.register(Division)
 class DivisionAdmin(LeagueScopedAdmin):
     list_display = ["league", "level", "name"]
-    list_filter = ["league"]
+    list_filter = [own_league_filter("league")]
 
 
 def _standings_table(season: Season) -> str:
@@ -163,7 +185,7 @@ def _standings_table(season: Season) -> str:
 @admin.register(Season)
 class SeasonAdmin(LeagueScopedAdmin):
     list_display = ["__str__", "starts_on", "ends_on", "started_at"]
-    list_filter = ["league"]
+    list_filter = [own_league_filter("league")]
     readonly_fields = ["started_at", "standings"]
     actions = ["start_seasons"]
 
@@ -182,17 +204,66 @@ class SeasonAdmin(LeagueScopedAdmin):
                 self.message_user(request, f"{season}: {len(games)} games started.", messages.SUCCESS)
 
 
+class SuspendedFromLeagueFilter(admin.SimpleListFilter):
+    title = "suspended from the league"
+    parameter_name = "suspended"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("yes", "Yes"), ("no", "No")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        if self.value() == "yes":
+            return queryset.filter(suspended_at__isnull=False)
+        if self.value() == "no":
+            return queryset.filter(suspended_at__isnull=True)
+        return queryset
+
+
+class MemberReasonForm(ReasonForm):
+    """A member action asks only why; the player reads the reason."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["reason"].help_text = "Required: it is kept in the moderation log and emailed to the player."
+
+
+def _member_action(name: str, description: str) -> ModerationAction:
+    # ``name`` is the admin action's own (the confirmation page posts it back); the
+    # member actions run through moderation_confirm's ``perform``, per membership.
+    return ModerationAction(name, description, MemberReasonForm, _by_member)
+
+
+def _by_member(request: HttpRequest, game: Game, data: dict[str, Any]) -> str:
+    raise NotImplementedError
+
+
+WARN_MEMBERS = _member_action("warn_members", "Warn the selected players (asks why)")
+SUSPEND_MEMBERS = _member_action("suspend_members", "Suspend the selected players from the league (asks why)")
+UNSUSPEND_MEMBERS = _member_action("unsuspend_members", "Lift their suspension from the league (asks why)")
+
+
 @admin.register(Membership)
 class MembershipAdmin(LeagueScopedAdmin):
-    list_display = ["user", "league", "status", "requested_at", "decided_at", "decided_by"]
-    list_filter = ["status", "league"]
+    """Requests to join and leave, and the league's moderation of its players:
+    warn, suspend from the league and lift it (leagues.services.member_*), each
+    with a confirmation page and a reason, logged. A site-wide suspension is the
+    staff's (Accounts -> Players)."""
+
+    list_display = ["user", "league", "status", "suspended", "requested_at", "decided_at", "decided_by"]
+    list_filter = ["status", SuspendedFromLeagueFilter, own_league_filter("league")]
     search_fields = ["user__username"]
     list_select_related = ["user", "league", "decided_by"]
-    fields = readonly_fields = ("league", "user", "status", "requested_at", "decided_at", "decided_by")
-    actions = ["approve", "reject"]
+    fields = readonly_fields = (
+        "league", "user", "status", "requested_at", "decided_at", "decided_by", "suspended_at", "suspended_by"
+    )
+    actions = ["approve", "reject", "warn_members", "suspend_members", "unsuspend_members"]
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # players ask to join through the API
+
+    @admin.display(description="suspended from the league", boolean=True, ordering="suspended_at")
+    def suspended(self, membership: Membership) -> bool:
+        return membership.suspended_at is not None
 
     def _decide(self, request: HttpRequest, queryset: QuerySet[Membership], approve: bool) -> None:
         done = 0
@@ -216,12 +287,62 @@ class MembershipAdmin(LeagueScopedAdmin):
     def reject(self, request: HttpRequest, queryset: QuerySet[Membership]) -> None:
         self._decide(request, queryset, False)
 
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        # An action sent for memberships outside the user's leagues is refused (403),
+        # not quietly applied to the rest.
+        if request.method == "POST" and request.POST.get("action"):
+            selected = set(request.POST.getlist(helpers.ACTION_CHECKBOX_NAME))
+            own = {str(pk) for pk in self.get_queryset(request).filter(pk__in=selected).values_list("pk", flat=True)}
+            if selected - own:
+                raise PermissionDenied(f"You may not moderate the memberships {', '.join(sorted(selected - own))}.")
+        response: HttpResponse = super().changelist_view(request, extra_context)
+        return response
+
+    def _moderate(
+        self, request: HttpRequest, queryset: QuerySet[Membership], action: ModerationAction, perform: Any
+    ) -> TemplateResponse | None:
+        mine = set(leagues_of(request).values_list("pk", flat=True))
+        return moderation_confirm(
+            self,
+            request,
+            action=action,
+            objects=list(queryset.select_related("user", "league").order_by("pk")),
+            allowed=lambda membership: membership.league_id in mine,
+            perform=perform,
+        )
+
+    @admin.action(description=WARN_MEMBERS.description, permissions=["change"])
+    def warn_members(self, request: HttpRequest, queryset: QuerySet[Membership]) -> TemplateResponse | None:
+        def perform(membership: Membership, data: dict[str, Any]) -> str:
+            services.member_warn(membership_id=membership.pk, by=request.user, reason=data["reason"])  # type: ignore[arg-type]
+            return f"{membership.user.get_username()} is warned; they are emailed the reason."
+
+        return self._moderate(request, queryset, WARN_MEMBERS, perform)
+
+    @admin.action(description=SUSPEND_MEMBERS.description, permissions=["change"])
+    def suspend_members(self, request: HttpRequest, queryset: QuerySet[Membership]) -> TemplateResponse | None:
+        def perform(membership: Membership, data: dict[str, Any]) -> str:
+            done = services.member_suspend(membership_id=membership.pk, by=request.user, reason=data["reason"])  # type: ignore[arg-type]
+            name, league = membership.user.get_username(), membership.league.name
+            return f"{name} is suspended from {league}." if done else f"{name} was already suspended from {league}."
+
+        return self._moderate(request, queryset, SUSPEND_MEMBERS, perform)
+
+    @admin.action(description=UNSUSPEND_MEMBERS.description, permissions=["change"])
+    def unsuspend_members(self, request: HttpRequest, queryset: QuerySet[Membership]) -> TemplateResponse | None:
+        def perform(membership: Membership, data: dict[str, Any]) -> str:
+            done = services.member_unsuspend(membership_id=membership.pk, by=request.user, reason=data["reason"])  # type: ignore[arg-type]
+            name, league = membership.user.get_username(), membership.league.name
+            return f"{name} may play in {league} again." if done else f"{name} was not suspended from {league}."
+
+        return self._moderate(request, queryset, UNSUSPEND_MEMBERS, perform)
+
 
 @admin.register(SeasonEntry)
 class SeasonEntryAdmin(LeagueScopedAdmin):
     league_path = "season__league"
     list_display = ["user", "season", "division", "late", "dropped_at"]
-    list_filter = ["season__league", "late"]
+    list_filter = [own_league_filter("season__league"), "late"]
     fields = readonly_fields = ("season", "user", "division", "joined_at", "late", "dropped_at")
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -285,7 +406,7 @@ class LeagueGameAdmin(LeagueScopedAdmin):
 
     league_path = "season__league"
     list_display = ["game", "season", "round", "division", "game_status"]
-    list_filter = ["season__league"]
+    list_filter = [own_league_filter("season__league")]
     list_select_related = ["game", "season__league", "division"]
     fields = readonly_fields = ("season", "game", "round", "division")
     actions = ["replace_player", "cancel_pairings"]
@@ -440,7 +561,12 @@ class LeagueModerationEntryAdmin(
         member_ids = Membership.objects.filter(
             league__in=mine, status__in=(Membership.Status.ACTIVE, Membership.Status.LEAVING)
         ).values("user_id")
-        about = Q(game_id__in=game_ids) | Q(game_id__isnull=True, target_user_id__in=member_ids)
+        # The entries of their leagues' admins (warnings, suspensions from the league)
+        # name the league; another league's are not theirs to read. Site-wide
+        # warnings and suspensions of their members name none.
+        own_league = Q(details__league_id__in=list(mine.values_list("pk", flat=True)))
+        site_wide = Q(game_id__isnull=True, target_user_id__in=member_ids, details__league_id__isnull=True)
+        about = Q(game_id__in=game_ids) | own_league | site_wide
         return super().get_queryset(request).filter(about)
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:

@@ -25,6 +25,12 @@ class AlreadyAMember(DomainError):
     title = "You are already a member of this league, or have asked to be"
 
 
+class SuspendedFromLeague(DomainError):
+    kind = ErrorKind.FORBIDDEN
+    code = "league_suspended"
+    title = "A league admin suspended you from this league"
+
+
 class NotALeagueMember(DomainError):
     kind = ErrorKind.CONFLICT
     code = "not_a_league_member"

@@ -110,6 +110,13 @@ class Membership(models.Model):
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # Suspended from this league by one of its admins (leagues.services.membership_suspend):
+    # no joining it again, no new pairings in it; the games already running go on and
+    # time out as usual. Apart from the status, so that leaving does not end it.
+    suspended_at = models.DateTimeField(null=True, blank=True)
+    suspended_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
 
     class Meta:
         ordering = ["league", "requested_at", "id"]

@@ -132,11 +132,15 @@ def _finished_games(season: Season) -> list[_Finished]:
 
 
 def season_active_players(*, season: Season) -> QuerySet[User]:
-    """The players still in ``season`` (an entry not dropped), by username: those
-    a pairing may be handed to (leagues.services.pairing_replace_player)."""
-    return User.objects.filter(
-        season_entries__season=season, season_entries__dropped_at__isnull=True
-    ).order_by("username")
+    """The players still in ``season`` (an entry not dropped) and not suspended
+    from its league, by username: those a pairing may be handed to
+    (leagues.services.pairing_replace_player)."""
+    suspended = Membership.objects.filter(league_id=season.league_id, suspended_at__isnull=False).values("user_id")
+    return (
+        User.objects.filter(season_entries__season=season, season_entries__dropped_at__isnull=True)
+        .exclude(pk__in=suspended)
+        .order_by("username")
+    )
 
 
 def points_for(points_for_place: list[int], place: int) -> int:

@@ -15,12 +15,13 @@ from datetime import datetime
 
 from django.contrib.auth.models import Group, Permission, User
 from django.db import transaction
+from django.dispatch import Signal
 from django.utils import timezone
 
 from games import moderation as game_moderation
 from games import services as game_services
-from games.models import Game, Seat
-from leagues import glicko2, scheduling, selectors
+from games.models import Game, ModerationEntry, Seat
+from leagues import glicko2, scheduling, selectors, signals
 from leagues.errors import (
     AlreadyAMember,
     NoRequestToDecide,
@@ -30,6 +31,7 @@ from leagues.errors import (
     PairingNotFound,
     ReliabilityTooLow,
     SeasonNotStartable,
+    SuspendedFromLeague,
 )
 from leagues.models import (
     Division,
@@ -88,6 +90,11 @@ def league_join_request(*, league: League, user: User, now: datetime | None = No
     now = now or timezone.now()
     with transaction.atomic():
         membership = Membership.objects.select_for_update().filter(league=league, user=user).first()
+        if membership is not None and membership.suspended_at is not None:
+            raise SuspendedFromLeague(
+                f"An admin of {league.name} suspended you from it on {membership.suspended_at:%Y-%m-%d}, so you "
+                "cannot join it; your account and other leagues are not affected."
+            )
         if membership is not None and membership.status in (*_MEMBER, Membership.Status.PENDING):
             state = {"pending": "have asked to join", "active": "are a member", "leaving": "have asked to leave"}
             raise AlreadyAMember(
@@ -139,6 +146,11 @@ def membership_approve(*, membership_id: int, by: User | None, now: datetime | N
     with transaction.atomic():
         membership = Membership.objects.select_for_update().select_related("league", "user").get(pk=membership_id)
         if membership.status == Membership.Status.PENDING:
+            if membership.suspended_at is not None:
+                raise NoRequestToDecide(
+                    f"{membership.user.get_username()} is suspended from {membership.league.name}: lift the "
+                    "suspension first."
+                )
             membership.status = Membership.Status.ACTIVE
             running = _running_season(membership.league, now)
             if running is not None:
@@ -170,6 +182,83 @@ def membership_reject(*, membership_id: int, by: User | None, now: datetime | No
         membership.decided_by = by
         membership.save()
     return membership
+
+
+# --- moderating members -------------------------------------------------------------
+#
+# A league admin warns a player of their league, or suspends them from it: no
+# joining it again, no new pairings in it (late joiners' tables, replacements);
+# the games they already play in it go on, and time out as usual. Their account,
+# their tokens and other leagues are not touched: a site-wide suspension is the
+# staff's (games.moderation.moderation_player_suspend). Each is logged in the
+# moderation log with the league in its details, and the player is emailed.
+
+
+def _league_details(league: League) -> dict[str, object]:
+    return {"league_id": league.pk, "league": league.name}
+
+
+def member_warn(*, membership_id: int, by: User, reason: str) -> None:
+    """Warn a player of the league about their conduct in it (logged, emailed)."""
+    membership = Membership.objects.select_related("league", "user").get(pk=membership_id)
+    game_moderation.moderation_player_warn(
+        user=membership.user, by_user=by, reason=reason, details=_league_details(membership.league)
+    )
+
+
+def member_suspend(*, membership_id: int, by: User, reason: str, now: datetime | None = None) -> bool:
+    """Suspend a player from the league. False, and nothing logged, when they
+    were suspended from it already."""
+    reason = game_moderation.moderation_reason_clean(reason)
+    now = now or timezone.now()
+    with transaction.atomic():
+        membership = Membership.objects.select_for_update().select_related("league", "user").get(pk=membership_id)
+        if membership.suspended_at is not None:
+            return False
+        membership.suspended_at = now
+        membership.suspended_by = by
+        membership.save(update_fields=["suspended_at", "suspended_by"])
+        entry = game_moderation.moderation_entry_record(
+            by_user=by,
+            action=ModerationEntry.Action.LEAGUE_SUSPENDED,
+            reason=reason,
+            target_user_id=membership.user_id,
+            details=_league_details(membership.league),
+            now=now,
+        )
+        _tell_after_commit(signals.member_suspended, membership, entry.pk)
+    logger.info("user %s suspended from league %s by user %s", membership.user_id, membership.league_id, by.pk)
+    return True
+
+
+def member_unsuspend(*, membership_id: int, by: User, reason: str) -> bool:
+    """Lift a player's suspension from the league: they may ask to join again and
+    be paired. False, and nothing logged, when there was none."""
+    reason = game_moderation.moderation_reason_clean(reason)
+    with transaction.atomic():
+        membership = Membership.objects.select_for_update().select_related("league", "user").get(pk=membership_id)
+        if membership.suspended_at is None:
+            return False
+        membership.suspended_at = None
+        membership.suspended_by = None
+        membership.save(update_fields=["suspended_at", "suspended_by"])
+        entry = game_moderation.moderation_entry_record(
+            by_user=by,
+            action=ModerationEntry.Action.LEAGUE_UNSUSPENDED,
+            reason=reason,
+            target_user_id=membership.user_id,
+            details=_league_details(membership.league),
+        )
+        _tell_after_commit(signals.member_unsuspended, membership, entry.pk)
+    logger.info("user %s unsuspended from league %s by user %s", membership.user_id, membership.league_id, by.pk)
+    return True
+
+
+def _tell_after_commit(signal: Signal, membership: Membership, entry_id: int) -> None:
+    user_id, league_id = membership.user_id, membership.league_id
+    transaction.on_commit(
+        lambda: signal.send(sender=Membership, user_id=user_id, league_id=league_id, entry_id=entry_id)
+    )
 
 
 def _running_season(league: League, now: datetime) -> Season | None:
@@ -243,8 +332,11 @@ def season_start(*, season_id: int, now: datetime | None = None) -> list[LeagueG
         league = season.league
         if season.started_at is not None:
             raise SeasonNotStartable(f"{season} started on {season.started_at:%Y-%m-%d}.")
+        # A member suspended from the league gets no pairings in it.
         members = list(
-            Membership.objects.filter(league=league, status__in=_MEMBER).order_by("requested_at", "id").select_related("user")
+            Membership.objects.filter(league=league, status__in=_MEMBER, suspended_at__isnull=True)
+            .order_by("requested_at", "id")
+            .select_related("user")
         )
         if len(members) < league.players_per_game:
             raise SeasonNotStartable(
@@ -276,8 +368,12 @@ def season_add_late_joiner(*, season: Season, user: User, now: datetime | None =
     with transaction.atomic():
         if SeasonEntry.objects.filter(season=season, user=user).exists():
             return []
+        # Nobody suspended from the league is given a new table.
         others = list(
-            SeasonEntry.objects.filter(season=season, dropped_at__isnull=True).select_related("user").order_by("id")
+            SeasonEntry.objects.filter(season=season, dropped_at__isnull=True)
+            .exclude(user__league_memberships__league=league, user__league_memberships__suspended_at__isnull=False)
+            .select_related("user")
+            .order_by("id")
         )
         SeasonEntry.objects.create(season=season, user=user, joined_at=now, late=True)
         last_round = max(season.league_games.values_list("round", flat=True), default=0)
@@ -345,6 +441,10 @@ def pairing_replace_player(
     game_moderation.moderation_reason_clean(reason)
     pairing = _pairing_open(league_game_id, "changed")
     season = pairing.season
+    if Membership.objects.filter(league_id=season.league_id, user=new_user, suspended_at__isnull=False).exists():
+        raise NotASeasonPlayer(
+            f"{new_user.get_username()} is suspended from {season.league}, so they get no new pairings in it."
+        )
     if not SeasonEntry.objects.filter(season=season, user=new_user, dropped_at__isnull=True).exists():
         raise NotASeasonPlayer(
             f"{new_user.get_username()} does not play in {season} (never entered, or left it); "

@@ -16,7 +16,14 @@ from accounts.permissions import CanRead, CanReadOrPlay, request_user
 from api.openapi import problem_responses
 from core.errors import DomainError
 from leagues import selectors, services
-from leagues.errors import AlreadyAMember, LeagueNotFound, NotALeagueMember, ReliabilityTooLow, SeasonNotFound
+from leagues.errors import (
+    AlreadyAMember,
+    LeagueNotFound,
+    NotALeagueMember,
+    ReliabilityTooLow,
+    SeasonNotFound,
+    SuspendedFromLeague,
+)
 from leagues.schema import LeagueProblemSerializer
 from leagues.serializers import (
     LeagueDetailSerializer,
@@ -87,7 +94,7 @@ class LeagueJoinView(APIView):
         request=None,
         responses={
             202: MembershipSerializer,
-            **_problems(LeagueNotFound, AlreadyAMember, ReliabilityTooLow),
+            **_problems(LeagueNotFound, AlreadyAMember, ReliabilityTooLow, SuspendedFromLeague),
         },
     )
     def post(self, request: Request, league_id: int) -> Response:

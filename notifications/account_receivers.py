@@ -1,5 +1,6 @@
 """Email about an account (not a game): a moderator's warning or suspension,
-told by accounts' signals (accounts never imports notifications).
+told by accounts' signals (accounts never imports notifications), and a league
+admin's suspension of a player from their league, told by leagues' signals.
 
 Both are ``account_notice`` notifications keyed by the moderation log's entry
 (``account:<entry id>:account_notice:<user id>``), so each warning or
@@ -18,6 +19,7 @@ from django.dispatch import receiver
 
 from accounts.signals import player_suspended, player_warned
 from games.models import ModerationEntry
+from leagues.signals import member_suspended, member_unsuspended
 from notifications.services import notify
 
 ACCOUNT_NOTICE = "account_notice"
@@ -52,3 +54,12 @@ def tell_a_suspended_player(sender: Any, user_id: int, suspended_at: datetime, *
             kind=ACCOUNT_NOTICE,
             user_id=user_id,
         )
+
+
+@receiver(member_suspended, dispatch_uid="notifications.member_suspended")
+@receiver(member_unsuspended, dispatch_uid="notifications.member_unsuspended")
+def tell_a_player_of_their_league_suspension(sender: Any, user_id: int, entry_id: int, **kwargs: Any) -> None:
+    """A league admin suspended a player from their league, or lifted it: one
+    ``account_notice``, keyed by the log's entry like a warning."""
+    with transaction.atomic():
+        notify(key=account_notice_key(user_id=user_id, entry_id=entry_id), kind=ACCOUNT_NOTICE, user_id=user_id)

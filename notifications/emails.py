@@ -468,15 +468,21 @@ def _moderation_entry(notification: Notification) -> Any:
 
 @renderer("account_notice")
 def render_account_notice(notification: Notification) -> KindContext:
-    """A moderator's warning or suspension of the recipient's account, with the
-    moderator's reason (the moderation log's entry named by the key)."""
+    """A moderator's warning or suspension of the recipient's account, or a league
+    admin's warning or suspension from their league, with the reason (the
+    moderation log's entry named by the key)."""
     from games.models import ModerationEntry
 
     entry = _moderation_entry(notification)
-    suspended = entry is None or entry.action == ModerationEntry.Action.PLAYER_SUSPENDED
+    action = entry.action if entry is not None else ModerationEntry.Action.PLAYER_SUSPENDED
+    details = entry.details if entry is not None and isinstance(entry.details, dict) else {}
     return KindContext(
         {
-            "suspended": suspended,
+            "suspended": action == ModerationEntry.Action.PLAYER_SUSPENDED,
+            "league_suspended": action == ModerationEntry.Action.LEAGUE_SUSPENDED,
+            "league_unsuspended": action == ModerationEntry.Action.LEAGUE_UNSUSPENDED,
+            # A warning or a league suspension from a league's admin names the league.
+            "league": str(details.get("league", "")),
             "reason": entry.reason if entry is not None else "",
             "about_game": entry.game_id if entry is not None and entry.game_id else "",
             "at": local_time(entry.at if entry is not None else notification.created_at, notification.user),

@@ -108,3 +108,51 @@ def test_a_league_admin_extends_an_overdue_games_deadline_with_a_reason(
     assert GameEvent.objects.filter(game=overdue, kind=GameEvent.Kind.DEADLINE_EXTENDED).count() == 1
     entry = ModerationEntry.objects.get()
     assert (entry.user_id, entry.game_id, entry.action) == (lena.pk, overdue.pk, "deadline_extended")
+
+
+def test_a_league_admin_suspends_a_player_from_their_league_with_a_reason(
+    live_server: Any, new_page: Any, screenshot: Any
+) -> None:
+    from leagues.models import Membership
+
+    alice, bob, dave = (player_create(username=n, email=f"{n}@example.com") for n in ("alice", "bob", "dave"))
+    lena = league_admin("lena")
+    league = League.objects.create(name="Tuesday league")
+    other = League.objects.create(name="Friday league")
+    league.admins.add(lena)
+    for member, where in ((alice, league), (bob, league), (dave, other)):
+        Membership.objects.create(league=where, user=member, status=Membership.Status.ACTIVE, requested_at=timezone.now())
+
+    page = new_page()
+    page.goto(f"{live_server.url}/admin/")
+    page.fill("input[name=username]", "lena")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("input[type=submit]")
+    page.wait_for_url(f"{live_server.url}/admin/")
+    with page.expect_navigation():
+        page.get_by_role("link", name="Memberships").first.click()
+    listed = page.locator("#result_list").inner_text()
+    assert "alice" in listed and "bob" in listed and "dave" not in listed
+    # The league filter offers only her league.
+    filters = page.locator("#changelist-filter").inner_text()
+    assert "Tuesday league" in filters and "Friday league" not in filters
+    page.locator("#result_list tbody tr", has_text="alice").locator("input.action-select").check()
+    page.select_option("select[name=action]", "suspend_members")
+    with page.expect_navigation():
+        page.click("button[name=index]")
+    page.fill("textarea[name=reason]", "Insulted opponents in three games")
+    screenshot(page, "admin-league-suspend-confirm")
+    with page.expect_navigation():
+        page.click("#moderation-confirm")
+    assert "alice is suspended from tuesday league" in page.locator(".messagelist").inner_text().lower()
+    with page.expect_navigation():
+        page.get_by_role("link", name="Yes").first.click()  # the "suspended from the league" filter
+    rows = page.locator("#result_list tbody tr")
+    assert rows.count() == 1 and "alice" in rows.first.inner_text()
+    screenshot(page, "admin-league-suspended-members")
+
+    page.goto(f"{live_server.url}/admin/leagues/leaguemoderationentry/")
+    log = page.locator("#result_list").inner_text()
+    assert "Suspended a player from a league" in log and "Insulted opponents in three games" in log
+    assert Membership.objects.get(user=alice, league=league).suspended_at is not None
+    assert Membership.objects.get(user=bob, league=league).suspended_at is None

@@ -64,10 +64,14 @@ def test_a_league_admin_sees_and_decides_only_their_leagues_requests(mallory: An
     listing = client.get("/admin/leagues/membership/?status__exact=pending").content.decode()
     assert f"/admin/leagues/membership/{own.pk}/change/" in listing
     assert f"/admin/leagues/membership/{other.pk}/change/" not in listing
-    client.post(
+    # A selection reaching into another league is refused whole, not quietly trimmed.
+    mixed = client.post(
         "/admin/leagues/membership/",
         {"action": "approve", "_selected_action": [str(own.pk), str(other.pk)]},
     )
+    assert mixed.status_code == 403
+    assert Membership.objects.get(pk=own.pk).status == Membership.Status.PENDING
+    client.post("/admin/leagues/membership/", {"action": "approve", "_selected_action": [str(own.pk)]})
     assert Membership.objects.get(pk=own.pk).status == Membership.Status.ACTIVE
     assert Membership.objects.get(pk=other.pk).status == Membership.Status.PENDING
 
