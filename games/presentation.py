@@ -40,7 +40,7 @@ Keys of the returned dict (``board``):
 - ``result``: None until finished; else ``reason``, ``reason_text``,
   ``winners`` (names).
 - ``last_moves``: oldest first: ``ply`` (from 0), ``number`` (from 1), ``seat``, ``name``, ``text``,
-  ``automatic``, ``private_card`` ("" unless the move is the viewer's own).
+  ``automatic``, ``by_bot`` (the built-in bot chose it), ``private_card`` ("" unless the move is the viewer's own).
 - ``seats_waiting``: before the start, every seat: ``name``, ``joined``,
   ``invited``.
 """
@@ -54,7 +54,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import engine
 from engine.variants import get_variant
 
-from games.models import Game, Move, Seat
+from games.models import Game, Move, PlayedBy, Seat
 
 # What each letter means, and how it is painted: a letter (and a word for a
 # screen reader) always goes with the colour, never the colour alone.
@@ -282,6 +282,7 @@ def board_context(*, game: Game, seat_index: int | None, last_moves: int = 5) ->
                 "name": names.get(move.seat, f"Seat {move.seat}"),
                 "text": move.text,
                 "automatic": move.automatic,
+                "by_bot": move.played_by == PlayedBy.BOT,
                 "private_card": move.private_card if seat_index is not None and move.seat == seat_index else "",
             }
             for move in reversed(moves)

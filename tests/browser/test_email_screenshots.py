@@ -1,0 +1,76 @@
+"""The HTML email a player receives, drawn in a real browser and kept as a
+screenshot: the ones that say why the bot played a seat, and a league admin's
+suspension. Each is checked for the words that matter and for what must not be
+in it.
+
+Personas: alice and bob play; mo moderates and hands bob's seat to the bot;
+mallory administers the league that suspends alice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core import mail
+
+from games import moderation, services
+from games.models import Game, Seat
+from leagues import services as league_services
+from leagues.models import League, Membership
+from tests.games.game_helpers import make_player
+
+pytestmark = pytest.mark.django_db
+
+
+def html_of(message: Any) -> str:
+    return next(content for content, mime in message.alternatives if mime == "text/html")
+
+
+def shown(new_page: Any, screenshot: Any, message: Any, name: str) -> str:
+    page = new_page(viewport={"width": 700, "height": 900})
+    page.set_content(html_of(message))
+    screenshot(page, name)
+    return str(page.locator("body").inner_text())
+
+
+def test_the_emails_after_a_seat_is_handed_to_the_bot_say_so(
+    new_page: Any, screenshot: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    alice, bob, mo = make_player("alice"), make_player("bob"), make_player("mo")
+    with django_capture_on_commit_callbacks(execute=True):
+        game = services.game_create(creator=alice, seats=2, invited=[bob])
+        services.seat_join(game=game, user=bob)
+    game.refresh_from_db()
+    handed = Seat.objects.get(game=game, index=game.to_move)
+    other = alice if handed.user == bob else bob
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        moderation.moderation_seat_replace(
+            game_id=game.pk, seat_index=handed.index or 0, by_user=mo, reason="Abandoned", bot=True
+        )
+    turn = next(m for m in mail.outbox if other.email in m.to and m.subject.startswith("Your turn"))
+    text = shown(new_page, screenshot, turn, "email-your-turn-after-bot")
+    assert "(a moderator handed the seat to the bot)" in text and "time ran out" not in text
+    assert "played by the bot" in text and "(played by the bot)" in text  # the seat, and its last move
+    bot = next(m for m in mail.outbox if handed.user.email in m.to and "bot" in m.subject.lower())
+    text = shown(new_page, screenshot, bot, "email-bot-played-for-a-handed-seat")
+    assert "A moderator handed your seat" in text and "ran out" not in text
+    assert Game.objects.get(pk=game.pk).seed not in html_of(bot) + html_of(turn)
+
+
+def test_the_email_of_a_suspension_from_a_league_names_the_league(
+    new_page: Any, screenshot: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    alice, mallory = make_player("alice"), make_player("mallory")
+    league = League.objects.create(name="Tuesday league")
+    membership = Membership.objects.create(
+        league=league, user=alice, status=Membership.Status.ACTIVE, requested_at=league.created_at
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        league_services.member_suspend(membership_id=membership.pk, by=mallory, reason="Insulted opponents")
+    notice = next(m for m in mail.outbox if alice.email in m.to)
+    assert notice.subject == "You are suspended from Tuesday league"
+    text = shown(new_page, screenshot, notice, "email-league-suspension")
+    assert "An admin of the league Tuesday league suspended you from it" in text
+    assert "Insulted opponents" in text and "not affected" in text
