@@ -80,7 +80,8 @@ class Game(models.Model):
     # (a pause for the server always can).
     vacation_allowed = models.BooleanField(default=True)
     pauses_allowed = models.BooleanField(default=True)
-    # Swept periodically by a timeout job; never a long-ETA task (STYLE guideline 12).
+    # Swept periodically by a timeout job (games.tasks.sweep_deadlines), never a long-ETA task:
+    # a deadline that moves (a pause, an extension) then needs no task revoked.
     # NULL while the game is paused (see GamePause) or not running.
     deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
     # When the clock of the turn to play started: the deadline is this + move_seconds

@@ -262,8 +262,8 @@ class MoveInputSerializer(StrictInputSerializer):
 # they describe that JSON in the OpenAPI schema as named components, which a
 # generated client turns into typed models. tests/schema/test_board_and_result_
 # match_the_schema.py checks real boards and results against them. Letters, slots
-# and keys are the engine's: engine/observation.py, engine/variants.py,
-# shared/rules/notation.md.
+# and keys are the engine's: engine/observation.py, engine/variants.py and its
+# notation (engine/notation.py).
 
 LEVELS = ("1", "2", "3")
 MARKET_SLOTS = tuple(f"{level}{column}" for level in LEVELS for column in "abcd")

@@ -1,5 +1,5 @@
 """The layers hold: every module's imports are read with ``ast`` and checked
-against the project's one-way dependencies (STYLE.md, "Dependencies point one way").
+against the project's one-way dependencies (docs/architecture.md, "Layers").
 
     splendor_site      wiring on top: settings, URLs, the Celery app, WSGI/ASGI
     leagues, notifications, webhooks  ->  games  ->  accounts

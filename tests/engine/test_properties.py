@@ -131,7 +131,7 @@ def move_text(state: engine.State, code: int) -> str:
 @PLAYOUT
 @given(data=st.data())
 def test_apply_accepts_a_move_exactly_when_it_is_in_legal_moves(variant, players, data):
-    """Style rule 4: one source of legality. Illegal moves raise IllegalMove (or
+    """One source of legality. Illegal moves raise IllegalMove (or
     AmbiguousMove) naming a rule, and leave the state as it was."""
 
     def on_ply(state: engine.State) -> None:
@@ -192,7 +192,7 @@ CARD_ID = re.compile(r'"([1-3]-[0-9][0-9])"')
 @PLAYOUT
 @given(data=st.data())
 def test_observe_shows_a_seat_nothing_it_cannot_see(variant, players, data):
-    """Style rule 6, B-RESERVE-3: states that differ only in what seat s cannot
+    """Hidden information leaves only through observe (B-RESERVE-3): states that differ only in what seat s cannot
     see give identical views for s, and no view names a hidden card. The seat
     looking changes every ply: 0, 1, ..., then a spectator (None)."""
     rng = random.Random(data.draw(st.integers(0, 2**31 - 1), label="shuffle seed"))
@@ -217,7 +217,7 @@ def test_observe_shows_a_seat_nothing_it_cannot_see(variant, players, data):
 @given(seed=st.integers(0, 2**31 - 1), choices=st.integers(0, 2**31 - 1), noise=st.integers(0, 2**31 - 1))
 def test_the_same_seed_and_moves_give_the_same_game_whatever_global_random_does(
         variant, players, seed, choices, noise):
-    """Style rule 7: randomness once, at set-up, from the seed; a game is its
+    """Randomness once, at set-up, from the seed; a game is its
     seed and its move log."""
     random.seed(noise)
     rng = random.Random(choices)
@@ -239,7 +239,7 @@ def test_the_same_seed_and_moves_give_the_same_game_whatever_global_random_does(
 
 
 def test_the_engine_never_calls_the_global_random_generator(monkeypatch):
-    """Style rule 7: set-up and play work with every global random function broken."""
+    """Set-up and play work with every global random function broken."""
 
     def broken(*args, **kwargs):
         raise AssertionError("the engine used the global random generator")

@@ -28,7 +28,7 @@ def engine_modules() -> list[Path]:
 
 
 def test_importing_the_engine_loads_no_django_rest_framework_or_celery():
-    """Style rule 1: checked in a fresh interpreter, every engine module imported."""
+    """The engine is pure Python: checked in a fresh interpreter, every engine module imported."""
     names = sorted(
         "engine." + ".".join(p.relative_to(ENGINE_DIR).with_suffix("").parts)
         for p in engine_modules() if p.name not in ("__init__.py", "__main__.py")
@@ -57,14 +57,14 @@ def imports_of(path: Path) -> set[str]:
 
 @pytest.mark.parametrize("path", engine_modules(), ids=lambda p: str(p.relative_to(ENGINE_DIR)))
 def test_engine_modules_import_only_the_standard_library(path):
-    """Style rule 1."""
+    """The engine imports no Django, DRF or Celery."""
     outside = {name for name in imports_of(path) if name not in sys.stdlib_module_names and name != "engine"}
     assert not outside, f"{path.name} imports {sorted(outside)}"
 
 
 @pytest.mark.parametrize("path", engine_modules(), ids=lambda p: str(p.relative_to(ENGINE_DIR)))
 def test_engine_modules_never_call_the_global_random_generator(path):
-    """Style rule 7: only private ``random.Random(seed)`` generators."""
+    """Randomness only from private ``random.Random(seed)`` generators, never the global one."""
     calls = [
         node.func.attr
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))

@@ -1,4 +1,4 @@
-"""Style rule 5: `grep B-TAKE-2` finds the rule, the code and its tests.
+"""Errors name their rule: `grep B-TAKE-2` finds the rule, the code and its tests.
 
 Every rule id in the rules documents is named by an engine test, and every rule
 id the engine cites in an error exists in the documents.

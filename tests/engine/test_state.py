@@ -120,7 +120,7 @@ def test_move_details_say_what_a_move_did():
 
 
 def test_a_game_is_its_deal_and_its_move_log():
-    """Style rule 7: replay from an explicit deal reaches the same state as playing."""
+    """Randomness happens once, at set-up: replay from an explicit deal reaches the same state as playing."""
     deal = {"decks": {1: [f"1-{k:02}" for k in range(1, 41)], 2: [f"2-{k:02}" for k in range(1, 31)],
                       3: [f"3-{k:02}" for k in range(1, 21)]},
             "nobles": ["N01", "N02", "N03"]}
