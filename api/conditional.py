@@ -5,6 +5,12 @@ from __future__ import annotations
 
 import hashlib
 
+# Versions are stored in a PositiveIntegerField; a tag of more digits than any
+# such number has names no version. Bounding the length also keeps int() away
+# from Python's limit on converting long digit strings (a ValueError past
+# 4,300 digits).
+MAX_VERSION_DIGITS = 20
+
 
 def etag_for(version: int) -> str:
     return f'"{version}"'
@@ -30,12 +36,18 @@ def names_any_version(header: str | None) -> bool:
     return header is not None and header.strip() != "*"
 
 
+def header_for_message(header: str, limit: int = 60) -> str:
+    """An If-Match value as a refusal may quote it: cut short, since a client may
+    send one of any length."""
+    return header if len(header) <= limit else header[: limit - 1] + "…"
+
+
 def versions_named(header: str) -> set[int]:
     """The versions an If-Match header names; tags that are not versions name none."""
     versions = set()
     for tag in _tags(header):
         text = tag.strip('"')
-        if text.isascii() and text.isdigit():
+        if text.isascii() and text.isdigit() and len(text) <= MAX_VERSION_DIGITS:
             versions.add(int(text))
     return versions
 

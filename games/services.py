@@ -568,6 +568,17 @@ def game_create(
     return game
 
 
+def _check_expected_version(game: Game, expected_version: int | None) -> None:
+    """StaleVersion unless the caller named no version or the game's own. Should
+    be called while holding the game's row lock (``_lock_game``), before any write."""
+    if expected_version is not None and expected_version != game.version:
+        raise errors.StaleVersion(
+            f"You expected version {expected_version} but the game is at version {game.version}; "
+            "read it again and retry.",
+            current_version=game.version,
+        )
+
+
 @retry_when_database_locked
 def seat_join(*, game: Game, user: User, expected_version: int | None = None) -> Seat:
     """Take an invited or open seat. The join that fills the last seat starts the game."""
@@ -576,12 +587,7 @@ def seat_join(*, game: Game, user: User, expected_version: int | None = None) ->
         locked = _lock_game(game.pk)
         if locked.status != Game.Status.OPEN:
             raise errors.SeatUnavailable("This game has already started or ended, so there is no seat left to take.")
-        if expected_version is not None and expected_version != locked.version:
-            raise errors.StaleVersion(
-                f"You expected version {expected_version} but the game is at version {locked.version}; "
-                "read it again and retry.",
-                current_version=locked.version,
-            )
+        _check_expected_version(locked, expected_version)
         seat = locked.seats.filter(user=user).first()
         if seat is not None and seat.has_joined:
             raise errors.SeatUnavailable("You already have a seat in this game.")
@@ -755,8 +761,9 @@ def _resign_locked(writes: _Writes, seat: Seat, *, reason: ResultReason, now: da
 
 
 @retry_when_database_locked
-def game_resign(*, game: Game, user: User) -> Game:
-    """Resign the caller's seat.
+def game_resign(*, game: Game, user: User, expected_version: int | None = None) -> Game:
+    """Resign the caller's seat; with ``expected_version``, only while the game
+    is at that version (StaleVersion otherwise, and nothing changes).
 
     With two seats the other player wins at once. With more, the game goes on:
     the server plays the resigned seat's turns with a quiet move, the seat ranks
@@ -777,6 +784,7 @@ def game_resign(*, game: Game, user: User) -> Game:
                 f"This game is {locked.status}; you can resign only while it is active.",
                 game_status=locked.status,
             )
+        _check_expected_version(locked, expected_version)
         writes = _Writes(locked)
         _resign_locked(writes, seat, reason=ResultReason.RESIGNATION, now=now)
         writes.flush()
@@ -795,9 +803,10 @@ def _abort(writes: _Writes, *, reason: str, now: datetime, by_user_id: int | Non
 
 
 @retry_when_database_locked
-def game_cancel(*, game_id: str, user: User) -> Game:
+def game_cancel(*, game_id: str, user: User, expected_version: int | None = None) -> Game:
     """The creator calls off a game that has not started: it becomes aborted and
-    everyone invited is told (a ``game_aborted`` event, reason ``cancelled``)."""
+    everyone invited is told (a ``game_aborted`` event, reason ``cancelled``).
+    With ``expected_version``, only while the game is at that version."""
     now = timezone.now()
     with transaction.atomic():
         game = _lock_game(game_id)
@@ -809,6 +818,7 @@ def game_cancel(*, game_id: str, user: User) -> Game:
                 "(an active game can be resigned).",
                 game_status=game.status,
             )
+        _check_expected_version(game, expected_version)
         writes = _Writes(game)
         _abort(writes, reason="cancelled", now=now, by_user_id=user.pk)
         writes.flush()
@@ -817,10 +827,11 @@ def game_cancel(*, game_id: str, user: User) -> Game:
 
 
 @retry_when_database_locked
-def seat_decline(*, game_id: str, user: User) -> Game:
+def seat_decline(*, game_id: str, user: User, expected_version: int | None = None) -> Game:
     """An invitee turns the invitation down. Their reserved seat becomes open to
     anyone, unless the creator reserved every other seat for invitees
-    (``invite_only``): then the game is aborted (reason ``declined``)."""
+    (``invite_only``): then the game is aborted (reason ``declined``). With
+    ``expected_version``, only while the game is at that version."""
     now = timezone.now()
     with transaction.atomic():
         game = _lock_game(game_id)
@@ -832,6 +843,7 @@ def seat_decline(*, game_id: str, user: User) -> Game:
         seat = game.seats.filter(user=user, invited=True, joined_at__isnull=True).first()
         if seat is None:
             raise errors.NotInvited("You have no open invitation to this game, so there is nothing to decline.")
+        _check_expected_version(game, expected_version)
         seat.delete()
         writes = _Writes(game)
         writes.change(GameEvent.Kind.SEAT_DECLINED, {"user_id": user.pk})

@@ -4,6 +4,8 @@ and serialise. The acting seat always comes from the token, never the body."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +23,14 @@ from rest_framework.views import APIView
 
 from accounts.errors import PlayerNotFoundError
 from accounts.permissions import CanPlay, CanRead, CanReadOrPlay, request_user
-from api.conditional import etag_for, etag_matches, names_any_version, request_fingerprint, versions_named
+from api.conditional import (
+    etag_for,
+    etag_matches,
+    header_for_message,
+    names_any_version,
+    request_fingerprint,
+    versions_named,
+)
 from api.pagination import LimitOffsetPagination
 from api.openapi import problem_responses
 from core.db import retry_when_database_locked
@@ -92,6 +101,15 @@ _ETAG_HEADER = OpenApiParameter(
     "ETag", OpenApiTypes.STR, OpenApiParameter.HEADER, response=[200, 201, 304], description='"<version>"'
 )
 _GAME_ID = OpenApiParameter("game_id", OpenApiTypes.STR, OpenApiParameter.PATH, description="The game's public id.")
+# On the routes that change a game other than a move, If-Match is optional: when
+# sent, the change is made only at a version it names.
+_IF_MATCH_OPTIONAL = OpenApiParameter(
+    "If-Match",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description='Optional: "<version>". When sent, the change is made only if the game is at a version it names; '
+    "otherwise 412 precondition_failed and nothing changes.",
+)
 
 # --- helpers -------------------------------------------------------------------------
 
@@ -218,21 +236,27 @@ class GameJoinView(APIView):
     @extend_schema(
         operation_id="games_join",
         summary="Take a seat",
-        description="Takes your invited seat or an open one. The join that fills the last seat starts the game.",
-        parameters=[_GAME_ID, _ETAG_HEADER],
+        description="Takes your invited seat or an open one. The join that fills the last seat starts the game. "
+        "`expected_version` and If-Match are optional: with either, the seat is taken only at that version.",
+        parameters=[_GAME_ID, _IF_MATCH_OPTIONAL, _ETAG_HEADER],
         request=JoinInputSerializer,
         responses={
             200: GameViewSerializer,
-            **_problems(GameNotFound, SeatUnavailable, StaleVersion, extra={400: "validation_error"}),
+            **_problems(
+                GameNotFound, SeatUnavailable, StaleVersion, PreconditionFailed, extra={400: "validation_error"}
+            ),
         },
     )
     def post(self, request: Request, game_id: str) -> Response:
         data = JoinInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         game = selectors.game_get_visible(game_id=game_id, user=request.user, open_seat=True)
-        services.seat_join(
-            game=game, user=request_user(request), expected_version=data.validated_data.get("expected_version")
+        if_match = request.headers.get("If-Match")
+        version = _version_to_expect(
+            if_match, data.validated_data.get("expected_version"), current_version=lambda: game.version
         )
+        with _stale_if_match_is_412(if_match):
+            services.seat_join(game=game, user=request_user(request), expected_version=version)
         return _game_view_response(game, request)
 
 
@@ -370,19 +394,36 @@ def _idempotency_key(request: Request) -> str | None:
 def _expected_version(game_id: str, user: User, expected: int | None, if_match: str | None) -> int:
     """The version a move request names, from ``expected_version`` and/or If-Match.
 
-    Neither (or only ``If-Match: *``) is a 428. When the two agree, or If-Match
-    names one version, that is the version; otherwise the game's version decides
-    between a 412 (If-Match does not match) and a 409 (``expected_version`` is stale).
+    Neither (or only ``If-Match: *``) is a 428: a move always names its version.
+    """
+    if not names_any_version(if_match) and expected is None:
+        current = selectors.game_version_for_player(game_id=game_id, user=user)
+        raise PreconditionRequired(
+            'Send the version you played on, as "expected_version" in the body or an If-Match header '
+            "naming it (If-Match: * names no version), "
+            f"so that a move is never played on a position you have not seen. The game is at version {current}.",
+            current_version=current,
+        )
+    version = _version_to_expect(
+        if_match, expected, current_version=lambda: selectors.game_version_for_player(game_id=game_id, user=user)
+    )
+    assert version is not None
+    return version
+
+
+def _version_to_expect(
+    if_match: str | None, expected: int | None, *, current_version: Callable[[], int]
+) -> int | None:
+    """The version a request that changes a game names, from If-Match and/or the
+    body's ``expected_version``, for the service to check under the game's lock;
+    None when it names none (no If-Match, or ``*``, and no ``expected_version``).
+
+    When the two agree, or If-Match names one version, that is the version.
+    Otherwise the game's version (``current_version``, read only then) decides
+    between a 412 now (If-Match names only other versions, or none that is a
+    version at all) and the body's version (a 409 from the service if stale).
     """
     if not names_any_version(if_match):
-        if expected is None:
-            current = selectors.game_version_for_player(game_id=game_id, user=user)
-            raise PreconditionRequired(
-                'Send the version you played on, as "expected_version" in the body or an If-Match header '
-                "naming it (If-Match: * names no version), "
-                f"so that a move is never played on a position you have not seen. The game is at version {current}.",
-                current_version=current,
-            )
         return expected
     assert if_match is not None
     named = versions_named(if_match)
@@ -390,7 +431,7 @@ def _expected_version(game_id: str, user: User, expected: int | None, if_match: 
         return expected
     if expected is None and len(named) == 1:
         return next(iter(named))
-    current = selectors.game_version_for_player(game_id=game_id, user=user)
+    current = current_version()
     if current not in named:
         raise _precondition_failed(if_match, current)
     return expected if expected is not None else current
@@ -398,22 +439,31 @@ def _expected_version(game_id: str, user: User, expected: int | None, if_match: 
 
 def _precondition_failed(if_match: str, current: int) -> PreconditionFailed:
     return PreconditionFailed(
-        f"If-Match {if_match} does not match the game's version {current}; read the game again and retry.",
+        f"If-Match {header_for_message(if_match)} does not match the game's version {current}; "
+        "read the game again and retry.",
         current_version=current,
     )
+
+
+@contextmanager
+def _stale_if_match_is_412(if_match: str | None) -> Iterator[None]:
+    """A service's StaleVersion, for a version If-Match named, is that header's
+    412; one for the body's ``expected_version`` stays a 409."""
+    try:
+        yield
+    except StaleVersion as exc:
+        current = exc.fields["current_version"]
+        if names_any_version(if_match) and current not in versions_named(if_match or ""):
+            raise _precondition_failed(if_match or "", current) from None
+        raise
 
 
 def _move_submit(
     game_id: str, user: User, text: str, expected: int | None, if_match: str | None
 ) -> services.MovePlayed:
     version = _expected_version(game_id, user, expected, if_match)
-    try:
+    with _stale_if_match_is_412(if_match):
         return services.move_submit(game_id=game_id, user=user, text=text, expected_version=version)
-    except StaleVersion as exc:
-        current = exc.fields["current_version"]
-        if names_any_version(if_match) and current not in versions_named(if_match or ""):
-            raise _precondition_failed(if_match or "", current) from None
-        raise
 
 
 @retry_when_database_locked
@@ -487,14 +537,20 @@ class GameResignView(APIView):
         operation_id="games_resign",
         summary="Resign",
         description="With two seats the other player wins at once. With more, the game goes on: the server plays "
-        "your seat's turns with a quiet move and you rank last.",
-        parameters=[_GAME_ID, _ETAG_HEADER],
+        "your seat's turns with a quiet move and you rank last. With If-Match, only at a version it names.",
+        parameters=[_GAME_ID, _IF_MATCH_OPTIONAL, _ETAG_HEADER],
         request=None,
-        responses={200: GameViewSerializer, **_problems(GameNotFound, NotAPlayer, GameNotActive, AlreadyResigned)},
+        responses={
+            200: GameViewSerializer,
+            **_problems(GameNotFound, NotAPlayer, GameNotActive, AlreadyResigned, PreconditionFailed, StaleVersion),
+        },
     )
     def post(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get(game_id=game_id)
-        services.game_resign(game=game, user=request_user(request))
+        if_match = request.headers.get("If-Match")
+        version = _version_to_expect(if_match, None, current_version=lambda: game.version)
+        with _stale_if_match_is_412(if_match):
+            services.game_resign(game=game, user=request_user(request), expected_version=version)
         return _game_view_response(game, request)
 
 
@@ -504,13 +560,22 @@ class GameCancelView(APIView):
     @extend_schema(
         operation_id="games_cancel",
         summary="Cancel a game that has not started",
-        description="Only its creator can. The game becomes `aborted`, and everyone invited is told.",
-        parameters=[_GAME_ID, _ETAG_HEADER],
+        description="Only its creator can. The game becomes `aborted`, and everyone invited is told. With If-Match, "
+        "only at a version it names.",
+        parameters=[_GAME_ID, _IF_MATCH_OPTIONAL, _ETAG_HEADER],
         request=None,
-        responses={200: GameViewSerializer, **_problems(GameNotFound, NotTheCreator, GameNotOpen)},
+        responses={
+            200: GameViewSerializer,
+            **_problems(GameNotFound, NotTheCreator, GameNotOpen, PreconditionFailed, StaleVersion),
+        },
     )
     def post(self, request: Request, game_id: str) -> Response:
-        game = services.game_cancel(game_id=game_id, user=request_user(request))
+        if_match = request.headers.get("If-Match")
+        version = _version_to_expect(
+            if_match, None, current_version=lambda: selectors.game_get(game_id=game_id).version
+        )
+        with _stale_if_match_is_412(if_match):
+            game = services.game_cancel(game_id=game_id, user=request_user(request), expected_version=version)
         return _game_view_response(selectors.game_get(game_id=game.pk), request)
 
 
@@ -521,13 +586,21 @@ class GameDeclineView(APIView):
         operation_id="games_decline",
         summary="Decline an invitation",
         description="Your reserved seat becomes open to anyone; if the creator reserved every other seat for "
-        "invited players, the game is aborted instead.",
-        parameters=[_GAME_ID, _ETAG_HEADER],
+        "invited players, the game is aborted instead. With If-Match, only at a version it names.",
+        parameters=[_GAME_ID, _IF_MATCH_OPTIONAL, _ETAG_HEADER],
         request=None,
-        responses={200: GameViewSerializer, **_problems(GameNotFound, NotInvited, GameNotOpen)},
+        responses={
+            200: GameViewSerializer,
+            **_problems(GameNotFound, NotInvited, GameNotOpen, PreconditionFailed, StaleVersion),
+        },
     )
     def post(self, request: Request, game_id: str) -> Response:
-        game = services.seat_decline(game_id=game_id, user=request_user(request))
+        if_match = request.headers.get("If-Match")
+        version = _version_to_expect(
+            if_match, None, current_version=lambda: selectors.game_get(game_id=game_id).version
+        )
+        with _stale_if_match_is_412(if_match):
+            game = services.seat_decline(game_id=game_id, user=request_user(request), expected_version=version)
         return _game_view_response(selectors.game_get(game_id=game.pk), request)
 
 
