@@ -10,6 +10,7 @@ from django.apps import AppConfig
 from django.conf import settings
 from django.core.checks import CheckMessage, Tags, register
 from django.core.checks import Warning as CheckWarning
+from django.utils.module_loading import import_string
 
 # The settings whose defaults follow SITE_URL (splendor_site.settings, HTTPS_BY_DEFAULT).
 HTTPS_PROTECTIONS = ("SECURE_SSL_REDIRECT", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE", "SECURE_HSTS_SECONDS")
@@ -30,3 +31,112 @@ def site_url_is_https(app_configs: Sequence[AppConfig] | None, **kwargs: Any) ->
             id="splendor.W001",
         )
     ]
+
+
+# Settings that suit one machine (the defaults, a trial, the tests) and not a
+# site that serves people. Each has its own id, so an operator who means it (a
+# trial on one machine) can silence just that one (SILENCED_SYSTEM_CHECKS).
+# splendor.W010 to W019 are kept for these.
+_EMAIL_BACKENDS_THAT_SEND_NOTHING = {
+    "django.core.mail.backends.console.EmailBackend": "prints each message instead of sending it",
+    "django.core.mail.backends.filebased.EmailBackend": "writes each message to a file instead of sending it",
+    "django.core.mail.backends.locmem.EmailBackend": "keeps each message in memory instead of sending it",
+    "django.core.mail.backends.dummy.EmailBackend": "drops each message",
+}
+
+
+def _loopback_webhooks() -> CheckWarning | None:
+    if not settings.WEBHOOKS_ALLOW_LOOPBACK:
+        return None
+    return CheckWarning(
+        "WEBHOOKS_ALLOW_LOOPBACK is on: players may register webhooks on this machine's own loopback addresses "
+        "(127.0.0.1, ::1), and the workers will post to whatever listens there.",
+        hint="Unset WEBHOOKS_ALLOW_LOOPBACK (or set it to false): it is for tests and a developer's machine.",
+        id="splendor.W010",
+    )
+
+
+def _clocks_in_seconds() -> CheckWarning | None:
+    if not settings.GAME_CLOCK_SECONDS:
+        return None
+    return CheckWarning(
+        "GAME_CLOCK_SECONDS is on: games may be created with clocks in seconds, so a player can be timed out "
+        "(and forfeit) before they could read their turn email.",
+        hint="Unset GAME_CLOCK_SECONDS (or set it to false): it is for trying the clocks and for end-to-end tests.",
+        id="splendor.W011",
+    )
+
+
+def _sqlite() -> CheckWarning | None:
+    if not str(settings.DATABASES["default"]["ENGINE"]).endswith("sqlite3"):
+        return None
+    return CheckWarning(
+        "DATABASE_URL names SQLite: one file on one machine, whose writers wait for each other, so only one "
+        "machine can serve the site and a busy one makes requests wait.",
+        hint="Set DATABASE_URL to a PostgreSQL database (postgres://user:password@host:5432/name).",
+        id="splendor.W012",
+    )
+
+
+def _broker_on_one_machine() -> CheckWarning | None:
+    schemes = {url.strip().partition("://")[0].lower() for url in settings.CELERY_BROKER_URL.split(";")}
+    if "memory" in schemes:
+        what = "memory://, which reaches no worker: tasks run inside the request that queues them"
+    elif "filesystem" in schemes:
+        what = "filesystem://, folders on this machine: only workers on this machine can take its tasks"
+    else:
+        return None
+    return CheckWarning(
+        f"CELERY_BROKER_URL is {what}.",
+        hint="Set CELERY_BROKER_URL to a Redis (redis://host:6379/0) or RabbitMQ (amqp://...) that every web "
+        "process and worker reaches (docs/deploy.md).",
+        id="splendor.W013",
+    )
+
+
+def _cache_per_process() -> CheckWarning | None:
+    if not str(settings.CACHES["default"]["BACKEND"]).endswith("LocMemCache"):
+        return None
+    return CheckWarning(
+        "CACHE_URL is locmem://: each process keeps its own rate-limit counters, so the limits hold per process "
+        "and a client gets the limit once for each web process.",
+        hint="Set CACHE_URL to a Redis (redis://host:6379/1) that every web process reaches.",
+        id="splendor.W014",
+    )
+
+
+def _email_not_sent() -> CheckWarning | None:
+    backend = import_string(settings.EMAIL_BACKEND)
+    does = next(
+        (does for path, does in _EMAIL_BACKENDS_THAT_SEND_NOTHING.items() if issubclass(backend, import_string(path))),
+        None,
+    )
+    if does is None:
+        return None
+    return CheckWarning(
+        f"EMAIL_BACKEND is {settings.EMAIL_BACKEND}, which {does}: no player gets a turn email, a code or a "
+        "password reset link.",
+        hint="Set EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend with EMAIL_HOST and the other EMAIL_* "
+        "settings (or an email provider's backend).",
+        id="splendor.W015",
+    )
+
+
+def _any_host() -> CheckWarning | None:
+    if "*" not in settings.ALLOWED_HOSTS:
+        return None
+    return CheckWarning(
+        "ALLOWED_HOSTS holds '*': the site answers to any Host header, and the links it builds from a request's "
+        "host (password reset, email confirmation) can be made to point at another site.",
+        hint="Set ALLOWED_HOSTS to the site's own host names, comma-separated (splendor.example).",
+        id="splendor.W016",
+    )
+
+
+@register(Tags.security, deploy=True)
+def settings_for_one_machine(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> list[CheckMessage]:
+    """A warning for each setting that is fine on a developer's machine or in the
+    tests and unsafe on a site that serves people."""
+    checks = (_loopback_webhooks, _clocks_in_seconds, _sqlite, _broker_on_one_machine, _cache_per_process,
+              _email_not_sent, _any_host)  # fmt: skip
+    return [warning for check in checks if (warning := check()) is not None]

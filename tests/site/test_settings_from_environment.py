@@ -139,6 +139,7 @@ def test_env_class_refuses_something_that_imports_but_is_not_such_a_class(monkey
 
 
 def test_deploy_check_is_clean_with_production_settings():
+    # The README's production list: PostgreSQL, Redis as broker and cache, email sent by SMTP.
     result = run_manage(
         "check",
         "--deploy",
@@ -148,6 +149,10 @@ def test_deploy_check_is_clean_with_production_settings():
         SECRET_KEY=STRONG_KEY,
         ALLOWED_HOSTS="splendor.example",
         SITE_URL="https://splendor.example",
+        DATABASE_URL="postgres://splendor:a-long-database-password@127.0.0.1:5432/splendor",
+        CELERY_BROKER_URL="redis://127.0.0.1:6379/0",
+        CACHE_URL="redis://127.0.0.1:6379/1",
+        EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
