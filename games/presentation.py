@@ -6,55 +6,163 @@ from the public facts of the game row (names, status, deadline, version, the
 move log with each seat's private card shown only to that seat). It holds no
 model objects, so a template cannot reach past it; the seed is never in it.
 
-Keys of the returned dict (``board``):
-
-- ``game_id``, ``variant`` ("base"/"marvel"), ``variant_name``, ``status``,
-  ``status_label``, ``version``, ``deadline_at`` (aware datetime or None),
-  ``deadline_text`` (in the viewer's time zone: "2026-12-01 16:00 CET", or ""), ``started``, ``over``,
-  ``final_round``, ``round``, ``ply``, ``viewer_seat`` (int or None),
-  ``viewer_name``, ``to_move`` (int or None), ``to_move_name``, ``your_turn``.
-- ``colors``: the legend, one :func:`_color` dict per letter (``letter``,
-  ``name``, ``bg``, ``fg``), the joker (and the Time Stone) last.
-- ``bank``: tokens in the supply, ``_color`` dicts plus ``count``.
-- ``market``: rows for levels 3, 2, 1: ``level``, ``deck_count``, ``cards``
-  (each a card dict, or None for an empty slot).
-- card dict: ``id``, ``slot``, ``level``, ``color`` (``_color`` dict),
-  ``points``, ``cost`` (``_color`` dicts plus ``count``), ``name`` ("" in base),
-  ``avengers`` (int or None), ``time_stone`` (bool), ``hidden`` (False),
-  ``blind`` (bool: reserved from a deck, shown to its owner only).
-  A hidden card (another seat's blind reservation): ``slot``, ``level``,
-  ``hidden`` (True) and nothing else.
-- ``tile_word`` ("noble"/"location"), ``tiles_title``, ``tiles``: each
-  ``id``, ``name``, ``points``, ``requires`` (``_color`` dicts plus ``count``).
-- ``players``: by seat: ``seat``, ``name``, ``is_you``, ``to_move``,
-  ``resigned``, ``timed_out``, ``bot`` (a moderator handed the seat to the bot), ``points``, ``tokens`` and ``bonuses``
-  (``_color`` dicts plus ``count``), ``token_count``, ``card_count``,
-  ``reserved`` (card dicts, hidden ones as above), ``tiles`` (ids),
-  ``place`` (int once finished, else None); Marvel only (None in base):
-  ``avengers_icons``, ``avengers_assemble``, ``time_stone``, ``gauntlet``
-  (``points``, ``points_needed``, ``missing_colors`` (``_color`` dicts),
-  ``time_stone``, ``meets``).
-- ``marvel``: None in base; else ``avengers_assemble_seat``,
-  ``avengers_assemble_name``, ``time_stone_names``, ``target_points``,
-  ``gauntlet_holders`` (names of players who meet the Gauntlet now).
-- ``result``: None until finished; else ``reason``, ``reason_text``,
-  ``winners`` (names).
-- ``last_moves``: oldest first: ``ply`` (from 0), ``number`` (from 1), ``seat``, ``name``, ``text``,
-  ``automatic``, ``by_bot`` (the built-in bot chose it), ``private_card`` ("" unless the move is the viewer's own).
-- ``seats_waiting``: before the start, every seat: ``name``, ``joined``,
-  ``invited``.
+Its shape is the ``Board`` TypedDict below (and the types it is made of): what
+the templates of the page and of every email read, checked by the type checker
+where it is built.
 """
 
 from __future__ import annotations
 
-from datetime import UTC, tzinfo
-from typing import Any
+from datetime import UTC, datetime, tzinfo
+from typing import Any, NotRequired, TypedDict
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import engine
 from engine.variants import get_variant
 
 from games.models import Game, Move, PlayedBy, Seat
+
+# --- the shape of a board --------------------------------------------------------------
+
+
+class Chip(TypedDict):
+    """A colour as drawn: its letter (always shown), its name, and the paint."""
+
+    letter: str
+    name: str
+    bg: str
+    fg: str
+
+
+class CountedChip(Chip):
+    count: int
+
+
+class Card(TypedDict):
+    """A card as the viewer may see it. Another seat's blind reservation is
+    ``hidden``: only its slot and level are known, and no other key is set."""
+
+    slot: str
+    level: int
+    hidden: bool
+    id: NotRequired[str]
+    color: NotRequired[Chip]
+    points: NotRequired[int]
+    cost: NotRequired[list[CountedChip]]
+    name: NotRequired[str]  # Marvel characters; "" in base
+    avengers: NotRequired[int | None]
+    time_stone: NotRequired[bool]
+    blind: NotRequired[bool]  # reserved from a deck: its owner sees it
+
+
+class MarketRow(TypedDict):
+    level: int
+    deck_count: int
+    cards: list[Card | None]  # None: an empty slot
+
+
+class Tile(TypedDict):
+    """A noble (base) or a location (Marvel)."""
+
+    id: str
+    name: str
+    points: int
+    requires: list[CountedChip]
+
+
+class Gauntlet(TypedDict):
+    points: int
+    points_needed: int
+    missing_colors: list[Chip]
+    time_stone: bool
+    meets: bool
+
+
+class PlayerArea(TypedDict):
+    seat: int
+    name: str
+    is_you: bool
+    to_move: bool
+    resigned: bool
+    timed_out: bool
+    bot: bool  # a moderator handed the seat to the built-in bot
+    points: int
+    tokens: list[CountedChip]
+    token_count: int
+    bonuses: list[CountedChip]
+    card_count: int
+    reserved: list[Card]
+    tiles: list[str]  # ids
+    place: int | None  # once finished
+    # Marvel only (None in base):
+    avengers_icons: int | None
+    avengers_assemble: bool | None
+    time_stone: bool | None
+    gauntlet: Gauntlet | None
+
+
+class MarvelFacts(TypedDict):
+    avengers_assemble_seat: int | None
+    avengers_assemble_name: str
+    time_stone_names: list[str]
+    target_points: int
+    gauntlet_holders: list[str]  # names of the players who meet the Gauntlet now
+
+
+class ResultFacts(TypedDict):
+    reason: str
+    reason_text: str
+    winners: list[str]  # names
+
+
+class LastMove(TypedDict):
+    ply: int  # from 0, as the API counts
+    number: int  # from 1, as people count
+    seat: int
+    name: str
+    text: str
+    automatic: bool
+    by_bot: bool  # the built-in bot chose it
+    private_card: str  # "" unless the move is the viewer's own blind reserve
+
+
+class WaitingSeat(TypedDict):
+    name: str
+    joined: bool
+    invited: bool
+
+
+class Board(TypedDict):
+    game_id: str
+    variant: str  # "base" or "marvel"
+    variant_name: str
+    status: str
+    status_label: str
+    version: int
+    deadline_at: datetime | None
+    deadline_text: str  # in the viewer's time zone: "2026-12-01 16:00 CET", or ""
+    started: bool
+    over: bool
+    final_round: bool
+    round: int
+    ply: int
+    viewer_seat: int | None
+    viewer_name: str
+    to_move: int | None
+    to_move_name: str
+    your_turn: bool
+    colors: list[Chip]  # the legend; the joker (and the Time Stone) last
+    bank: list[CountedChip]
+    market: list[MarketRow]  # levels 3, 2, 1
+    tile_word: str  # "noble" or "location"
+    tiles_title: str
+    tiles: list[Tile]
+    players: list[PlayerArea]
+    marvel: MarvelFacts | None
+    result: ResultFacts | None
+    last_moves: list[LastMove]  # oldest first
+    seats_waiting: list[WaitingSeat]  # before the start, every seat
+
 
 # What each letter means, and how it is painted: a letter (and a word for a
 # screen reader) always goes with the colour, never the colour alone.
@@ -90,20 +198,22 @@ _REASONS = {
 }
 
 
-def _color(variant: str, letter: str) -> dict[str, str]:
+def _color(variant: str, letter: str) -> Chip:
     name, bg, fg = _COLORS[variant].get(letter, (letter, "#dddddd", "#111111"))
     return {"letter": letter, "name": name, "bg": bg, "fg": fg}
 
 
-def _counted(variant: str, counts: dict[str, int], *, keep_zero: bool = False) -> list[dict[str, Any]]:
+def _counted(variant: str, counts: dict[str, int], *, keep_zero: bool = False) -> list[CountedChip]:
     order = list(_COLORS[variant])
     letters = sorted(counts, key=lambda letter: order.index(letter) if letter in order else len(order))
     return [
-        {**_color(variant, letter), "count": counts[letter]} for letter in letters if keep_zero or counts[letter]
+        CountedChip(**_color(variant, letter), count=counts[letter])
+        for letter in letters
+        if keep_zero or counts[letter]
     ]
 
 
-def _card(variant: str, view: Any) -> dict[str, Any]:
+def _card(variant: str, view: Any) -> Card:
     if view.get("hidden"):
         return {"slot": view["slot"], "level": view["level"], "hidden": True}
     return {
@@ -143,13 +253,13 @@ def _deadline_text(game: Game, zone: tzinfo) -> str:
     return f"{local:%Y-%m-%d %H:%M} {local.tzname() or 'UTC'}"
 
 
-def board_context(*, game: Game, seat_index: int | None, last_moves: int = 5) -> dict[str, Any]:
+def board_context(*, game: Game, seat_index: int | None, last_moves: int = 5) -> Board:
     """The board as seat ``seat_index`` sees it (``None``: a spectator); see the module docstring."""
     variant = game.variant if game.variant in _COLORS else "base"
     seats = list(Seat.objects.filter(game=game).select_related("user__player"))
     by_index = {seat.index: seat for seat in seats if seat.index is not None}
     names = {index: _display_name(seat) for index, seat in by_index.items()}
-    board: dict[str, Any] = {
+    board: Board = {
         "game_id": game.pk,
         "variant": game.variant,
         "variant_name": game.get_variant_display(),
@@ -218,7 +328,7 @@ def board_context(*, game: Game, seat_index: int | None, last_moves: int = 5) ->
             ],
         }
     )
-    players: list[dict[str, Any]] = []
+    players: list[PlayerArea] = []
     for entry in view["seats"]:
         index = entry["seat"]
         seat = by_index.get(index)

@@ -30,7 +30,7 @@ from django.template.loader import render_to_string
 
 from games.links import seat_link_url
 from games.models import Game, GameEvent, Seat
-from games.presentation import board_context
+from games.presentation import Board, board_context
 from notifications.addresses import address_digest
 from notifications.models import Notification
 from notifications.page_tokens import opt_out_url, unsubscribe_url
@@ -165,7 +165,7 @@ def seat_url(seat: Seat) -> str:
     return seat_link_url(seat=seat)
 
 
-def board_for(game: Game, seat_index: int | None) -> dict[str, Any] | None:
+def board_for(game: Game, seat_index: int | None) -> Board | None:
     """The board as ``seat_index`` sees it, or None before the game has a state."""
     if game.state is None:
         return None
