@@ -5,53 +5,17 @@ point at the account): the erase action, after a confirmation page, erases it.""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
-from django.contrib.admin.views.main import ChangeList
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
 
 from accounts.models import ApiToken, Player
+from api.admin_tools import NoAddMixin, happened, titled
 from accounts.services import player_disable, player_erase, token_revoke
-
-
-# --- list filters that read as questions ------------------------------------------------
-
-
-class _WhenFilter(admin.EmptyFieldListFilter):
-    # Set by ``happened``: the filter's title, a past participle ("revoked").
-    question = ""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.title = self.question
-
-    def choices(self, changelist: ChangeList) -> Iterator[Any]:
-        answers = {"Empty": "No", "Not empty": "Yes"}
-        for choice in super().choices(changelist):
-            choice["display"] = answers.get(str(choice["display"]), choice["display"])
-            yield choice
-
-
-def happened(question: str) -> type[admin.EmptyFieldListFilter]:
-    """A list filter on a date that is set when something happened, asked as a
-    yes/no question ("revoked: Yes") rather than Django's "revoked at: Not empty"."""
-    return type(f"Happened_{question}", (_WhenFilter,), {"question": question})
-
-
-def titled(title: str) -> type[admin.BooleanFieldListFilter]:
-    """A yes/no list filter titled ``title`` rather than by the field's name ("is active")."""
-
-    class Titled(admin.BooleanFieldListFilter):
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            self.title = title
-
-    return Titled
 
 
 @admin.register(Player)
@@ -97,7 +61,7 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
 
 
 @admin.register(ApiToken)
-class ApiTokenAdmin(admin.ModelAdmin[ApiToken]):
+class ApiTokenAdmin(NoAddMixin, admin.ModelAdmin[ApiToken]):
     list_display = ["prefix", "name", "user", "scopes", "created_at", "last_used_at", "revoked_at"]
     list_filter = [("revoked_at", happened("revoked"))]
     search_fields = ["prefix", "name", "user__username"]
@@ -105,8 +69,7 @@ class ApiTokenAdmin(admin.ModelAdmin[ApiToken]):
     list_select_related = ["user"]
     actions = ["revoke_tokens"]
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False  # tokens are minted through the API or `manage.py player_create`
+    # No adding: tokens are minted through the API or `manage.py player_create`.
 
     @admin.action(description="Revoke the selected tokens")
     def revoke_tokens(self, request: HttpRequest, queryset: QuerySet[ApiToken]) -> None:

@@ -31,12 +31,14 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from accounts.admin import PlayerAdmin, happened
+from accounts.admin import PlayerAdmin
+from api.admin_tools import happened
 from accounts.models import Player
 from core.errors import DomainError, InvalidInput
 from core.text import counted, listed
 from games import moderation
 from games.links import seat_link_rotate_for_seat
+from api.admin_tools import ReadOnlyMixin
 from games.models import Game, GameEvent, GameEventClaim, ModerationEntry, Move, Seat
 from games.presentation import board_context
 from games.results import ResultReason
@@ -44,17 +46,6 @@ from games.results import ResultReason
 MODERATE_PERMISSION = "games.moderate_game"
 # The confirmation page every moderation action shows before it acts.
 CONFIRMATION_TEMPLATE = "admin/games/moderation_confirmation.html"
-
-
-class ReadOnlyMixin:
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 HIDDEN_FIELDS = frozenset({"seed", "state", "private_card"})
@@ -557,7 +548,7 @@ class WaitingOnFilter(admin.SimpleListFilter):
 # --- the game admin ------------------------------------------------------------------
 
 
-class GameModerationAdmin(ModerationActionsMixin, HiddenInformationMixin[Game], ReadOnlyMixin, admin.ModelAdmin[Game]):
+class GameModerationAdmin(ReadOnlyMixin, ModerationActionsMixin, HiddenInformationMixin[Game], admin.ModelAdmin[Game]):
     list_display = ["id", "variant", "status", "seat_count", "version", "player_to_move", "deadline_at", "created_at"]
     list_filter = ["status", OverdueFilter, WaitingOnFilter, "variant", "seat_count"]
     search_fields = ["id", "seats__user__username", "created_by__username"]
@@ -679,7 +670,7 @@ admin.site.register(Game, GameModerationAdmin)
 
 
 @admin.register(Seat)
-class SeatAdmin(HiddenInformationMixin[Seat], ReadOnlyMixin, admin.ModelAdmin[Seat]):
+class SeatAdmin(ReadOnlyMixin, HiddenInformationMixin[Seat], admin.ModelAdmin[Seat]):
     list_display = ["game", "user", "index", "invited", "joined_at", "resigned"]
     list_filter = ["game__status", "game__variant", "invited", "resigned"]
     search_fields = ["game__id", "user__username"]
@@ -705,7 +696,7 @@ class SeatAdmin(HiddenInformationMixin[Seat], ReadOnlyMixin, admin.ModelAdmin[Se
 
 
 @admin.register(Move)
-class MoveAdmin(HiddenInformationMixin[Move], ReadOnlyMixin, admin.ModelAdmin[Move]):
+class MoveAdmin(ReadOnlyMixin, HiddenInformationMixin[Move], admin.ModelAdmin[Move]):
     list_display = ["game", "ply", "seat", "text", "automatic", "created_at"]
     list_filter = ["game__status", "game__variant", "automatic"]
     search_fields = ["game__id", "text"]
@@ -713,21 +704,14 @@ class MoveAdmin(HiddenInformationMixin[Move], ReadOnlyMixin, admin.ModelAdmin[Mo
     list_select_related = ["game"]
 
 
-class GameEventClaimInline(admin.TabularInline[GameEventClaim, GameEvent]):
+class GameEventClaimInline(ReadOnlyMixin, admin.TabularInline[GameEventClaim, GameEvent]):
     model = GameEventClaim
     fields = readonly_fields = ("consumer", "claimed_at", "done_at", "attempts")
     extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(GameEvent)
-class GameEventAdmin(HiddenInformationMixin[GameEvent], ReadOnlyMixin, admin.ModelAdmin[GameEvent]):
+class GameEventAdmin(ReadOnlyMixin, HiddenInformationMixin[GameEvent], admin.ModelAdmin[GameEvent]):
     list_display = ["id", "game", "kind", "created_at"]
     list_filter = ["kind", "claims__consumer"]
     search_fields = ["game__id"]
@@ -765,9 +749,9 @@ class ModerationLogMixin(admin.ModelAdmin[_ModelT]):
 
 @admin.register(ModerationEntry)
 class ModerationEntryAdmin(
+    ReadOnlyMixin,
     ModerationLogMixin[ModerationEntry],
     HiddenInformationMixin[ModerationEntry],
-    ReadOnlyMixin,
     admin.ModelAdmin[ModerationEntry],
 ):
     """The moderation log: read-only for everyone, superusers included (it is

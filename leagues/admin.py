@@ -26,6 +26,7 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
+from api.admin_tools import NoAddMixin, ReadOnlyMixin, ScopedActionsMixin
 from core.errors import DomainError
 from games.admin import (
     GameModerationAdmin,
@@ -243,7 +244,7 @@ UNSUSPEND_MEMBERS = _member_action("unsuspend_members", "Lift their suspension f
 
 
 @admin.register(Membership)
-class MembershipAdmin(LeagueScopedAdmin):
+class MembershipAdmin(NoAddMixin, ScopedActionsMixin, LeagueScopedAdmin):
     """Requests to join and leave, and the league's moderation of its players:
     warn, suspend from the league and lift it (leagues.services.member_*), each
     with a confirmation page and a reason, logged. A site-wide suspension is the
@@ -257,9 +258,7 @@ class MembershipAdmin(LeagueScopedAdmin):
         "league", "user", "status", "requested_at", "decided_at", "decided_by", "suspended_at", "suspended_by"
     )
     actions = ["approve", "reject", "warn_members", "suspend_members", "unsuspend_members"]
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False  # players ask to join through the API
+    scoped_action_words = "moderate the memberships"  # players ask to join through the API: no adding here
 
     @admin.display(description="suspended from the league", boolean=True, ordering="suspended_at")
     def suspended(self, membership: Membership) -> bool:
@@ -286,17 +285,6 @@ class MembershipAdmin(LeagueScopedAdmin):
     @admin.action(description="Turn the requests down")
     def reject(self, request: HttpRequest, queryset: QuerySet[Membership]) -> None:
         self._decide(request, queryset, False)
-
-    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
-        # An action sent for memberships outside the user's leagues is refused (403),
-        # not quietly applied to the rest.
-        if request.method == "POST" and request.POST.get("action"):
-            selected = set(request.POST.getlist(helpers.ACTION_CHECKBOX_NAME))
-            own = {str(pk) for pk in self.get_queryset(request).filter(pk__in=selected).values_list("pk", flat=True)}
-            if selected - own:
-                raise PermissionDenied(f"You may not moderate the memberships {', '.join(sorted(selected - own))}.")
-        response: HttpResponse = super().changelist_view(request, extra_context)
-        return response
 
     def _moderate(
         self, request: HttpRequest, queryset: QuerySet[Membership], action: ModerationAction, perform: Any
@@ -339,14 +327,11 @@ class MembershipAdmin(LeagueScopedAdmin):
 
 
 @admin.register(SeasonEntry)
-class SeasonEntryAdmin(LeagueScopedAdmin):
+class SeasonEntryAdmin(NoAddMixin, LeagueScopedAdmin):
     league_path = "season__league"
     list_display = ["user", "season", "division", "late", "dropped_at"]
     list_filter = [own_league_filter("season__league"), "late"]
     fields = readonly_fields = ("season", "user", "division", "joined_at", "late", "dropped_at")
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 class PairingCancelForm(ReasonForm):
@@ -400,7 +385,7 @@ CANCEL_PAIRINGS = ModerationAction(
 
 
 @admin.register(LeagueGame)
-class LeagueGameAdmin(LeagueScopedAdmin):
+class LeagueGameAdmin(ReadOnlyMixin, ScopedActionsMixin, LeagueScopedAdmin):
     """A season's pairings, read-only; edited only by the two actions, which go
     through leagues.services and games.moderation (logged with a reason)."""
 
@@ -410,15 +395,7 @@ class LeagueGameAdmin(LeagueScopedAdmin):
     list_select_related = ["game", "season__league", "division"]
     fields = readonly_fields = ("season", "game", "round", "division")
     actions = ["replace_player", "cancel_pairings"]
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+    scoped_action_words = "edit the pairings"
 
     @admin.display(description="status", ordering="game__status")
     def game_status(self, pairing: LeagueGame) -> str:
@@ -431,17 +408,6 @@ class LeagueGameAdmin(LeagueScopedAdmin):
 
     def has_moderate_permission(self, request: HttpRequest) -> bool:
         return self.moderation_allowed(request, None)
-
-    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
-        # An action sent for pairings outside the user's leagues is refused (403),
-        # not quietly applied to the rest.
-        if request.method == "POST" and request.POST.get("action"):
-            selected = set(request.POST.getlist(helpers.ACTION_CHECKBOX_NAME))
-            own = {str(pk) for pk in self.get_queryset(request).filter(pk__in=selected).values_list("pk", flat=True)}
-            if selected - own:
-                raise PermissionDenied(f"You may not edit the pairings {', '.join(sorted(selected - own))}.")
-        response: HttpResponse = super().changelist_view(request, extra_context)
-        return response
 
     @admin.action(description=REPLACE_PLAYER.description, permissions=["moderate"])
     def replace_player(self, request: HttpRequest, queryset: QuerySet[LeagueGame]) -> TemplateResponse | None:
@@ -495,9 +461,11 @@ class LeagueGameAdmin(LeagueScopedAdmin):
 
 
 @admin.register(LeagueScopedGame)
-class LeagueScopedGameAdmin(GameModerationAdmin):
+class LeagueScopedGameAdmin(ScopedActionsMixin, GameModerationAdmin):
     """The site's game admin and its moderation actions, kept to the games of the
     leagues the user administers."""
+
+    scoped_action_words = "moderate"
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
         queryset = super().get_queryset(request).filter(league_game__isnull=False)
@@ -534,21 +502,11 @@ class LeagueScopedGameAdmin(GameModerationAdmin):
         self._own_game_or_404(request, object_id)
         return super().history_view(request, object_id, extra_context)
 
-    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
-        # An action sent for games outside the user's leagues is refused (403),
-        # not quietly applied to the rest.
-        if request.method == "POST" and request.POST.get("action"):
-            selected = set(request.POST.getlist(helpers.ACTION_CHECKBOX_NAME))
-            own = {str(pk) for pk in self.get_queryset(request).filter(pk__in=selected).values_list("pk", flat=True)}
-            if selected - own:
-                raise PermissionDenied(f"You may not moderate {', '.join(sorted(selected - own))}.")
-        response: HttpResponse = super().changelist_view(request, extra_context)
-        return response
 
 
 @admin.register(LeagueModerationEntry)
 class LeagueModerationEntryAdmin(
-    ModerationLogMixin[LeagueModerationEntry], HiddenInformationMixin[LeagueModerationEntry]
+    ReadOnlyMixin, ModerationLogMixin[LeagueModerationEntry], HiddenInformationMixin[LeagueModerationEntry]
 ):
     """The moderation log of the user's leagues, read-only for everyone (the log is
     append-only: games.moderation writes it): the entries about their games, and
@@ -573,15 +531,6 @@ class LeagueModerationEntryAdmin(
         user = request.user
         return bool(user.is_active and user.is_staff and super().has_view_permission(request, obj))
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
     def get_actions(self, request: HttpRequest) -> dict[str, Any]:
         return {}
 
@@ -593,15 +542,8 @@ class LeagueModerationEntryAdmin(
         return format_html('<a href="{}">{}</a>', url, entry.game_id)
 
 
-class ReadOnlyAdmin(admin.ModelAdmin[Any]):
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+class ReadOnlyAdmin(ReadOnlyMixin, admin.ModelAdmin[Any]):
+    """Ratings: written by the ratings consumer only."""
 
 
 @admin.register(PlayerRating)

@@ -8,22 +8,20 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from api.admin_tools import NoAddMixin
 from notifications import admin_prefs  # noqa: F401  (registers Preferences and GameMute)
 from notifications.models import InboundMessage, InvitationOptOut, Notification
 from notifications.services import notifications_retry
 
 
 @admin.register(Notification)
-class NotificationAdmin(admin.ModelAdmin[Notification]):
+class NotificationAdmin(NoAddMixin, admin.ModelAdmin[Notification]):
     list_display = ["id", "kind", "user", "game", "status", "attempts", "created_at", "sent_at"]
     list_filter = ["status", "kind"]
     search_fields = ["user__username", "game__id", "key"]
     raw_id_fields = ["user", "game", "event"]
     readonly_fields = [f.name for f in Notification._meta.fields]
     actions = ["retry_now"]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
 
     @admin.action(description="Try the selected failed or queued notifications again now")
     def retry_now(self, request: HttpRequest, queryset: QuerySet[Notification]) -> None:
@@ -32,17 +30,14 @@ class NotificationAdmin(admin.ModelAdmin[Notification]):
 
 
 @admin.register(InvitationOptOut)
-class InvitationOptOutAdmin(admin.ModelAdmin[InvitationOptOut]):
+class InvitationOptOutAdmin(NoAddMixin, admin.ModelAdmin[InvitationOptOut]):
     list_display = ["address_digest", "created_at"]
     search_fields = ["address_digest"]
     readonly_fields = ["address_digest", "created_at"]
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
 
 @admin.register(InboundMessage)
-class InboundMessageAdmin(admin.ModelAdmin[InboundMessage]):
+class InboundMessageAdmin(NoAddMixin, admin.ModelAdmin[InboundMessage]):
     """Play by email's received messages: what each asked and what became of it.
     The raw message (kept only until processed) is not shown."""
 
@@ -52,6 +47,3 @@ class InboundMessageAdmin(admin.ModelAdmin[InboundMessage]):
     raw_id_fields = ["user", "game"]
     exclude = ["raw"]
     readonly_fields = [f.name for f in InboundMessage._meta.fields if f.name != "raw"]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False

@@ -9,12 +9,12 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from accounts.admin import titled
+from api.admin_tools import NoAddMixin, titled
 from webhooks.models import Delivery, DeliveryAttempt, Endpoint
 
 
 @admin.register(Endpoint)
-class EndpointAdmin(admin.ModelAdmin[Endpoint]):
+class EndpointAdmin(NoAddMixin, admin.ModelAdmin[Endpoint]):
     list_display = ["id", "owner", "url", "active", "consecutive_failures", "disabled_at", "created_at"]
     list_filter = [("is_active", titled("active"))]
     search_fields = ["owner__username", "url"]
@@ -41,27 +41,21 @@ class EndpointAdmin(admin.ModelAdmin[Endpoint]):
         "created_at",
     ]
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
     @admin.display(description="active", boolean=True, ordering="is_active")
     def active(self, endpoint: Endpoint) -> bool:
         return endpoint.is_active
 
 
-class DeliveryAttemptInline(admin.TabularInline[DeliveryAttempt, Delivery]):
+class DeliveryAttemptInline(NoAddMixin, admin.TabularInline[DeliveryAttempt, Delivery]):
     model = DeliveryAttempt
     fields = ["attempted_at", "status_code", "error", "duration_ms"]
     readonly_fields = ["attempted_at", "status_code", "error", "duration_ms"]
     extra = 0
     can_delete = False
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
 
 @admin.register(Delivery)
-class DeliveryAdmin(admin.ModelAdmin[Delivery]):
+class DeliveryAdmin(NoAddMixin, admin.ModelAdmin[Delivery]):
     list_display = ["message_id", "endpoint", "event", "status", "attempts", "next_attempt_at", "last_status_code"]
     list_filter = ["status"]
     search_fields = ["message_id", "endpoint__owner__username"]
@@ -94,8 +88,5 @@ class DeliveryAdmin(admin.ModelAdmin[Delivery]):
     def get_queryset(self, request: HttpRequest) -> QuerySet[Delivery]:
         return super().get_queryset(request).select_related("endpoint", "event")
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+        return False  # deliveries are the worker's record; one may be deleted, never edited
