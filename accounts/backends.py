@@ -1,6 +1,8 @@
 """The authentication backend: Django's own, with password guessing slowed per
-username (accounts.services.password_*), for every door that checks a password:
-the API's token minting and the admin's login page alike.
+username and client address (accounts.services.password_*), for every door that
+checks a password: the API's token minting, the login page and the admin's alike.
+The client address is the one ``authenticate()`` is given as ``client`` (the API
+passes it), else the request's (api.client_address, which honours TRUSTED_PROXIES).
 
 A suspended account (``Player.suspended_at``, set by a moderator) cannot
 authenticate: ``user_can_authenticate`` refuses it, so every login door refuses
@@ -15,6 +17,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 
 from accounts import services
+from api.client_address import client_address
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -26,16 +29,19 @@ class LockoutModelBackend(ModelBackend):
     ) -> User | None:
         if username is None or password is None:
             return None
-        if services.password_lock_seconds(username=username):
+        client = kwargs.pop("client", None)
+        if client is None:
+            client = client_address(request) if request is not None else ""
+        if services.password_lock_seconds(username=username, client=client):
             # Stops every backend: Django's authenticate() then answers None.
-            raise PermissionDenied("too many wrong passwords for this username")
+            raise PermissionDenied("too many wrong passwords for this username from this address")
         user = super().authenticate(request, username=username, password=password, **kwargs)
         if user is None:
             if services.password_names_suspended_account(username=username, password=password):
                 return None  # the right password: refused for the suspension, not counted as a guess
-            services.password_failure_record(username=username)
+            services.password_failure_record(username=username, client=client)
         else:
-            services.password_failures_clear(username=username)
+            services.password_failures_clear(username=username, client=client)
         return user
 
     def user_can_authenticate(self, user: Any) -> bool:

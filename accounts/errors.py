@@ -88,8 +88,8 @@ class LoginLockedError(DomainError):
     code = "login_locked"
     title = "Too many wrong passwords"
     default_message = (
-        "Too many wrong passwords were given for this username; passwords for it are not checked until "
-        "Retry-After has passed."
+        "Too many wrong passwords were given for this username from your address; passwords for it are not "
+        "checked from there until Retry-After has passed."
     )
 
 

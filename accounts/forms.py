@@ -10,6 +10,7 @@ from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, Se
 from django.core.exceptions import ValidationError
 
 from accounts import services
+from api.client_address import client_address
 from core.errors import DomainError, InvalidInput
 
 
@@ -106,11 +107,12 @@ class LockoutAuthenticationForm(AuthenticationForm):
         )
 
     def _refuse_while_locked(self, username: str) -> None:
-        seconds = services.password_lock_seconds(username=username)
+        client = client_address(self.request) if self.request is not None else ""
+        seconds = services.password_lock_seconds(username=username, client=client)
         if seconds:
             raise ValidationError(
-                "Too many wrong passwords were given for this username, so no password is checked for it "
-                f"for {wait_words(seconds)}. Try again then, or reset your password.",
+                "Too many wrong passwords were given for this username from your address, so no password is "
+                f"checked for it from here for {wait_words(seconds)}. Try again then, or reset your password.",
                 code="locked",
             )
 

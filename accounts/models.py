@@ -110,21 +110,27 @@ class EmailVerification(models.Model):
 
 
 class PasswordFailures(models.Model):
-    """Wrong passwords given for one username, to slow guessing per account
-    whatever address it comes from (accounts.services.login_check).
+    """Wrong passwords given for one username from one client address, to slow
+    guessing without letting a stranger lock the owner out from elsewhere
+    (accounts.services.login_check).
 
-    The username is kept only as a SHA-256 digest: a row may name an account
-    that does not exist, or one that is later erased.
+    The username is kept only as a SHA-256 digest (a row may name an account
+    that does not exist, or one that is later erased), the address only as a
+    keyed digest.
     """
 
-    username_digest = models.CharField(max_length=64, unique=True)
+    username_digest = models.CharField(max_length=64)
+    client_digest = models.CharField(max_length=64, default="")
     failures = models.PositiveIntegerField(default=0)
     locked_until = models.DateTimeField(null=True, blank=True)
     last_failure_at = models.DateTimeField()
 
     class Meta:
-        # One row holds all of one username's failures: the name is plural already.
+        # One row holds all of one username's failures from one address: the name is plural already.
         verbose_name = verbose_name_plural = "password failures"
+        constraints = [
+            models.UniqueConstraint(fields=["username_digest", "client_digest"], name="password_failures_per_client")
+        ]
 
     def __str__(self) -> str:
         return f"{self.username_digest[:12]}: {self.failures} failures"

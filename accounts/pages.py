@@ -38,6 +38,7 @@ from accounts.forms import (
     errors_to_form,
     wait_words,
 )
+from api.client_address import client_address
 from core.errors import DomainError
 
 if TYPE_CHECKING:
@@ -261,7 +262,9 @@ def email_change(request: HttpRequest) -> HttpResponse:
     form = EmailChangeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            services.login_check(username=user.get_username(), password=form.cleaned_data["password"])
+            services.login_check(
+                username=user.get_username(), password=form.cleaned_data["password"], client=client_address(request)
+            )
         except DomainError as error:
             if error.retry_after:
                 form.add_error(None, f"Too many wrong passwords; try again in {wait_words(error.retry_after)}.")

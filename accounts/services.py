@@ -490,23 +490,31 @@ def _username_digest(username: str) -> str:
     return hashlib.sha256(username.strip().lower().encode("utf-8")).hexdigest()
 
 
-def login_check(*, username: str, password: str) -> User:
+def _client_digest(client: str) -> str:
+    # Keyed: a plain hash of an IPv4 address is reversed by trying all 2**32 of them.
+    return salted_hmac("accounts.client_address", client.strip(), algorithm="sha256").hexdigest()
+
+
+def login_check(*, username: str, password: str, client: str) -> User:
     """The active, verified account these credentials name.
 
-    Password guessing is slowed per username, whatever address the guesses come
-    from: after LOGIN_FAILURES_BEFORE_LOCKOUT wrong passwords in a row, no
-    password is checked for LOGIN_LOCKOUT_SECONDS, doubling with each further
-    wrong one (LoginLockedError, with ``retry_after``). It works the same for a
-    username that has no account, so the answer tells nothing about who has one.
-    A right password clears the count. The counting is done by the
-    authentication backend (accounts.backends), so the admin's login page is
-    held to the same limit. A suspended account is refused with
-    AccountSuspendedError, but only to someone who gave its right password.
+    Password guessing is slowed per username *and* client address (``client``,
+    as api.client_address tells it): after LOGIN_FAILURES_BEFORE_LOCKOUT wrong
+    passwords in a row for one username from one address, no password for that
+    username is checked from that address for LOGIN_LOCKOUT_SECONDS, doubling
+    with each further wrong one up to LOGIN_LOCKOUT_MAX_SECONDS
+    (LoginLockedError, with ``retry_after``). A stranger's guesses lock out only
+    the stranger: the owner, from their own address, logs in as usual. It works
+    the same for a username that has no account, so the answer tells nothing
+    about who has one. A right password clears the count for its address. The
+    counting is done by the authentication backend (accounts.backends), so the
+    admin's login page is held to the same limit. A suspended account is refused
+    with AccountSuspendedError, but only to someone who gave its right password.
     """
-    seconds = password_lock_seconds(username=username)
+    seconds = password_lock_seconds(username=username, client=client)
     if seconds:
         raise LoginLockedError(retry_after=seconds)
-    user = authenticate(username=username, password=password)
+    user = authenticate(username=username, password=password, client=client)
     if user is None:
         if password_names_suspended_account(username=username, password=password):
             raise AccountSuspendedError()
@@ -525,33 +533,60 @@ def password_names_suspended_account(*, username: str, password: str) -> bool:
     return bool(user.check_password(password))
 
 
-def password_lock_seconds(*, username: str, now: datetime | None = None) -> int:
-    """Seconds until passwords for ``username`` are checked again (0: now)."""
+def _password_failures(*, username: str, client: str) -> QuerySet[PasswordFailures]:
+    return PasswordFailures.objects.filter(
+        username_digest=_username_digest(username), client_digest=_client_digest(client)
+    )
+
+
+def password_lock_seconds(*, username: str, client: str, now: datetime | None = None) -> int:
+    """Seconds until passwords for ``username`` are checked again from the
+    client address ``client`` (0: now)."""
     now = now or timezone.now()
-    record = PasswordFailures.objects.filter(username_digest=_username_digest(username)).first()
+    record = _password_failures(username=username, client=client).first()
     if record is None or record.locked_until is None or record.locked_until <= now:
         return 0
     return math.ceil((record.locked_until - now).total_seconds())
 
 
-def password_failure_record(*, username: str) -> None:
-    """Count a wrong password for ``username``; past the limit, lock it for a while."""
+def password_lock_for(*, failures: int) -> timedelta | None:
+    """How long passwords stay unchecked after ``failures`` wrong ones in a row:
+    none below LOGIN_FAILURES_BEFORE_LOCKOUT, then LOGIN_LOCKOUT_SECONDS, doubling
+    with each further one, never more than LOGIN_LOCKOUT_MAX_SECONDS (so a lock
+    always ends soon enough for the owner of a shared address to try again)."""
+    over = failures - settings.LOGIN_FAILURES_BEFORE_LOCKOUT
+    if over < 0:
+        return None
+    # The exponent is bounded before the multiplication: the cap decides, not the size of 2**over.
+    seconds = settings.LOGIN_LOCKOUT_SECONDS * 2 ** min(over, 32)
+    return timedelta(seconds=min(seconds, settings.LOGIN_LOCKOUT_MAX_SECONDS))
+
+
+def password_failure_record(*, username: str, client: str) -> None:
+    """Count a wrong password for ``username`` from ``client``; past the limit,
+    lock that pair for a while (``password_lock_for``)."""
     now = timezone.now()
     with transaction.atomic():
         record, _ = PasswordFailures.objects.select_for_update().get_or_create(
-            username_digest=_username_digest(username), defaults={"last_failure_at": now}
+            username_digest=_username_digest(username),
+            client_digest=_client_digest(client),
+            defaults={"last_failure_at": now},
         )
         record.failures += 1
         record.last_failure_at = now
-        over = record.failures - settings.LOGIN_FAILURES_BEFORE_LOCKOUT
-        if over >= 0:
-            seconds = settings.LOGIN_LOCKOUT_SECONDS * 2 ** min(over, 12)
-            record.locked_until = now + timedelta(seconds=seconds)
+        lock = password_lock_for(failures=record.failures)
+        if lock is not None:
+            record.locked_until = now + lock
         record.save()
 
 
-def password_failures_clear(*, username: str) -> None:
-    PasswordFailures.objects.filter(username_digest=_username_digest(username)).delete()
+def password_failures_clear(*, username: str, client: str | None = None) -> None:
+    """Forget the wrong passwords given for ``username`` from ``client``, or from
+    every address when it is None (a new password: every lock on it is lifted)."""
+    records = PasswordFailures.objects.filter(username_digest=_username_digest(username))
+    if client is not None:
+        records = records.filter(client_digest=_client_digest(client))
+    records.delete()
 
 
 def password_failures_forget_old(*, now: datetime | None = None) -> int:
@@ -639,14 +674,14 @@ def player_unsuspend(*, user: User, by_user: User) -> bool:
 
 def password_set(*, user: User, password: str) -> None:
     """Give the account a password (or a new one), checked by AUTH_PASSWORD_VALIDATORS.
-    A lockout from earlier wrong passwords for its username is lifted."""
+    Every lock from earlier wrong passwords for its username, from any address, is lifted."""
     try:
         validate_password(password, user=user)
     except DjangoValidationError as exc:
         raise InvalidInput({"password": list(exc.messages)}) from None
     user.set_password(password)
     user.save(update_fields=["password"])
-    PasswordFailures.objects.filter(username_digest=_username_digest(user.get_username())).delete()
+    password_failures_clear(username=user.get_username())
 
 
 # --- token recovery by email -------------------------------------------------------------
@@ -785,7 +820,7 @@ def player_erase(*, user: User) -> None:
         player.save()
         ApiToken.objects.filter(user=account).delete()
         EmailVerification.objects.filter(user=account).delete()
-        PasswordFailures.objects.filter(username_digest=_username_digest(old_username)).delete()
+        password_failures_clear(username=old_username)
         _admin_history_scrub(account=account, player=player)
         account_erased.send(sender=User, user_id=user_id)
         transaction.on_commit(lambda: account_disabled.send(sender=User, user_id=user_id))

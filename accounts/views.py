@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
+from api.client_address import client_address
 from api.openapi import THROTTLED, problem_responses
 from api.throttling import ScopedRateThrottle
 from core.errors import DomainError
@@ -204,7 +205,9 @@ class TokenListCreateView(generics.ListAPIView[ApiToken]):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         if data.get("username"):
-            user = services.login_check(username=data["username"], password=data["password"])
+            user = services.login_check(
+                username=data["username"], password=data["password"], client=client_address(request)
+            )
         else:
             if not CanPlay().has_permission(request, self):
                 self.permission_denied(request)  # anonymous: 401 with the Bearer challenge

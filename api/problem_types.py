@@ -173,9 +173,9 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
         ),
         ProblemType(
             "login_locked", 429, "Too many wrong passwords",
-            "Too many wrong passwords were given for this username; passwords for it are not checked "
-            "for a while.",
-            "Wait the seconds in `Retry-After`.",
+            "Too many wrong passwords were given for this username from your address; passwords for it are "
+            "not checked from there for a while.",
+            "Wait the seconds in `Retry-After`, or set a new password by email (the login page's reset link).",
         ),
         ProblemType(
             "verification_failed", 400, "Verification failed",

@@ -642,11 +642,18 @@ API_THROTTLE_RESEND_RATE = env_rate("API_THROTTLE_RESEND_RATE", "5/hour")
 # networks (api.client_address). Default none: clients cannot choose their address.
 TRUSTED_PROXIES = env_trusted_proxies("TRUSTED_PROXIES")
 
-# Password guessing, per account (accounts.services.credentials_check): after this
-# many wrong passwords for one username the account's password is refused for a
-# while, doubling each time, whatever address the guesses come from.
+# Password guessing, per username and client address (accounts.services.login_check):
+# after this many wrong passwords for one username from one address, passwords for
+# it are not checked from there for a while, doubling each time up to the cap. A
+# stranger's guesses never lock the owner out from another address.
 LOGIN_FAILURES_BEFORE_LOCKOUT = env_int("LOGIN_FAILURES_BEFORE_LOCKOUT", 5, minimum=1)
 LOGIN_LOCKOUT_SECONDS = env_int("LOGIN_LOCKOUT_SECONDS", 60, minimum=1)
+LOGIN_LOCKOUT_MAX_SECONDS = env_int("LOGIN_LOCKOUT_MAX_SECONDS", 3600, minimum=1)
+if LOGIN_LOCKOUT_MAX_SECONDS < LOGIN_LOCKOUT_SECONDS:
+    raise ImproperlyConfigured(
+        f"LOGIN_LOCKOUT_MAX_SECONDS={LOGIN_LOCKOUT_MAX_SECONDS} is less than LOGIN_LOCKOUT_SECONDS="
+        f"{LOGIN_LOCKOUT_SECONDS}: the cap must be at least the first wait."
+    )
 
 # The account pages (accounts.pages): where a page that needs a login sends a
 # visitor, where logging in and out lead, and how long a password reset link works.

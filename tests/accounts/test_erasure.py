@@ -88,14 +88,14 @@ def test_the_password_and_the_old_username_no_longer_sign_in(alice, django_captu
         player_erase(user=alice)
     for username in ("alice", f"deleted-{alice.pk}"):
         with pytest.raises(InvalidCredentialsError):
-            login_check(username=username, password="correct horse battery")
+            login_check(username=username, password="correct horse battery", client="192.0.2.1")
 
 
 def test_erasing_forgets_wrong_passwords_kept_for_the_username(alice, django_capture_on_commit_callbacks):
     from accounts.errors import InvalidCredentialsError
 
     with pytest.raises(InvalidCredentialsError):
-        login_check(username="Alice", password="not it")
+        login_check(username="Alice", password="not it", client="192.0.2.1")
     assert PasswordFailures.objects.count() == 1
     with django_capture_on_commit_callbacks(execute=True):
         player_erase(user=alice)

@@ -29,9 +29,9 @@ def test_a_player_without_a_password_sets_one_and_mints_tokens_with_it(bob):
 def test_a_new_password_replaces_the_old_one(alice, alice_play_token):
     _, plain = alice_play_token
     client_with(plain).post("/api/v1/me/password/", {"password": NEW_PASSWORD}, format="json")
-    assert login_check(username="alice", password=NEW_PASSWORD).pk == alice.pk
+    assert login_check(username="alice", password=NEW_PASSWORD, client="192.0.2.1").pk == alice.pk
     with pytest.raises(InvalidCredentialsError):
-        login_check(username="alice", password="correct horse battery")
+        login_check(username="alice", password="correct horse battery", client="192.0.2.1")
 
 
 @pytest.mark.parametrize(
@@ -49,7 +49,7 @@ def test_a_password_the_validators_refuse_is_a_400_with_their_messages(alice, al
     assert answer.status_code == 400
     assert answer.json()["code"] == "validation_error"
     assert message in answer.json()["errors"]["password"]
-    assert login_check(username="alice", password="correct horse battery").pk == alice.pk
+    assert login_check(username="alice", password="correct horse battery", client="192.0.2.1").pk == alice.pk
 
 
 def test_setting_a_password_needs_a_play_token(alice, alice_read_token):
@@ -61,9 +61,9 @@ def test_setting_a_password_needs_a_play_token(alice, alice_read_token):
 def test_setting_a_password_lifts_a_lockout_of_the_username(alice, alice_play_token, settings):
     for _ in range(settings.LOGIN_FAILURES_BEFORE_LOCKOUT):
         with pytest.raises(InvalidCredentialsError):
-            login_check(username="alice", password="guess")
+            login_check(username="alice", password="guess", client="192.0.2.1")
     assert PasswordFailures.objects.get().locked_until is not None
     _, plain = alice_play_token
     client_with(plain).post("/api/v1/me/password/", {"password": NEW_PASSWORD}, format="json")
     assert not PasswordFailures.objects.exists()
-    assert login_check(username="alice", password=NEW_PASSWORD).pk == alice.pk
+    assert login_check(username="alice", password=NEW_PASSWORD, client="192.0.2.1").pk == alice.pk

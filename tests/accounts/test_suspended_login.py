@@ -32,21 +32,21 @@ def test_the_backend_does_not_authenticate_a_suspended_account(alice: Any) -> No
 def test_login_check_names_the_suspension_to_the_right_password(alice: Any) -> None:
     suspend(alice)
     with pytest.raises(AccountSuspendedError) as refused:
-        login_check(username="alice", password=RIGHT)
+        login_check(username="alice", password=RIGHT, client="192.0.2.1")
     assert refused.value.code == "account_suspended"
 
 
 def test_a_wrong_password_for_a_suspended_account_says_only_that_it_is_wrong(alice: Any) -> None:
     suspend(alice)
     with pytest.raises(InvalidCredentialsError):
-        login_check(username="alice", password="a guess")
+        login_check(username="alice", password="a guess", client="192.0.2.1")
 
 
 def test_the_right_password_of_a_suspended_account_is_not_counted_as_a_guess(alice: Any) -> None:
     suspend(alice)
     for _ in range(6):
         with pytest.raises(AccountSuspendedError):
-            login_check(username="alice", password=RIGHT)
+            login_check(username="alice", password=RIGHT, client="192.0.2.1")
     assert not PasswordFailures.objects.exists()
 
 
@@ -83,4 +83,4 @@ def test_lifting_the_suspension_lets_the_account_log_in_again(alice: Any) -> Non
     player_suspend(user=alice, by_user=alice, reason="Abusive chat.")
     assert authenticate(username="alice", password=RIGHT) is None
     player_unsuspend(user=alice, by_user=alice)
-    assert login_check(username="alice", password=RIGHT) == alice
+    assert login_check(username="alice", password=RIGHT, client="192.0.2.1") == alice
