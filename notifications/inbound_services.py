@@ -16,6 +16,7 @@ so no mail loop can start. Logs name messages by id and addresses redacted.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
 import secrets
@@ -27,7 +28,7 @@ import engine
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import EmailMultiAlternatives
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
 
@@ -38,6 +39,8 @@ from games.models import Game, Seat
 from games.services import game_create, game_resign, move_submit, seat_decline, seat_join, vacation_take
 from notifications.addresses import address_digest, address_redacted
 from notifications.inbound import CommandKind, InboundEmail, inbound_parse
+from notifications.inbound.message import DROP_UNREADABLE
+from notifications.inbound.text import visible_text
 from notifications.models import InboundMessage, InvitationOptOut, Notification, PendingConfirmation
 from notifications.page_tokens import opt_out_url
 from notifications.reply_tokens import seat_for_reply_token
@@ -72,21 +75,47 @@ def inbound_message_receive(*, raw: bytes, envelope_to: list[str] | None, source
         logger.info("inbound message from %s refused: %s bytes is over the limit", source, len(raw))
         return None
     parsed = inbound_parse(raw, reply_domain=_reply_domain(), envelope_to=envelope_to)
+    recipients = [visible_text(address).lower()[:320] for address in (envelope_to or [])][:20]
     try:
         with transaction.atomic():
             inbound = InboundMessage.objects.create(
                 message_key=parsed.message_key,
                 source=source[:16],
                 raw=raw,
-                envelope_to=[address.lower() for address in (envelope_to or [])][:20],
+                envelope_to=recipients,
                 sender_digest=address_digest(parsed.sender) if parsed.sender else "",
             )
     except IntegrityError:
         logger.info("inbound message from %s is a repeat delivery; nothing done", source)
         return None
+    except DatabaseError as error:
+        # Something in this one message the database will not take: it is
+        # recorded without its content, so that the way in goes on to the next
+        # message (an IMAP poll that failed on it would never get past it). If
+        # the database takes nothing at all, this fails too and the way in
+        # retries later.
+        return _record_unstorable(raw=raw, source=source, error=error)
     inbound_id = inbound.pk
     transaction.on_commit(lambda: _queue_process(inbound_id))
     logger.info("inbound message %s received from %s", inbound_id, source)
+    return inbound
+
+
+def _record_unstorable(*, raw: bytes, source: str, error: Exception) -> InboundMessage | None:
+    try:
+        with transaction.atomic():
+            inbound = InboundMessage.objects.create(
+                message_key=hashlib.sha256(raw).hexdigest(),
+                source=source[:16],
+                raw=None,
+                status=Status.DROPPED,
+                processed_at=timezone.now(),
+                outcome=f"{DROP_UNREADABLE}: could not be stored ({type(error).__name__})",
+            )
+    except IntegrityError:
+        return None
+    logger.warning("inbound message %s from %s could not be stored (%s); recorded without its content",
+                   inbound.pk, source, type(error).__name__)  # fmt: skip
     return inbound
 
 

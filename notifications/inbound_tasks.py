@@ -34,8 +34,10 @@ def process_pending() -> int:
 def imap_poll(*, client: imaplib.IMAP4 | None = None, limit: int = 50) -> int:
     """Store the mailbox's unseen messages (at most ``limit``) and mark them seen.
     A message is marked seen only once it is stored, so a crash re-reads it
-    (and the unique Message-ID row makes the re-read harmless). Returns how many
-    were fetched."""
+    (and the unique Message-ID row makes the re-read harmless). A message that
+    cannot be read is stored all the same, as unreadable (``inbound_message_receive``
+    never fails on a message's content), so it never holds up the ones behind it;
+    only a database that takes nothing stops the poll. Returns how many were fetched."""
     host: str = settings.INBOUND_IMAP_HOST
     if not host and client is None:
         return 0

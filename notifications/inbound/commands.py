@@ -36,8 +36,8 @@ _WORDS: dict[str, CommandKind] = {
     "board": CommandKind.BOARD,
     "help": CommandKind.HELP,
     "?": CommandKind.HELP,
+    # Not "holiday": out-of-office mail starts with it ("Holiday 14 days, back on ...").
     "vacation": CommandKind.VACATION,
-    "holiday": CommandKind.VACATION,
     "moves": CommandKind.MOVES,
     "legal": CommandKind.MOVES,
     "new": CommandKind.NEW,
@@ -78,17 +78,32 @@ def _line_command(line: str) -> Command | None:
     if kind is None:
         return None
     if kind is CommandKind.VACATION:
-        match = re.match(r"^(\d{1,3})\b", rest)
+        # The number alone: "vacation 14 days, back on the 20th" is an out-of-office
+        # line, not a request, and pausing every game is not undone by a reply.
+        match = re.fullmatch(r"(\d{1,3})[.!]?", rest)
         if match is None:
-            return Command(kind, text=line.strip(), error="say how many days, e.g. \"vacation 3\"")
+            return Command(
+                kind, text=line.strip(), error="write the number of days alone after the word, e.g. \"vacation 3\""
+            )
         return Command(kind, text=line.strip(), argument=match.group(1))
     if kind is CommandKind.CONFIRM:
-        return Command(kind, text=line.strip(), argument=(rest.split() or [""])[0].strip(".,!").lower())
+        return Command(kind, text=line.strip(), argument=confirmation_code_normalize((rest.split() or [""])[0]))
     if kind is CommandKind.NEW:
         return _new_game(line.strip(), rest)
     if kind is CommandKind.MOVES and rest and first == "legal" and not rest.lower().startswith("moves"):
         return None
     return Command(kind, text=line.strip(), argument=rest)
+
+
+# Crockford's base 32: no I, L, O or U, so a code read aloud or retyped survives.
+CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+_CODE_MISREAD = str.maketrans({"o": "0", "i": "1", "l": "1", "-": None, " ": None})
+
+
+def confirmation_code_normalize(text: str) -> str:
+    """A confirmation code as stored: lower case, without dashes, with the letters
+    that look like digits read as those digits (``K7QD-2XMA-9FPT`` -> ``k7qd2xma9fpt``)."""
+    return text.strip().strip(".,!;:'\"()<>").lower().translate(_CODE_MISREAD)[:32]
 
 
 def _new_game(line: str, rest: str) -> Command:

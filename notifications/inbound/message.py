@@ -9,22 +9,43 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from email.message import EmailMessage, Message
-from email.utils import getaddresses, parseaddr
+from email.utils import getaddresses
 
 from notifications.inbound.commands import Command, CommandKind, command_from_text, subject_strip
-from notifications.inbound.text import flowed_decode, html_to_text, new_text, strip_quotes
+from notifications.inbound.text import flowed_decode, html_to_text, new_text, strip_quotes, visible_text
 
 # Drop reasons: the message gets no answer at all, so no mail loop can start.
 DROP_AUTO_REPLY = "auto-reply"
 DROP_BOUNCE = "bounce"
 DROP_LIST = "bulk or list mail"
 DROP_NO_SENDER = "no sender address"
+DROP_UNREADABLE = "unreadable"
+
+# No reply has a use for more: past them a message is recorded as unreadable
+# without being taken apart (the email package parses nesting by recursion, and
+# a structure ~1,000 deep raises RecursionError).
+MAX_MIME_PARTS = 100
+MAX_MIME_DEPTH = 12
+_PART_HEADER = re.compile(rb"^content-type[ \t]*:", re.IGNORECASE | re.MULTILINE)
 
 _OUT_OF_OFFICE = re.compile(
     r"^\s*(auto(matic)?[ -]?(reply|response|antwort)|out of (the )?office|abwesenheit|automatische antwort|"
     r"risposta automatica|réponse automatique|reponse automatique|fuori sede|absence|respuesta automática|"
     r"autosvar|automatisch antwoord|away from|on vacation|auto:|autoreply)",
     re.IGNORECASE,
+)
+# An out-of-office answer that carries none of the headers above: its words.
+_OUT_OF_OFFICE_BODY = re.compile(
+    r"\b(out of (the )?office|(I am|I'm|I will be|I'll be) (currently |now )?(away|out|absent|off|on (annual |parental |"
+    r"sick )?(vacation|holiday|holidays|leave))\b|away from (the office|my desk|(my )?e-?mail)|"
+    r"(limited|no) access to (my )?e-?mail|auto(matic|mated)?[ -]?(reply|response|generated|message)|"
+    r"(I will|I'll) (be back|return|reply|respond) (on|in|when|after|as soon)|back in the office|"
+    r"\b(back|returning) (on|by|after) (monday|tuesday|wednesday|thursday|friday|saturday|sunday|the \d|\d)|"
+    r"^\s*(holidays?|vacation)\b(?!\s*\d{1,3}[.!]?\s*$)|"
+    r"abwesend|nicht im (büro|haus)|abwesenheit|automatische antwort|je suis absent|absent du bureau|"
+    r"réponse automatique|fuori (sede|ufficio)|risposta automatica|fuera de la oficina|respuesta automática|"
+    r"afwezig|niet op kantoor|frånvarande|inte på kontoret|ikke på kontoret|fraværende|poza biurem)",
+    re.IGNORECASE | re.MULTILINE,
 )
 _DAEMON = re.compile(r"^(mailer-daemon|postmaster|mail-daemon|noreply-dmarc|bounce[s]?)@", re.IGNORECASE)
 # Our own Message-IDs: <key hash>.<seat token or 0>.v<version>@<reply domain>.
@@ -70,6 +91,19 @@ def _part_text(part: Message) -> str:
     return content
 
 
+def mime_depth(message: Message) -> int:
+    """How deep the parts nest (1 for a message of one part), counted without recursion."""
+    deepest = 0
+    stack: list[tuple[Message, int]] = [(message, 1)]
+    while stack:
+        part, depth = stack.pop()
+        deepest = max(deepest, depth)
+        payload = part.get_payload()
+        if isinstance(payload, list):
+            stack.extend((child, depth + 1) for child in payload if isinstance(child, Message))
+    return deepest
+
+
 def body_text(message: Message) -> str:
     """The message's text: the first text/plain part not sent as an attachment,
     else its HTML as text (with quoted parts left out)."""
@@ -95,8 +129,36 @@ def body_text(message: Message) -> str:
 
 
 def _header(message: Message, name: str) -> str:
-    value = message.get(name)
-    return " ".join(str(value).split()) if value is not None else ""
+    try:
+        value = message.get(name)
+        return visible_text(" ".join(str(value).split())) if value is not None else ""
+    except Exception:  # a header the email package cannot take apart is no header
+        return ""
+
+
+def from_address(message: Message) -> str:
+    """The one address of the one From: field, lower-cased; "" when there is no
+    such address, or several (RFC 7489 6.6.1: then no domain can be checked,
+    and so no sender is believed). The same address is the one authenticated
+    (notifications.inbound.authentication) and the one looked up as an account."""
+    try:
+        fields = message.get_all("From") or []
+        if len(fields) != 1:
+            return ""
+        addresses = getattr(fields[0], "addresses", None)
+        if addresses is None:  # a message parsed without email.policy.default
+            found = [address for _, address in getaddresses([str(fields[0])]) if address]
+        else:
+            found = [address.addr_spec for address in addresses if address.addr_spec]
+    except Exception:  # a From: the email package cannot take apart names nobody
+        return ""
+    if len(found) != 1:
+        return ""
+    address = visible_text(found[0]).strip().strip("<>").lower()
+    local, at, domain = address.rpartition("@")
+    if not at or not local or "." not in domain or " " in address:
+        return ""
+    return address
 
 
 def drop_reason(message: Message, sender: str) -> tuple[str, bool]:
@@ -150,16 +212,52 @@ def _our_ids(message: Message, reply_domain: str) -> list[tuple[str, int]]:
     return found
 
 
+def _unreadable(raw: bytes, why: str) -> InboundEmail:
+    """A message not taken apart: recorded and dropped, never answered."""
+    return InboundEmail(
+        message_id="",
+        message_key=hashlib.sha256(raw).hexdigest(),
+        sender="",
+        subject="",
+        recipients=(),
+        seat_token=None,
+        answers_version=None,
+        drop_reason=f"{DROP_UNREADABLE}: {why}",
+        is_dsn=False,
+        text="",
+    )
+
+
+def _is_out_of_office(text: str, command: Command) -> bool:
+    """A body written by an automatic responder that sent no header saying so.
+    A command the sender put first, or one that is no move (an out-of-office
+    text may well say "take care"), is a person's."""
+    if not _OUT_OF_OFFICE_BODY.search(text[:2000]):
+        return False
+    if command.error or command.kind in (CommandKind.UNKNOWN, CommandKind.EMPTY):
+        return True
+    first_line = next((line.strip() for line in text.split("\n") if line.strip()), "")
+    return command.kind is CommandKind.MOVE and command.text != first_line
+
+
 def inbound_parse(raw: bytes, *, reply_domain: str, envelope_to: list[str] | None = None) -> InboundEmail:
-    """Read one raw RFC 822 message. Never raises for bad mail: what cannot be
-    read is an empty text (and so an EMPTY command)."""
-    message = email.message_from_bytes(raw, policy=email.policy.default)
+    """Read one raw RFC 822 message. Never raises: a message that cannot be
+    taken apart (too many parts, too deep, or one the email package fails on)
+    is read as unreadable, with a drop reason and no command."""
+    parts = sum(1 for _ in zip(range(MAX_MIME_PARTS + 1), _PART_HEADER.finditer(raw), strict=False))
+    if parts > MAX_MIME_PARTS:
+        return _unreadable(raw, f"more than {MAX_MIME_PARTS} MIME parts")
     try:
-        sender = parseaddr(_header(message, "From"))[1].strip().lower()
-    except (IndexError, ValueError):
-        sender = ""
-    if "@" not in sender:
-        sender = ""
+        return _parse(raw, reply_domain=reply_domain, envelope_to=envelope_to)
+    except Exception as error:  # RecursionError and whatever else the email package meets
+        return _unreadable(raw, type(error).__name__)
+
+
+def _parse(raw: bytes, *, reply_domain: str, envelope_to: list[str] | None) -> InboundEmail:
+    message = email.message_from_bytes(raw, policy=email.policy.default)
+    if mime_depth(message) > MAX_MIME_DEPTH:
+        return _unreadable(raw, f"MIME parts nested more than {MAX_MIME_DEPTH} deep")
+    sender = from_address(message)
     message_id = _header(message, "Message-ID")[:300]
     message_key = hashlib.sha256(message_id.lower().encode() if message_id else raw).hexdigest()
     subject = _header(message, "Subject")
@@ -177,7 +275,7 @@ def inbound_parse(raw: bytes, *, reply_domain: str, envelope_to: list[str] | Non
     versions = [version for token, version in ours if token == seat_token]
     reason, is_dsn = drop_reason(message, sender)
     try:
-        body = body_text(message)
+        body = visible_text(body_text(message))
     except Exception:  # a malformed part: treated as no text, never as a crash
         body = ""
     written = new_text(body)
@@ -187,6 +285,8 @@ def inbound_parse(raw: bytes, *, reply_domain: str, envelope_to: list[str] | Non
         fallback = command_from_text(strip_quotes(body), subject=subject)
         if fallback.kind not in (CommandKind.UNKNOWN, CommandKind.EMPTY):
             command = fallback
+    if not reason and _is_out_of_office(written, command):
+        reason = DROP_AUTO_REPLY
     return InboundEmail(
         message_id=message_id,
         message_key=message_key,

@@ -77,16 +77,93 @@ def flowed_decode(text: str, *, delsp: bool) -> str:
     return "\n".join(out)
 
 
+# Characters nobody sees and a database may refuse: C0 and C1 controls (NUL
+# among them) but the line breaks and tabs, lone surrogates (undecodable bytes
+# in headers come out as those), and the invisible format characters (zero-width
+# spaces and joiners, bidirectional overrides, the byte order mark).
+_INVISIBLE = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e"
+    "\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\ud800-\udfff]"
+)
+
+
+def visible_text(text: str) -> str:
+    """``text`` without the characters a reader cannot see; tabs become spaces."""
+    return _INVISIBLE.sub("", text).replace("\t", " ")
+
+
+def _style_hides(style: str) -> bool:
+    """Whether an inline style keeps the element's text from being seen, as mail
+    clients render it: a command hidden this way must not play."""
+    declarations: dict[str, str] = {}
+    for declaration in style.split(";"):
+        name, colon, value = declaration.partition(":")
+        if colon:
+            value = value.lower().replace("!important", "").strip()
+            declarations[name.strip().lower()] = " ".join(value.split())
+    if declarations.get("display") == "none" or declarations.get("visibility") in ("hidden", "collapse"):
+        return True
+    if declarations.get("mso-hide") == "all" or declarations.get("color") == "transparent":
+        return True
+    if _zero(declarations.get("font-size")) or _zero(declarations.get("opacity")):
+        return True
+    # A box of no size shows its text anyway unless its overflow is hidden.
+    clipped = declarations.get("overflow") == "hidden"
+    if clipped and any(_zero(declarations.get(name)) for name in ("height", "max-height", "width", "max-width")):
+        return True
+    # Pushed far off the page.
+    if _far_off(declarations.get("text-indent")):
+        return True
+    placed = declarations.get("position") in ("absolute", "fixed")
+    return placed and any(_far_off(declarations.get(name)) for name in ("left", "top"))
+
+
+def _zero(value: str | None) -> bool:
+    return value is not None and re.fullmatch(r"[-+]?(0+\.?0*|\.0+)(px|pt|em|rem|ex|%|vh|vw)?", value) is not None
+
+
+def _far_off(value: str | None) -> bool:
+    match = re.fullmatch(r"-(\d+)(\.\d*)?(px|pt|em|rem)?", value or "")
+    return match is not None and int(match.group(1)) >= (100 if match.group(3) in ("em", "rem") else 999)
+
+
+_STYLE_BLOCK = re.compile(r"<style\b[^>]*>(.*?)</style\s*>", re.IGNORECASE | re.DOTALL)
+_CSS_RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
+_CSS_NAME = re.compile(r"([.#])(-?[A-Za-z_][\w-]*)")
+
+
+def hidden_selectors(html: str) -> frozenset[str]:
+    """The classes (``.name``) and ids (``#name``) that the message's own style
+    sheets hide: mail clients apply ``<style>`` rules, so ``.x{display:none}``
+    hides a command as well as an inline style does. A selector is judged by its
+    last part, so a rule that hides only in some context hides everywhere here:
+    the text is then taken for no command, never for another one."""
+    names: set[str] = set()
+    for block in _STYLE_BLOCK.findall(html):
+        block = re.sub(r"/\*.*?\*/", "", block, flags=re.DOTALL)
+        for selectors, declarations in _CSS_RULE.findall(block):
+            if not _style_hides(declarations):
+                continue
+            for selector in selectors.split(","):
+                last = (selector.split() or [""])[-1]
+                names.update(kind + name.lower() for kind, name in _CSS_NAME.findall(last))
+    return frozenset(names)
+
+
 class _HtmlText(HTMLParser):
     """Text from HTML, with quoted parts (blockquotes, the quote containers of
-    Gmail, Outlook, Thunderbird, Apple Mail) left out."""
+    Gmail, Outlook, Thunderbird, Apple Mail) and hidden elements (``hidden``,
+    ``display:none``, ``visibility:hidden``, no size, no opacity) left out."""
 
     _BLOCKS = frozenset({"p", "div", "br", "tr", "li", "h1", "h2", "h3", "h4", "table", "pre", "hr"})
     _QUOTE_MARKERS = ("gmail_quote", "moz-cite-prefix", "divrplyfwdmsg", "appendonsend", "yahoo_quoted",
                       "protonmail_quote", "applemail-quote", "x_divrplyfwdmsg", "mail-quote")
+    # Elements whose text is never shown as the message's words.
+    _UNSHOWN = frozenset({"style", "script", "head", "title", "template", "object", "svg", "math", "select", "option"})
 
-    def __init__(self) -> None:
+    def __init__(self, hidden: frozenset[str] = frozenset()) -> None:
         super().__init__(convert_charrefs=True)
+        self._hidden = hidden
         self.parts: list[str] = []
         self._skip_depth = 0
         self._stack: list[tuple[str, bool]] = []
@@ -97,12 +174,22 @@ class _HtmlText(HTMLParser):
         values = " ".join((value or "") for name, value in attrs if name in ("class", "id", "type")).lower()
         return any(marker in values for marker in self._QUOTE_MARKERS)
 
+    def _is_hidden(self, attrs: list[tuple[str, str | None]]) -> bool:
+        for name, value in attrs:
+            if name == "hidden" or (name == "style" and value and _style_hides(value)):
+                return True
+            if name == "class" and value and any("." + word.lower() in self._hidden for word in value.split()):
+                return True
+            if name == "id" and value and "#" + value.strip().lower() in self._hidden:
+                return True
+        return False
+
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in ("br", "hr", "img", "meta", "link", "input"):
             if tag in ("br", "hr") and not self._skip_depth:
                 self.parts.append("\n")
             return
-        quote = self._is_quote(tag, attrs) or tag in ("style", "script", "head", "title")
+        quote = self._is_quote(tag, attrs) or tag in self._UNSHOWN or self._is_hidden(attrs)
         self._stack.append((tag, quote))
         if quote:
             self._skip_depth += 1
@@ -127,7 +214,7 @@ class _HtmlText(HTMLParser):
 
 
 def html_to_text(html: str) -> str:
-    parser = _HtmlText()
+    parser = _HtmlText(hidden_selectors(html))
     parser.feed(html)
     parser.close()
     text = "".join(parser.parts).replace("\xa0", " ")

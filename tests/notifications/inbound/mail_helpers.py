@@ -75,3 +75,28 @@ def examples_in(message: EmailMessage) -> list[str]:
             break
         moves.append(line.strip())
     return moves
+
+
+class FakeImap:
+    """What imap_poll asks of imaplib: select, UID SEARCH/FETCH/STORE."""
+
+    def __init__(self, messages: dict[bytes, bytes]) -> None:
+        self.messages = messages
+        self.seen: list[str] = []
+        self.folder = ""
+
+    def select(self, folder: str) -> tuple[str, list[bytes]]:
+        self.folder = folder
+        return "OK", [str(len(self.messages)).encode()]
+
+    def uid(self, command: str, *args: Any) -> tuple[str, list[Any]]:
+        if command == "SEARCH":
+            unseen = [uid for uid in self.messages if uid.decode() not in self.seen]
+            return "OK", [b" ".join(unseen)]
+        if command == "FETCH":
+            uid = args[0].encode()
+            return "OK", [(uid + b" (BODY[] {1})", self.messages[uid]), b")"]
+        if command == "STORE":
+            self.seen.append(args[0])
+            return "OK", []
+        raise AssertionError(command)

@@ -107,7 +107,8 @@ def test_garbage_bytes_are_no_command_and_no_crash() -> None:
         ("reserve deck 3", CommandKind.MOVE, "reserve deck 3"),
         ("Resign", CommandKind.RESIGN, ""),
         ("confirm AB12cd34", CommandKind.CONFIRM, "ab12cd34"),
-        ("vacation 4 days", CommandKind.VACATION, "4"),
+        ("vacation 4", CommandKind.VACATION, "4"),
+        ("Vacation 4.", CommandKind.VACATION, "4"),
         ("moves", CommandKind.MOVES, ""),
         ("board", CommandKind.BOARD, ""),
         ("accept", CommandKind.ACCEPT, ""),
@@ -123,6 +124,18 @@ def test_commands_are_read_from_the_first_line_that_starts_with_one(text: str, k
 
 def test_vacation_without_days_is_a_command_with_an_error() -> None:
     assert command_from_text("vacation").error
+
+
+@pytest.mark.parametrize("text", ["vacation 4 days", "vacation 14 days, back on the 20th", "vacation 3 weeks"])
+def test_vacation_acts_only_with_nothing_after_the_number(text: str) -> None:
+    command = command_from_text(text)
+    assert command.kind is CommandKind.VACATION
+    assert command.error and command.argument == ""
+
+
+@pytest.mark.parametrize("text", ["holiday 3", "Holiday 14 days, back on the 20th", "holidays"])
+def test_holiday_is_no_command(text: str) -> None:
+    assert command_from_text(text).kind is CommandKind.UNKNOWN
 
 
 def test_a_new_game_names_variant_seats_and_invitees() -> None:

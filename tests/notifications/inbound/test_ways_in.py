@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from anymail.inbound import AnymailInboundMessage  # type: ignore[import-untyped]
 from anymail.signals import AnymailInboundEvent, inbound  # type: ignore[import-untyped]
+from tests.notifications.inbound.mail_helpers import FakeImap
 
 from notifications.inbound_tasks import imap_poll
 from notifications.management.commands.smtpd import InboundHandler
@@ -62,31 +63,6 @@ def test_the_inbound_webhook_is_routed_only_with_the_shared_secret(client: Any, 
     if settings.ANYMAIL_WEBHOOK_SECRET:
         pytest.fail("the test settings should have no webhook secret")
     assert client.post("/anymail/postmark/inbound/", data="{}", content_type="application/json").status_code == 404
-
-
-class FakeImap:
-    """What imap_poll asks of imaplib: select, UID SEARCH/FETCH/STORE."""
-
-    def __init__(self, messages: dict[bytes, bytes]) -> None:
-        self.messages = messages
-        self.seen: list[str] = []
-        self.folder = ""
-
-    def select(self, folder: str) -> tuple[str, list[bytes]]:
-        self.folder = folder
-        return "OK", [str(len(self.messages)).encode()]
-
-    def uid(self, command: str, *args: Any) -> tuple[str, list[Any]]:
-        if command == "SEARCH":
-            unseen = [uid for uid in self.messages if uid.decode() not in self.seen]
-            return "OK", [b" ".join(unseen)]
-        if command == "FETCH":
-            uid = args[0].encode()
-            return "OK", [(uid + b" (BODY[] {1})", self.messages[uid]), b")"]
-        if command == "STORE":
-            self.seen.append(args[0])
-            return "OK", []
-        raise AssertionError(command)
 
 
 @pytest.mark.django_db
