@@ -534,9 +534,44 @@ GAME_EVENT_CONSUMERS["webhooks"] = "webhooks.tasks.consume_event"
 # allow loopback. Private, link-local and the rest are never allowed.
 WEBHOOKS_ALLOW_LOOPBACK = env_bool("WEBHOOKS_ALLOW_LOOPBACK", False)
 WEBHOOKS_MAX_PER_USER = env_int("WEBHOOKS_MAX_PER_USER", 10, minimum=1)
-# Connect and read timeouts of one attempt; a response body is read up to this many bytes.
+# The connect timeout and the longest wait for any one read of an attempt; a
+# response body is read up to this many bytes.
 WEBHOOKS_TIMEOUT_SECONDS = env_seconds("WEBHOOKS_TIMEOUT_SECONDS", 5.0, maximum=30)
 WEBHOOKS_MAX_RESPONSE_BYTES = env_int("WEBHOOKS_MAX_RESPONSE_BYTES", 4096, minimum=0)
+# The whole of one attempt (look-up, connection, TLS, the answer's headers and body)
+# is cut at this: a receiver that trickles its answer holds a worker no longer.
+WEBHOOKS_ATTEMPT_SECONDS = env_seconds("WEBHOOKS_ATTEMPT_SECONDS", 10.0, maximum=300)
+# A claimed delivery (and its endpoint) is taken again after this lease: it must
+# outlast any attempt, or a slow attempt and its retry would post the same message at once.
+if WEBHOOK_CLAIM_LEASE_SECONDS <= WEBHOOKS_ATTEMPT_SECONDS:
+    raise ImproperlyConfigured(
+        f"WEBHOOK_CLAIM_LEASE_SECONDS={WEBHOOK_CLAIM_LEASE_SECONDS} must be longer than "
+        f"WEBHOOKS_ATTEMPT_SECONDS={WEBHOOKS_ATTEMPT_SECONDS:g}: a delivery would be claimed again "
+        "while its attempt is still running, and sent twice."
+    )
+
+
+def _env_ports(name: str, default: list[int]) -> list[int]:
+    texts = env_list(name, [str(port) for port in default])
+    try:
+        ports = [int(text) for text in texts]
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={','.join(texts)!r} must be port numbers, comma-separated.") from None
+    if not ports or any(not 0 < port < 65536 for port in ports):
+        raise ImproperlyConfigured(f"{name} must list at least one port, each from 1 to 65535.")
+    return ports
+
+
+# The only ports deliveries connect to (loopback, when allowed, keeps any port):
+# a webhook URL cannot reach a public host's mail, database or admin ports.
+WEBHOOKS_ALLOWED_PORTS = _env_ports("WEBHOOKS_ALLOWED_PORTS", [80, 443])
+# Attempts run on a queue of their own, so that slow receivers never hold the
+# workers that send game email and sweep deadlines (docs/deploy.md: a worker for it).
+WEBHOOKS_QUEUE = "webhooks"
+CELERY_TASK_ROUTES = {
+    "webhooks.tasks.deliver": {"queue": WEBHOOKS_QUEUE},
+    "webhooks.tasks.deliver_due": {"queue": WEBHOOKS_QUEUE},
+}
 
 
 def _env_delays(name: str, default: list[int]) -> list[int]:

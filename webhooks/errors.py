@@ -37,3 +37,8 @@ class WebhookUrlRefused(InvalidInput):
 class UnsafeAddress(Exception):
     """At delivery time: the host no longer resolves to a public address. Not a
     DomainError: no caller sees it but the delivery, which records it."""
+
+
+class UnsafePort(UnsafeAddress):
+    """The URL's port is not among WEBHOOKS_ALLOWED_PORTS: a refusal that no later
+    attempt can change, unlike an address the host may move away from."""

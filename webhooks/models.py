@@ -48,6 +48,10 @@ class Endpoint(models.Model):
     # Failed attempts in a row (any delivery), and when the first of them was.
     consecutive_failures = models.PositiveIntegerField(default=0)
     failing_since = models.DateTimeField(null=True, blank=True)
+    # While an attempt to this endpoint is under way: when its lease ends. One
+    # attempt at a time per endpoint, so that one slow receiver holds one worker
+    # at most (webhooks.services._claim).
+    attempt_until = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

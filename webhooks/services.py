@@ -1,15 +1,24 @@
 """Writes for the webhooks app: registering endpoints, fanning events out into
 deliveries, and sending them.
 
-A delivery is sent at most once at a time, however many workers try: each
-attempt first claims the row with a conditional UPDATE (pending, due) that
-pushes ``next_attempt_at`` forward by WEBHOOK_CLAIM_LEASE_SECONDS. A worker that dies
-mid-attempt leaves the row to be claimed again when the lease runs out, so
-receivers may see a message twice (they drop repeats by its ``webhook-id``).
+A delivery is sent at most once at a time, however many workers try, and an
+endpoint gets one attempt at a time: each attempt first claims its endpoint
+(``Endpoint.attempt_until``, free or expired) and its delivery (pending, due)
+with conditional UPDATEs in one transaction, both leased for
+WEBHOOK_CLAIM_LEASE_SECONDS. An attempt never outlives the lease: it is cut at
+WEBHOOKS_ATTEMPT_SECONDS, connection, headers and body together
+(webhooks.deadline), and the settings refuse a lease that is not longer. A worker
+that dies mid-attempt leaves both to be claimed again when the lease runs out,
+so receivers may see a message twice (they drop repeats by its ``webhook-id``).
+
+The attempts run on a Celery queue of their own, ``webhooks`` (settings.CELERY_TASK_ROUTES),
+so that slow receivers hold only the workers that consume it, never the ones
+that send game email and sweep deadlines.
 """
 
 from __future__ import annotations
 
+import http.client
 import logging
 import time
 from collections.abc import Collection
@@ -18,10 +27,12 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 import requests
+import urllib3.exceptions
 from celery import current_app
 from django.conf import settings
 from django.core.mail import EmailMessage
 from django.db import transaction
+from django.db.models import Q
 from django.template.loader import render_to_string
 from django.utils import timezone
 from standardwebhooks import Webhook
@@ -30,18 +41,21 @@ from core.errors import InvalidInput
 from core.text import listed
 from games.models import GameEvent
 from webhooks import selectors
-from webhooks.errors import TooManyWebhooks, UnsafeAddress
+from webhooks.deadline import AttemptDeadline
+from webhooks.errors import TooManyWebhooks, UnsafeAddress, UnsafePort
 from webhooks.models import MAX_ERROR_LENGTH, Delivery, DeliveryAttempt, Endpoint, new_endpoint_secret
-from webhooks.url_safety import CheckedAdapter, url_check, url_parse
+from webhooks.url_safety import CheckedAdapter, url_check, url_parse, url_port_refusal
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 logger = logging.getLogger(__name__)
 
-# Longer than any one attempt can take (the connect and read timeouts are at most 30 s each).
+# Longer than any one attempt can take: settings refuse a WEBHOOK_CLAIM_LEASE_SECONDS
+# that is not longer than WEBHOOKS_ATTEMPT_SECONDS.
 def _claim_lease() -> timedelta:
     return timedelta(seconds=settings.WEBHOOK_CLAIM_LEASE_SECONDS)
+
 MAX_EVENTS_PER_ENDPOINT = 50
 DELIVER_TASK = "webhooks.tasks.deliver"
 NOTICE_TASK = "webhooks.tasks.send_disabled_notice"
@@ -185,6 +199,9 @@ class Outcome:
     status_code: int | None
     error: str
     duration_ms: int
+    # No later attempt can succeed (the URL's port is not allowed): the endpoint
+    # is disabled at once rather than after its retries.
+    refused_for_good: bool = False
 
     @property
     def succeeded(self) -> bool:
@@ -197,36 +214,48 @@ def _short(text: str) -> str:
 
 def http_post(*, url: str, body: bytes, headers: dict[str, str]) -> Outcome:
     """POST once, to a checked public address, following no redirect, reading at
-    most WEBHOOKS_MAX_RESPONSE_BYTES of the answer."""
+    most WEBHOOKS_MAX_RESPONSE_BYTES of the answer, all within WEBHOOKS_ATTEMPT_SECONDS."""
     timeout: float = settings.WEBHOOKS_TIMEOUT_SECONDS
+    limit: float = settings.WEBHOOKS_ATTEMPT_SECONDS
     started = time.monotonic()
 
-    def outcome(status_code: int | None, error: str = "") -> Outcome:
-        return Outcome(status_code, _short(error), int((time.monotonic() - started) * 1000))
+    def outcome(status_code: int | None, error: str = "", *, for_good: bool = False) -> Outcome:
+        return Outcome(status_code, _short(error), int((time.monotonic() - started) * 1000), for_good)
 
     session = requests.Session()
     session.trust_env = False  # no proxy from the environment: it would connect where we did not check
     adapter = CheckedAdapter(max_retries=0)
     session.mount("http://", adapter)
     session.mount("https://", adapter)
+    deadline = AttemptDeadline(limit)
+    wait = min(timeout, limit)
     try:
         url_parse(url)
-        with session.post(
-            url, data=body, headers=headers, timeout=(timeout, timeout), allow_redirects=False, stream=True
-        ) as response:
-            response.raw.read(settings.WEBHOOKS_MAX_RESPONSE_BYTES, decode_content=False)
-            status_code = response.status_code
+        with deadline:
+            with session.post(
+                url, data=body, headers=headers, timeout=(wait, wait), allow_redirects=False, stream=True
+            ) as response:
+                response.raw.read(settings.WEBHOOKS_MAX_RESPONSE_BYTES, decode_content=False)
+                status_code = response.status_code
+            if deadline.expired:  # the body was cut short: the answer did not complete
+                return outcome(None, f"No complete answer within {limit:g} seconds.")
+    except UnsafePort as exc:
+        return outcome(None, f"Refused: {exc}.", for_good=True)
     except UnsafeAddress as exc:
         return outcome(None, f"Refused: {exc}.")
     except InvalidInput as exc:
         return outcome(None, f"Refused: {exc.message}")
-    except requests.Timeout:
-        return outcome(None, f"No answer within {timeout:g} seconds.")
-    except requests.exceptions.SSLError:
-        return outcome(None, "The TLS handshake failed (is the certificate valid for this host?).")
-    except requests.ConnectionError:
-        return outcome(None, "Could not connect.")
-    except requests.RequestException as exc:
+    except (requests.RequestException, urllib3.exceptions.HTTPError, http.client.HTTPException, OSError) as exc:
+        # Once the deadline has shut the sockets, whatever was waiting on them
+        # fails in its own way (a reset, a truncated read): it is the deadline.
+        if deadline.expired:
+            return outcome(None, f"No complete answer within {limit:g} seconds.")
+        if isinstance(exc, requests.Timeout | urllib3.exceptions.TimeoutError | TimeoutError):
+            return outcome(None, f"No answer within {wait:g} seconds.")
+        if isinstance(exc, requests.exceptions.SSLError):
+            return outcome(None, "The TLS handshake failed (is the certificate valid for this host?).")
+        if isinstance(exc, requests.ConnectionError):
+            return outcome(None, "Could not connect.")
         return outcome(None, f"The request failed ({type(exc).__name__}).")
     finally:
         session.close()
@@ -238,13 +267,27 @@ def http_post(*, url: str, body: bytes, headers: dict[str, str]) -> Outcome:
 
 
 def _claim(*, delivery_id: int, now: datetime) -> bool:
-    """True for exactly one caller while the lease holds."""
-    return (
-        Delivery.objects.filter(pk=delivery_id, status=Delivery.Status.PENDING, next_attempt_at__lte=now).update(
-            next_attempt_at=now + _claim_lease()
-        )
-        == 1
-    )
+    """True for exactly one caller while the lease holds, and only when no other
+    attempt to the same endpoint holds one: the delivery and its endpoint are
+    claimed together or not at all. A delivery whose endpoint is busy stays due,
+    and the sweep (deliver_due) tries it again."""
+    due = Delivery.objects.filter(pk=delivery_id, status=Delivery.Status.PENDING, next_attempt_at__lte=now)
+    lease_ends = now + _claim_lease()
+    with transaction.atomic():
+        endpoint_id = due.values_list("endpoint_id", flat=True).first()
+        if endpoint_id is None:
+            return False
+        endpoint_free = Q(attempt_until__isnull=True) | Q(attempt_until__lte=now)
+        if Endpoint.objects.filter(endpoint_free, pk=endpoint_id).update(attempt_until=lease_ends) != 1:
+            return False
+        if due.update(next_attempt_at=lease_ends) != 1:
+            transaction.set_rollback(True)  # taken meanwhile: give the endpoint back as it was
+            return False
+    return True
+
+
+def _endpoint_release(endpoint_id: int) -> None:
+    Endpoint.objects.filter(pk=endpoint_id).update(attempt_until=None)
 
 
 def delivery_attempt(*, delivery_id: int) -> bool:
@@ -262,6 +305,7 @@ def delivery_attempt(*, delivery_id: int) -> bool:
         Delivery.objects.filter(pk=delivery_id, status=Delivery.Status.PENDING).update(
             status=Delivery.Status.FAILED, next_attempt_at=None, last_error="The endpoint is disabled."
         )
+        _endpoint_release(endpoint.pk)
         return False
     body = selectors.delivery_body(event=delivery.event)
     signature = Webhook(endpoint.secret).sign(delivery.message_id, now, body)
@@ -292,6 +336,7 @@ def _attempt_record(*, delivery_id: int, attempted_at: datetime, result: Outcome
     delivery.attempts += 1
     delivery.last_status_code = result.status_code
     delivery.last_error = result.error
+    endpoint.attempt_until = None  # the next attempt to this endpoint may start
     if result.succeeded:
         delivery.status = Delivery.Status.SUCCEEDED
         delivery.delivered_at = now
@@ -299,7 +344,7 @@ def _attempt_record(*, delivery_id: int, attempted_at: datetime, result: Outcome
         endpoint.consecutive_failures = 0
         endpoint.failing_since = None
         delivery.save()
-        endpoint.save(update_fields=["consecutive_failures", "failing_since"])
+        endpoint.save(update_fields=["consecutive_failures", "failing_since", "attempt_until"])
         return
 
     delays: list[int] = settings.WEBHOOKS_RETRY_DELAYS_SECONDS
@@ -312,9 +357,12 @@ def _attempt_record(*, delivery_id: int, attempted_at: datetime, result: Outcome
     delivery.save()
     endpoint.consecutive_failures += 1
     endpoint.failing_since = endpoint.failing_since or attempted_at
-    endpoint.save(update_fields=["consecutive_failures", "failing_since"])
+    endpoint.save(update_fields=["consecutive_failures", "failing_since", "attempt_until"])
 
-    reason = _disable_reason(endpoint=endpoint, exhausted=exhausted, attempts=delivery.attempts, now=now)
+    if result.refused_for_good:
+        reason: str | None = f"Its URL can no longer be used. {result.error}"
+    else:
+        reason = _disable_reason(endpoint=endpoint, exhausted=exhausted, attempts=delivery.attempts, now=now)
     if reason is not None and endpoint.is_active:
         _endpoint_disable(endpoint, reason=reason, now=now)
         endpoint.save(update_fields=["is_active", "disabled_at", "disabled_reason"])
@@ -363,6 +411,29 @@ def deliveries_send_due(*, limit: int | None = None) -> int:
             # One broken row must not stop the batch; its lease expires and it is tried again.
             logger.exception("webhook delivery %s could not be attempted", delivery_id)
     return sent
+
+
+def endpoints_disable_refused_ports() -> list[int]:
+    """Disable the active endpoints whose URL's port is not among
+    WEBHOOKS_ALLOWED_PORTS (registered before the ports were restricted), and
+    have each owner emailed why and what to do, as for any disabled endpoint.
+    Returns their ids. (A delivery to such a URL disables its endpoint too.)"""
+    refused = [
+        (endpoint_id, reason)
+        for endpoint_id, url in Endpoint.objects.filter(is_active=True).values_list("id", "url")
+        if (reason := url_port_refusal(url)) is not None
+    ]
+    disabled: list[int] = []
+    now = timezone.now()
+    with transaction.atomic():
+        for endpoint in Endpoint.objects.select_for_update().filter(pk__in=[pk for pk, _ in refused], is_active=True):
+            why = dict(refused)[endpoint.pk]
+            _endpoint_disable(endpoint, reason=f"Its URL can no longer be used. Refused: {why}.", now=now)
+            endpoint.save(update_fields=["is_active", "disabled_at", "disabled_reason"])
+            disabled.append(endpoint.pk)
+        if disabled:
+            _queue_on_commit(NOTICE_TASK, disabled)
+    return disabled
 
 
 def endpoint_disabled_notice_send(*, endpoint_id: int) -> bool:

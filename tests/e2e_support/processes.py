@@ -33,12 +33,14 @@ PYTHON = sys.executable
 CELERY = [PYTHON, "-m", "celery"]
 # Claims a killed worker held are taken again after their lease: 2 to 10 minutes
 # in the service, seconds for the tests that kill workers (settings, like
-# GAME_CLOCK_SECONDS for the game clocks).
+# GAME_CLOCK_SECONDS for the game clocks). A webhook attempt must end within its
+# claim's lease (the settings refuse it otherwise), so it is shortened too.
 SHORT_LEASES = {
     "OUTBOX_CLAIM_LEASE_SECONDS": "3",
     "OUTBOX_REDELIVER_AFTER_SECONDS": "3",
     "NOTIFICATION_SEND_LEASE_SECONDS": "3",
     "WEBHOOK_CLAIM_LEASE_SECONDS": "3",
+    "WEBHOOKS_ATTEMPT_SECONDS": "2",
 }
 
 T = TypeVar("T")
@@ -285,15 +287,24 @@ def _healthz(url: str) -> bool:
         return False
 
 
-class Worker(Process):
-    """`celery -A splendor_site worker`, solo pool, on the default queue."""
+# A light worker for the tests: one task at a time, no chatter between workers.
+LIGHT_WORKER = ["--pool", "solo", "--without-gossip", "--without-mingle"]
 
-    def __init__(self, env: dict[str, str], log: Path, name: str = "w1") -> None:
+
+class Worker(Process):
+    """`celery -A splendor_site worker` on ``queues`` (by default the two queues
+    docs/deploy.md's workers consume: `celery` and `webhooks`). ``options`` are
+    LIGHT_WORKER unless given: a test of what deploy.md runs passes its own
+    (prefork, gossip and mingle on)."""
+
+    def __init__(self, env: dict[str, str], log: Path, name: str = "w1", queues: str = "celery,webhooks",
+                 options: list[str] | None = None) -> None:
+        self.hostname = name
         super().__init__(
             f"worker {name}",
             [
-                *CELERY, "-A", "splendor_site", "worker", "--pool", "solo", "--queues", "celery",
-                "--hostname", f"{name}@%h", "--without-gossip", "--without-mingle", "--loglevel", "INFO",
+                *CELERY, "-A", "splendor_site", "worker", "--queues", queues, "--hostname", f"{name}@%h",
+                *(LIGHT_WORKER if options is None else options), "--loglevel", "INFO",
             ],
             env,
             log,
@@ -479,8 +490,11 @@ class Stack:
 
 
 def start_stack(tmp_path: Path, *, players: Iterable[str] = ("alice", "bob"), workers: int = 2, beat: bool = True,
-                **extra_env: str) -> Stack:
-    """Everything started and ready; the caller must call ``stop()`` (fixtures do)."""
+                worker_queues: str = "celery,webhooks", worker_options: list[str] | None = None,
+                webhook_workers: int = 0, **extra_env: str) -> Stack:
+    """Everything started and ready; the caller must call ``stop()`` (fixtures do).
+    ``workers`` consume ``worker_queues``; ``webhook_workers`` more consume only
+    the `webhooks` queue, as docs/deploy.md's dedicated webhooks worker."""
     redis = PrivateRedis(tmp_path / "redis.log")
     db = PrivateDatabase(os.environ["DATABASE_URL"])
     env = site_env(tmp_path, database_url=db.url, broker_url=redis.url(0), REDIS_URL=redis.url(0), **extra_env)
@@ -492,7 +506,12 @@ def start_stack(tmp_path: Path, *, players: Iterable[str] = ("alice", "bob"), wo
         stack.api.tokens.update({name: player_token(env, name) for name in players})
         web.start()
         for n in range(1, workers + 1):
-            stack.workers.append(Worker(env, tmp_path / f"worker{n}.log", name=f"w{n}"))
+            stack.workers.append(
+                Worker(env, tmp_path / f"worker{n}.log", name=f"w{n}", queues=worker_queues, options=worker_options)
+            )
+            stack.workers[-1].start()
+        for n in range(1, webhook_workers + 1):
+            stack.workers.append(Worker(env, tmp_path / f"webhooks{n}.log", name=f"webhooks{n}", queues="webhooks"))
             stack.workers[-1].start()
         if beat:
             stack.beat = Beat(env, tmp_path / "beat.log")

@@ -1,6 +1,6 @@
 """The README's run command, `manage.py serve`, on a fresh SQLite file and the
-embedded broker: turn emails and timeouts happen with no other command, and
-Ctrl-C stops everything it started.
+embedded broker: turn emails, timeouts and webhooks happen with no other
+command, a worker that dies is started again, and Ctrl-C stops everything it started.
 
 The site runs in a temporary directory's settings (its own SQLite file, VAR_DIR
 and mail folder); game clocks count seconds (GAME_CLOCK_SECONDS) and the beat
@@ -9,8 +9,12 @@ sweeps every second. The test only plays through the API and waits.
 
 from __future__ import annotations
 
+import json
+import os
 import signal
+import threading
 from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +61,8 @@ def served(tmp_path: Path) -> Iterator[tuple[Serve, Api, Path]]:
                 return False
 
         wait_for(up, timeout=60, what="the web server started by serve", explain=serve.tail)
-        wait_for(lambda: " ready." in serve.output(), timeout=60, what="the worker started by serve", explain=serve.tail)
+        wait_for(lambda: serve.output().count(" ready.") >= 2, timeout=60, what="the workers started by serve",
+                 explain=serve.tail)  # fmt: skip
         yield serve, Api(serve.url, api_tokens), tmp_path / "mail"
     finally:
         serve.stop()
@@ -94,10 +99,10 @@ def test_serve_sends_the_next_players_email_and_enforces_a_deadline_with_no_othe
     wait_for(bot_played, timeout=45, what="the bot's move after the missed deadline", every=1, explain=serve.tail)
 
 
-def test_ctrl_c_stops_the_web_server_and_the_worker(served: tuple[Serve, Api, Path]) -> None:
+def test_ctrl_c_stops_the_web_server_and_the_workers(served: tuple[Serve, Api, Path]) -> None:
     serve, _, _ = served
     started = descendants(serve.pid)
-    assert len(started) >= 2, started  # the web server and the worker at least
+    assert len(started) >= 3, started  # the web server and the two workers at least
     serve.kill(signal.SIGINT)  # what the terminal sends on Ctrl-C (to the whole group)
     assert serve.process is not None
     assert serve.process.wait(timeout=30) == 0
@@ -105,16 +110,64 @@ def test_ctrl_c_stops_the_web_server_and_the_worker(served: tuple[Serve, Api, Pa
     assert "SIGINT received; stopping" in serve.output()
 
 
-def test_when_the_worker_dies_serve_stops_the_web_server_and_fails(served: tuple[Serve, Api, Path]) -> None:
-    serve, _, _ = served
-    started = descendants(serve.pid)
-    workers = [pid for pid in started if "celery" in Path(f"/proc/{pid}/cmdline").read_text(errors="replace")]
-    assert workers, "no worker among serve's processes"
-    import os
+def _celery_pids(serve: Serve, queue: str) -> set[int]:
+    """The worker processes serve started for ``queue`` (their command names it)."""
+    found = set()
+    for pid in descendants(serve.pid):
+        try:
+            command = Path(f"/proc/{pid}/cmdline").read_text(errors="replace").split("\0")
+        except OSError:
+            continue
+        if "celery" in command and "--queues" in command and command[command.index("--queues") + 1] == queue:
+            found.add(pid)
+    return found
 
-    for pid in workers:
+
+def test_when_a_worker_dies_serve_starts_it_again_and_it_works(served: tuple[Serve, Api, Path]) -> None:
+    serve, api, mail_dir = served
+    killed = _celery_pids(serve, "celery")
+    assert killed, "no worker among serve's processes"
+    web_server = {pid for pid in descendants(serve.pid) if "runserver" in Path(f"/proc/{pid}/cmdline").read_text(errors="replace")}
+    for pid in killed:
         os.kill(pid, signal.SIGKILL)
-    assert serve.process is not None
-    assert serve.process.wait(timeout=30) != 0
-    wait_for(lambda: not any(pid_alive(pid) for pid in started), timeout=15, what="every process serve started gone")
-    assert "the worker exited with" in serve.output()
+
+    wait_for(lambda: "the worker exited with -9; starting it again in 1 s" in serve.output(), timeout=15,
+             what="serve noticing the dead worker", explain=serve.tail)  # fmt: skip
+    wait_for(lambda: _celery_pids(serve, "celery") - killed, timeout=30, what="a new worker", explain=serve.tail)
+    assert serve.alive() and all(pid_alive(pid) for pid in web_server)  # the web server kept running
+    # The new worker sends the next turn email.
+    game_id = api.new_game("alice", ["bob"])
+    mover, _ = api.play(game_id)
+    waiting = "bob" if mover == "alice" else "alice"
+    wait_for(lambda: any(message["To"] == f"{waiting}@example.com" and game_id in str(message["Subject"])
+                         and "Your turn" in str(message["Subject"]) for message in emails(mail_dir)),
+             timeout=60, what="the turn email sent by the new worker", explain=serve.tail)  # fmt: skip
+
+
+class Receiver(BaseHTTPRequestHandler):
+    def do_POST(self) -> None:
+        server: Any = self.server
+        server.received.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+        self.send_response(204)
+        self.end_headers()
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+def test_serve_delivers_webhooks_through_a_worker_of_their_own(served: tuple[Serve, Api, Path]) -> None:
+    serve, api, _ = served
+    receiver: Any = ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+    receiver.received = []
+    threading.Thread(target=receiver.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{receiver.server_address[1]}/hook"
+        api.call("alice", "POST", "/api/v1/webhooks/", {"url": url, "events": ["game_started"]})
+        game_id = api.new_game("alice", ["bob"])
+        wait_for(lambda: [event for event in receiver.received if event["data"]["game_id"] == game_id], timeout=60,
+                 what="the game_started webhook", explain=serve.tail)  # fmt: skip
+    finally:
+        receiver.shutdown()
+        receiver.server_close()
+    assert _celery_pids(serve, "webhooks"), "no webhooks worker among serve's processes"
+    assert "webhooks.tasks.deliver" in serve.output()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +64,14 @@ def test_serve_starts_one_worker_with_beat_on_the_default_queue(settings: Any) -
     assert command[command.index("--queues") + 1] == "celery"
 
 
+def test_serve_starts_a_worker_of_its_own_for_the_webhooks_queue(settings: Any) -> None:
+    command = serve.webhooks_worker_command()
+    assert command[1:6] == ["-m", "celery", "-A", "splendor_site", "worker"]
+    assert command[command.index("--queues") + 1] == "webhooks" == settings.WEBHOOKS_QUEUE
+    assert "--beat" not in command  # one beat, in the other worker
+    assert command[command.index("--hostname") + 1] != serve.worker_command()[serve.worker_command().index("--hostname") + 1]
+
+
 def test_serve_keeps_the_autoreloader_unless_asked_not_to() -> None:
     assert serve.server_command("127.0.0.1:8000", reload=True)[-2:] == ["runserver", "127.0.0.1:8000"]
     assert serve.server_command("127.0.0.1:8000", reload=False)[-1] == "--noreload"
@@ -87,3 +96,68 @@ def test_a_child_that_ignores_sigterm_is_killed_after_the_grace_period(monkeypat
     assert stubborn.stdout is not None and stubborn.stdout.readline() == b"ready\n"
     serve._stop_all({"worker": stubborn})
     assert stubborn.returncode == -signal.SIGKILL
+
+
+def _sleep_command(seconds: float = 60) -> list[str]:
+    return [sys.executable, "-c", f"import time; time.sleep({seconds})"]
+
+
+def _exits(code: int, after: float = 0.0) -> list[str]:
+    return [sys.executable, "-c", f"import sys, time; time.sleep({after}); sys.exit({code})"]
+
+
+def _supervise_until(supervisor: serve.Supervisor, done: Any, timeout: float = 30) -> int | None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        code = supervisor.step(time.monotonic())
+        if code is not None or done():
+            return code
+        time.sleep(0.02)
+    raise AssertionError("the supervisor did not get there in time")
+
+
+def test_a_worker_that_exits_is_started_again_after_a_wait_that_doubles(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(serve, "RESTART_FIRST_SECONDS", 0.05)
+    said: list[str] = []
+    supervisor = serve.Supervisor(
+        {"web server": _sleep_command(), "worker": _exits(3)}, say=said.append, warn=said.append
+    )
+    supervisor.start_all()
+    try:
+        code = _supervise_until(supervisor, lambda: supervisor.restarts.get("worker", 0) >= 3)
+        assert code is None  # serving goes on
+        assert supervisor.children["web server"].poll() is None
+    finally:
+        serve._stop_all(supervisor.children)
+    waits = [line.rsplit(" in ", 1)[1] for line in said if "starting it again" in line]
+    assert waits[:3] == ["0.05 s", "0.1 s", "0.2 s"], said
+    assert "serve: the worker exited with 3; starting it again in 0.05 s" in said
+    assert sum("started the worker" in line for line in said) >= 3
+
+
+def test_a_worker_that_ran_a_while_before_exiting_starts_again_from_the_first_wait(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(serve, "RESTART_FIRST_SECONDS", 0.05)
+    monkeypatch.setattr(serve, "RESTART_RESET_SECONDS", 0.3)
+    said: list[str] = []
+    supervisor = serve.Supervisor({"worker": _exits(1, after=0.4)}, say=said.append, warn=said.append)
+    supervisor.start_all()
+    try:
+        _supervise_until(supervisor, lambda: supervisor.restarts.get("worker", 0) >= 2)
+    finally:
+        serve._stop_all(supervisor.children)
+    assert [line.rsplit(" in ", 1)[1] for line in said if "starting it again" in line][:2] == ["0.05 s", "0.05 s"]
+
+
+def test_when_the_web_server_exits_the_supervisor_says_so_and_returns_its_code() -> None:
+    said: list[str] = []
+    supervisor = serve.Supervisor({"web server": _exits(4), "worker": _sleep_command()}, say=said.append, warn=said.append)
+    supervisor.start_all()
+    try:
+        code = _supervise_until(supervisor, lambda: False)
+    finally:
+        serve._stop_all(supervisor.children)
+    assert code == 4
+    assert supervisor.why == "the web server exited with 4"
+    assert supervisor.children["worker"].returncode == -signal.SIGTERM  # stopped with the rest

@@ -1,21 +1,27 @@
 """manage.py serve [ADDRPORT] [--no-worker] [--noreload]
 
-The README's one command: the development web server and, beside it, one Celery
-worker with the beat scheduler embedded (``celery -A splendor_site worker -B``),
-so turn emails, reminders, deadline sweeps and outbox redelivery happen with
-nothing else to start. By default the broker is the embedded one (kombu's
-filesystem transport, folders under VAR_DIR); with ``CELERY_BROKER_URL=redis://...``
-the same two processes use Redis.
+The README's one command: the development web server and, beside it, the
+workers, so turn emails, reminders, deadline sweeps, outbox redelivery and
+webhook deliveries happen with nothing else to start: one worker with the beat
+scheduler embedded (``celery -A splendor_site worker -B``) on the default queue,
+and one on the ``webhooks`` queue, so that a slow webhook receiver never holds up
+game email. By default the broker is the embedded one (kombu's filesystem
+transport, folders under VAR_DIR); with ``CELERY_BROKER_URL=redis://...`` the
+same processes use Redis.
 
-Both run as children, each in a process group of its own. Ctrl-C (SIGINT) or
-SIGTERM stops both: each group gets SIGTERM, then SIGKILL if it has not exited
-within STOP_SECONDS. If either child exits by itself, the other is stopped the
-same way and the command exits non-zero.
+Each runs as a child in a process group of its own. Ctrl-C (SIGINT) or SIGTERM
+stops them all: each group gets SIGTERM, then SIGKILL if it has not exited within
+STOP_SECONDS. A worker that exits by itself (a crash, a kill) is started again,
+after a wait that doubles with each exit in a row (RESTART_FIRST_SECONDS up to
+RESTART_MAX_SECONDS; a worker that ran RESTART_RESET_SECONDS starts from the
+first wait again), as the documented process managers restart theirs. If the
+web server exits by itself (its port taken, a broken settings file), the rest
+are stopped and the command exits non-zero.
 
-The worker is started here, in the outer process, never by the web server: the
+The workers are started here, in the outer process, never by the web server: the
 runserver child keeps Django's autoreloader (it restarts only its own inner
-process when code changes), so there is always exactly one worker. The worker
-does not reload; restart the command after changing tasks.
+process when code changes), so there is always exactly one of each. The workers
+do not reload; restart the command after changing tasks.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ import subprocess
 import sys
 import time
 from argparse import ArgumentParser
+from collections.abc import Callable
 from types import FrameType
 from typing import Any
 
@@ -36,6 +43,10 @@ from splendor_site.celery import broker_folders_make
 
 STOP_SECONDS = 10.0
 POLL_SECONDS = 0.2
+RESTART_FIRST_SECONDS = 1.0
+RESTART_MAX_SECONDS = 30.0
+RESTART_RESET_SECONDS = 60.0
+WEB_SERVER = "web server"
 
 
 def worker_command() -> list[str]:
@@ -44,7 +55,18 @@ def worker_command() -> list[str]:
     return [
         sys.executable, "-m", "celery", "-A", "splendor_site", "worker",
         "--beat", "--schedule-filename", settings.CELERY_BEAT_SCHEDULE_FILENAME,
-        "--pool", "solo", "--queues", "celery",
+        "--pool", "solo", "--queues", "celery", "--hostname", "celery@%h",
+        "--without-gossip", "--without-mingle",
+        "--loglevel", "INFO",
+    ]  # fmt: skip
+
+
+def webhooks_worker_command() -> list[str]:
+    """One worker on the webhooks queue only: an attempt may take up to
+    WEBHOOKS_ATTEMPT_SECONDS, and it takes it here, not from game email."""
+    return [
+        sys.executable, "-m", "celery", "-A", "splendor_site", "worker",
+        "--pool", "solo", "--queues", settings.WEBHOOKS_QUEUE, "--hostname", "webhooks@%h",
         "--without-gossip", "--without-mingle",
         "--loglevel", "INFO",
     ]  # fmt: skip
@@ -63,8 +85,9 @@ class Stop(Exception):
 
 class Command(BaseCommand):
     help = (
-        "Run the web server and a Celery worker with beat (turn emails, reminders, "
-        "deadlines) together; Ctrl-C stops both."
+        "Run the web server, a Celery worker with beat (turn emails, reminders, deadlines) and "
+        "a worker for webhook deliveries together; a worker that exits is started again; "
+        "Ctrl-C stops them all."
     )
     requires_system_checks: list[str] = []  # runserver runs them itself
 
@@ -87,9 +110,10 @@ class Command(BaseCommand):
             broker_folders_make()
         os.makedirs(settings.VAR_DIR, exist_ok=True)
 
-        commands = {"web server": server_command(options["addrport"], reload=not options["noreload"])}
+        commands = {WEB_SERVER: server_command(options["addrport"], reload=not options["noreload"])}
         if with_worker:
             commands["worker"] = worker_command()
+            commands["webhooks worker"] = webhooks_worker_command()
         exit_code = self._run(commands)
         if exit_code:
             raise CommandError(f"stopped: {self._why}", returncode=exit_code)
@@ -97,26 +121,18 @@ class Command(BaseCommand):
     _why = ""
 
     def _run(self, commands: dict[str, list[str]]) -> int:
-        children: dict[str, subprocess.Popen[bytes]] = {}
+        supervisor = Supervisor(commands, say=self.stdout.write, warn=self.stderr.write)
 
         def stop(signum: int, frame: FrameType | None) -> None:
             raise Stop(signal.Signals(signum).name)
 
         previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
         try:
-            for name, command in commands.items():
-                # A process group of its own: the terminal's Ctrl-C reaches only this
-                # command, which stops each child and everything the child started.
-                children[name] = subprocess.Popen(command, cwd=settings.BASE_DIR, start_new_session=True)
-                self.stdout.write(f"serve: started the {name} (pid {children[name].pid}): {' '.join(command[1:])}")
-            while True:
-                for name, child in children.items():
-                    code = child.poll()
-                    if code is not None:
-                        self._why = f"the {name} exited with {code}"
-                        self.stderr.write(f"serve: {self._why}; stopping the rest")
-                        return code or 1
+            supervisor.start_all()
+            while (code := supervisor.step(time.monotonic())) is None:
                 time.sleep(POLL_SECONDS)
+            self._why = supervisor.why
+            return code
         except Stop as received:
             self.stdout.write(f"serve: {received} received; stopping")
             return 0
@@ -126,9 +142,64 @@ class Command(BaseCommand):
             # Ignore further Ctrl-C while stopping, so that the children are always waited for.
             signal.signal(signal.SIGINT, signal.SIG_IGN)
             try:
-                _stop_all(children)
+                _stop_all(supervisor.children)
             finally:
                 signal.signal(signal.SIGINT, previous[signal.SIGINT])
+
+
+class Supervisor:
+    """Starts ``commands`` and watches them: a worker that exits is started again
+    after a backoff, the web server's exit ends everything (``step`` returns the
+    exit code then). ``children`` holds the running ones, for stopping."""
+
+    def __init__(self, commands: dict[str, list[str]], *, say: Callable[[str], object],
+                 warn: Callable[[str], object]) -> None:  # fmt: skip
+        self.commands = commands
+        self.say, self.warn = say, warn
+        self.children: dict[str, subprocess.Popen[bytes]] = {}
+        self.started_at: dict[str, float] = {}
+        self.restart_at: dict[str, float] = {}
+        self.waits: dict[str, float] = {}
+        self.restarts: dict[str, int] = {}
+        self.why = ""
+
+    def start_all(self) -> None:
+        for name in self.commands:
+            self._start(name, time.monotonic())
+
+    def _start(self, name: str, now: float) -> None:
+        command = self.commands[name]
+        # A process group of its own: the terminal's Ctrl-C reaches only this
+        # command, which stops each child and everything the child started.
+        self.children[name] = subprocess.Popen(command, cwd=settings.BASE_DIR, start_new_session=True)
+        self.started_at[name] = now
+        self.say(f"serve: started the {name} (pid {self.children[name].pid}): {' '.join(command[1:])}")
+
+    def step(self, now: float) -> int | None:
+        """Look at each child once; None while serving goes on, else the exit code."""
+        for name, child in list(self.children.items()):
+            code = child.poll()
+            if code is None:
+                continue
+            if name == WEB_SERVER:
+                self.why = f"the {name} exited with {code}"
+                self.warn(f"serve: {self.why}; stopping the rest")
+                return code or 1
+            # What the worker started (the embedded beat) goes with it, so that
+            # the new one never runs beside a leftover.
+            _signal_group(child, signal.SIGKILL)
+            del self.children[name]
+            ran = now - self.started_at[name]
+            wait = RESTART_FIRST_SECONDS if ran >= RESTART_RESET_SECONDS else self.waits.get(name, RESTART_FIRST_SECONDS)
+            self.waits[name] = min(wait * 2, RESTART_MAX_SECONDS)
+            self.restart_at[name] = now + wait
+            self.restarts[name] = self.restarts.get(name, 0) + 1
+            self.warn(f"serve: the {name} exited with {code}; starting it again in {wait:g} s")
+        for name, when in list(self.restart_at.items()):
+            if now >= when:
+                del self.restart_at[name]
+                self._start(name, now)
+        return None
 
 
 def _signal_group(child: subprocess.Popen[bytes], sig: int) -> None:
