@@ -53,7 +53,8 @@ class TooManyAttemptsError(VerificationError):
 
 
 class TooManyCodesError(DomainError):
-    """Raised with ``retry_after``: the seconds until another code may be sent."""
+    """Raised with ``retry_after``: the seconds until another code may be sent (to
+    this sign-up, or to this address or at this client's request)."""
 
     kind = ErrorKind.TOO_MANY
     code = "too_many_codes"

@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, SetPasswordForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, PasswordResetForm, SetPasswordForm
 from django.core.exceptions import ValidationError
 
 from accounts import services
+from accounts.models import AccountEmailSent
 from api.client_address import client_address
 from core.errors import DomainError, InvalidInput
 
@@ -115,6 +116,31 @@ class LockoutAuthenticationForm(AuthenticationForm):
                 f"checked for it from here for {wait_words(seconds)}. Try again then, or reset your password.",
                 code="locked",
             )
+
+
+class LimitedPasswordResetForm(PasswordResetForm):
+    """Django's reset form, whose links count against the limits per address and
+    per client (accounts.services.account_email_take): past them no link is sent,
+    and the page answers the same, so it tells nothing either way."""
+
+    # The address of the client asking; the page sets it (accounts.pages.PasswordResetPage).
+    client = ""
+
+    def send_mail(
+        self,
+        subject_template_name: str,
+        email_template_name: str,
+        context: dict[str, Any],
+        from_email: str | None,
+        to_email: str,
+        html_email_template_name: str | None = None,
+    ) -> None:
+        kind = AccountEmailSent.Kind.PASSWORD_RESET
+        if services.account_email_take(kind=kind, address=to_email, client=self.client):
+            return
+        super().send_mail(
+            subject_template_name, email_template_name, context, from_email, to_email, html_email_template_name
+        )
 
 
 class PasswordResetSetForm(SetPasswordForm):  # type: ignore[type-arg]

@@ -134,3 +134,32 @@ class PasswordFailures(models.Model):
 
     def __str__(self) -> str:
         return f"{self.username_digest[:12]}: {self.failures} failures"
+
+
+class AccountEmailSent(models.Model):
+    """An email with a code or a link (a sign-up code, a token recovery code, a
+    password reset link) sent at someone's request: counted per recipient and
+    per requesting client address, so that neither one address's inbox nor one
+    client can be used to send many (accounts.services.account_email_take).
+
+    Both addresses are kept only as keyed digests; rows older than the longest
+    window are deleted (accounts.services.account_emails_forget_old).
+    """
+
+    class Kind(models.TextChoices):
+        SIGNUP_CODE = "signup_code", "Sign-up code"
+        RECOVERY_CODE = "recovery_code", "Token recovery code"
+        PASSWORD_RESET = "password_reset", "Password reset link"
+
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    address_digest = models.CharField(max_length=64)
+    client_digest = models.CharField(max_length=64)
+    sent_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = "account email sent"
+        verbose_name_plural = "account emails sent"
+        indexes = [
+            models.Index(fields=["address_digest", "sent_at"], name="account_email_by_address"),
+            models.Index(fields=["client_digest", "sent_at"], name="account_email_by_client"),
+        ]

@@ -18,6 +18,7 @@ from django.contrib import messages
 from django.contrib.auth import REDIRECT_FIELD_NAME, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordResetForm
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse, reverse_lazy
@@ -29,6 +30,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts import services
 from accounts.forms import (
     EmailChangeForm,
+    LimitedPasswordResetForm,
     LockoutAuthenticationForm,
     PasswordChangePageForm,
     PasswordResetSetForm,
@@ -117,6 +119,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                 email=data["email"],
                 password=data["password"],
                 display_name=data["display_name"] or None,
+                client=client_address(request),
             )
         except DomainError as error:
             if error.retry_after:
@@ -169,7 +172,7 @@ def signup_resend(request: HttpRequest) -> HttpResponse:
     form = SignupResendForm(request.POST)
     if form.is_valid():
         # The same answer whether or not a sign-up is waiting under the name.
-        services.signup_code_resend(username=form.cleaned_data["username"])
+        services.signup_code_resend(username=form.cleaned_data["username"], client=client_address(request))
         request.session[SESSION_SIGNUP_USERNAME] = form.cleaned_data["username"]
         messages.info(
             request,
@@ -211,10 +214,16 @@ class LogoutPage(auth_views.LogoutView):
 
 @method_decorator(private_page, name="dispatch")
 class PasswordResetPage(auth_views.PasswordResetView):
+    form_class = LimitedPasswordResetForm
     template_name = "accounts/pages/password_reset_form.html"
     email_template_name = "accounts/pages/password_reset_email.txt"
     subject_template_name = "accounts/pages/password_reset_subject.txt"
     success_url = reverse_lazy("accounts-password-reset-done")
+
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
+        if isinstance(form, LimitedPasswordResetForm):  # form_class above: always
+            form.client = client_address(self.request)
+        return super().form_valid(form)
 
 
 @method_decorator(private_page, name="dispatch")

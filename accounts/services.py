@@ -36,7 +36,15 @@ from accounts.errors import (
     VerificationError,
     VerificationExpiredError,
 )
-from accounts.models import ApiToken, EmailVerification, PasswordFailures, Player, Scope, scopes_normalise
+from accounts.models import (
+    AccountEmailSent,
+    ApiToken,
+    EmailVerification,
+    PasswordFailures,
+    Player,
+    Scope,
+    scopes_normalise,
+)
 from accounts.signals import (
     account_disabled,
     account_erased,
@@ -394,12 +402,17 @@ def code_email_send(*, verification_id: int) -> bool:
 
 
 @transaction.atomic
-def signup_start(*, username: str, email: str, password: str, display_name: str | None = None) -> User:
+def signup_start(
+    *, username: str, email: str, password: str, client: str, display_name: str | None = None
+) -> User:
     """An inactive user and a code emailed to them; `signup_verify` activates it.
 
     A sign-up that was never verified gives way to this one: see
     `_claim_username_and_email`. Signing up again with the same address reuses
-    that account, and counts against its VERIFICATION_CODES_PER_DAY.
+    that account, and counts against its VERIFICATION_CODES_PER_DAY. The code
+    email counts against the limits per address and per client (``client``, the
+    caller's address: ``account_email_take``); past them nothing is made and
+    TooManyCodesError says when to try again.
     """
     now = timezone.now()
     _refuse_reserved_names(username=username, display_name=display_name)
@@ -415,6 +428,13 @@ def signup_start(*, username: str, email: str, password: str, display_name: str 
         validate_password(password, user=user)
     except DjangoValidationError as exc:
         raise InvalidInput({"password": list(exc.messages)}) from None
+    wait = account_email_take(kind=AccountEmailSent.Kind.SIGNUP_CODE, address=email, client=client, now=now)
+    if wait:
+        raise TooManyCodesError(
+            "As many emails with codes as may be sent in a while have gone to this address, or been asked for from "
+            "your address. Try again after Retry-After.",
+            retry_after=wait,
+        )
     user.set_password(password)
     _save_new_username(user)
     Player.objects.update_or_create(user=user, defaults={"display_name": display_name or username})
@@ -422,12 +442,13 @@ def signup_start(*, username: str, email: str, password: str, display_name: str 
     return user
 
 
-def signup_code_resend(*, username: str | None = None, email: str | None = None) -> None:
+def signup_code_resend(*, client: str, username: str | None = None, email: str | None = None) -> None:
     """Email a new code to the sign-up waiting under `username` (or `email`), if any.
 
     Returns nothing either way, and does nothing beyond the limits
-    (VERIFICATION_RESEND_INTERVAL, VERIFICATION_CODES_PER_DAY): the caller's
-    answer must not tell whether an account or an address exists.
+    (VERIFICATION_RESEND_INTERVAL, VERIFICATION_CODES_PER_DAY, and per address and
+    per ``client``: ``account_email_take``): the caller's answer must not tell
+    whether an account or an address exists, or whether an email went.
     """
     if not username and not email:
         raise InvalidInput({"username": ["Give the username or the email address you signed up with."]})
@@ -437,6 +458,9 @@ def signup_code_resend(*, username: str | None = None, email: str | None = None)
         waiting = waiting.filter(username__iexact=username) if username else waiting.filter(email__iexact=email)
         user = waiting.first()
         if user is None or _next_code_at(user=user, now=now, resend=True) > now:
+            return
+        kind = AccountEmailSent.Kind.SIGNUP_CODE
+        if account_email_take(kind=kind, address=user.email, client=client, now=now):
             return
         _code_send(user=user, now=now, purpose=EmailVerification.Purpose.SIGNUP)
 
@@ -601,6 +625,64 @@ def password_failures_forget_old(*, now: datetime | None = None) -> int:
     return deleted
 
 
+# --- emails with codes and links, limited per address and per client ---------------------
+
+_RATE_PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def _rate(text: str) -> tuple[int, timedelta]:
+    """A rate such as "5/hour" (as settings.env_rate allows) as a count and a window."""
+    count, _, period = text.partition("/")
+    return int(count), timedelta(seconds=_RATE_PERIODS[period.strip()[0]])
+
+
+def _email_digest_for_limits(address: str) -> str:
+    # Keyed, as the client's: the row must not give an address back to whoever reads the table.
+    return salted_hmac("accounts.account_email", address.strip().lower(), algorithm="sha256").hexdigest()
+
+
+def _wait_under(rate: str, sent: QuerySet[AccountEmailSent], now: datetime) -> int:
+    """Seconds until one more fits under ``rate`` for the rows ``sent`` (0: now)."""
+    limit, window = _rate(rate)
+    recent = list(sent.filter(sent_at__gt=now - window).order_by("-sent_at").values_list("sent_at", flat=True)[:limit])
+    if len(recent) < limit:
+        return 0
+    return _seconds_until(recent[limit - 1] + window, now)
+
+
+def account_email_take(*, kind: str, address: str, client: str, now: datetime | None = None) -> int:
+    """Count an email with a code or a link to ``address``, asked for by the client
+    address ``client``, and return 0; or, when the address has been sent
+    ACCOUNT_EMAIL_ADDRESS_RATE already or the client has asked for
+    ACCOUNT_EMAIL_CLIENT_RATE, count nothing and return the seconds until it may.
+
+    The caller sends the email only on 0. Where the answer must not tell whether
+    an address has an account, the caller answers the same either way.
+    """
+    now = now or timezone.now()
+    address_digest, client_digest = _email_digest_for_limits(address), _client_digest(client)
+    to_address = AccountEmailSent.objects.filter(address_digest=address_digest)
+    from_client = AccountEmailSent.objects.filter(client_digest=client_digest)
+    wait = max(
+        _wait_under(settings.ACCOUNT_EMAIL_ADDRESS_RATE, to_address, now),
+        _wait_under(settings.ACCOUNT_EMAIL_CLIENT_RATE, from_client, now),
+    )
+    if wait:
+        logger.info("an account email (%s) was not sent: over the limit per address or per client", kind)
+        return wait
+    AccountEmailSent.objects.create(kind=kind, address_digest=address_digest, client_digest=client_digest, sent_at=now)
+    return 0
+
+
+def account_emails_forget_old(*, now: datetime | None = None) -> int:
+    """Delete the records of account emails older than either limit's window.
+    Returns how many."""
+    now = now or timezone.now()
+    longest = max(_rate(settings.ACCOUNT_EMAIL_ADDRESS_RATE)[1], _rate(settings.ACCOUNT_EMAIL_CLIENT_RATE)[1])
+    deleted, _ = AccountEmailSent.objects.filter(sent_at__lt=now - longest).delete()
+    return deleted
+
+
 # --- disabling ------------------------------------------------------------------------
 
 
@@ -699,13 +781,14 @@ def _recoverable_accounts() -> QuerySet[User]:
     )
 
 
-def token_recovery_start(*, email: str) -> None:
+def token_recovery_start(*, email: str, client: str) -> None:
     """Email a one-time code to the account with this address, if there is one,
     for ``token_recovery_confirm``. Earlier recovery codes stop working.
 
     Returns nothing either way, and does nothing beyond the limits
-    (VERIFICATION_RESEND_INTERVAL, VERIFICATION_CODES_PER_DAY): the caller's
-    answer must not tell whether an address has an account.
+    (VERIFICATION_RESEND_INTERVAL, VERIFICATION_CODES_PER_DAY, and per address and
+    per ``client``: ``account_email_take``): the caller's answer must not tell
+    whether an address has an account, or whether an email went.
     """
     now = timezone.now()
     purpose = EmailVerification.Purpose.TOKEN_RECOVERY
@@ -714,6 +797,9 @@ def token_recovery_start(*, email: str) -> None:
             _recoverable_accounts().select_for_update(of=("self",)).filter(email__iexact=email).order_by("pk").first()
         )
         if user is None or _next_code_at(user=user, now=now, resend=True, purpose=purpose) > now:
+            return
+        kind = AccountEmailSent.Kind.RECOVERY_CODE
+        if account_email_take(kind=kind, address=user.email, client=client, now=now):
             return
         _code_send(user=user, now=now, purpose=purpose)
 
@@ -791,9 +877,9 @@ def player_erase(*, user: User) -> None:
     game keep their history, but nothing in them names the person any more: the
     username becomes ``deleted-<id>``, the display name ``deleted player <id>``,
     the email address and names are blanked, the password made unusable and the
-    account inactive. Its tokens and emailed codes are deleted, as are the count
-    of wrong passwords kept for its username and the admin history's record of
-    the names it had. ``account_erased`` asks the other apps, in the same
+    account inactive. Its tokens and emailed codes are deleted, as are the counts
+    of wrong passwords kept for its username, of emails sent to its address, and
+    the admin history's record of the names it had. ``account_erased`` asks the other apps, in the same
     transaction, to scrub what they keep; once this commits, ``account_disabled``
     makes its seats leave their games. Erasing an erased account does nothing.
     """
@@ -804,7 +890,7 @@ def player_erase(*, user: User) -> None:
         if player is not None and player.is_erased:
             return
         user_id = account.pk
-        old_username = account.get_username()
+        old_username, old_email = account.get_username(), account.email
         account.username = erased_username(user_id)
         account.email = account.first_name = account.last_name = ""
         account.is_active = account.is_staff = account.is_superuser = False
@@ -821,6 +907,8 @@ def player_erase(*, user: User) -> None:
         ApiToken.objects.filter(user=account).delete()
         EmailVerification.objects.filter(user=account).delete()
         password_failures_clear(username=old_username)
+        if old_email:
+            AccountEmailSent.objects.filter(address_digest=_email_digest_for_limits(old_email)).delete()
         _admin_history_scrub(account=account, player=player)
         account_erased.send(sender=User, user_id=user_id)
         transaction.on_commit(lambda: account_disabled.send(sender=User, user_id=user_id))

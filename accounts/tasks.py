@@ -23,5 +23,6 @@ def send_code_email(verification_id: int) -> bool:
 
 @shared_task(name="accounts.tasks.housekeeping", ignore_result=True)
 def housekeeping() -> int:
-    """Hourly: forget day-old counts of wrong passwords that hold no lock."""
-    return services.password_failures_forget_old()
+    """Hourly: forget day-old counts of wrong passwords that hold no lock, and the
+    records of account emails older than their limits' windows."""
+    return services.password_failures_forget_old() + services.account_emails_forget_old()

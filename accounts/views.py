@@ -89,7 +89,8 @@ class PlayerSignupView(APIView):
         description="Answers 202 and emails a code to verify at POST /api/v1/players/verify/. A sign-up "
         "that was never verified gives way: one with the same email address is replaced (at most "
         "five codes a day go to one sign-up: 429 `too_many_codes`), and one whose code has expired or "
-        "been guessed at too often no longer holds its username.",
+        "been guessed at too often no longer holds its username. Emails with codes are also limited per "
+        "address and per caller's address (429 `too_many_codes`, with nothing kept).",
         request=SignupSerializer,
         responses={
             202: SignupAcceptedSerializer,
@@ -101,7 +102,7 @@ class PlayerSignupView(APIView):
     def post(self, request: Request) -> Response:
         serializer = SignupSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        user = services.signup_start(**serializer.validated_data)
+        user = services.signup_start(**serializer.validated_data, client=client_address(request))
         body = {
             "username": user.username,
             "email": user.email,
@@ -166,7 +167,7 @@ class PlayerResendView(APIView):
     def post(self, request: Request) -> Response:
         serializer = ResendSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        services.signup_code_resend(**serializer.validated_data)
+        services.signup_code_resend(**serializer.validated_data, client=client_address(request))
         return Response({"detail": RESEND_ACCEPTED}, status=status.HTTP_202_ACCEPTED)
 
 
@@ -336,7 +337,7 @@ class TokenRecoverView(APIView):
     def post(self, request: Request) -> Response:
         serializer = TokenRecoverSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        services.token_recovery_start(email=serializer.validated_data["email"])
+        services.token_recovery_start(email=serializer.validated_data["email"], client=client_address(request))
         return Response({"detail": RECOVER_ACCEPTED}, status=status.HTTP_202_ACCEPTED)
 
 

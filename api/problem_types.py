@@ -195,7 +195,8 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
         ),
         ProblemType(
             "too_many_codes", 429, "Too many codes",
-            "This sign-up has been sent as many codes as it may get in a day.",
+            "This sign-up has been sent as many codes as it may get in a day, or the address (or the "
+            "address you ask from) as many emails with codes as it may in an hour.",
             "Use the latest code you got, or wait `Retry-After`.",
         ),
         ProblemType(

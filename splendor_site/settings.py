@@ -672,6 +672,12 @@ API_THROTTLE_USER_RATE = env_rate("API_THROTTLE_USER_RATE", "120/minute")
 # POST /api/v1/players/resend/ and /api/v1/tokens/recover/ send email: a tighter
 # limit per IP address, for each of them.
 API_THROTTLE_RESEND_RATE = env_rate("API_THROTTLE_RESEND_RATE", "5/hour")
+# Emails with a code or a link (sign-up and token recovery codes, password reset
+# links), whichever door asks for them (accounts.services.account_email_take): at
+# most this many to one address, and at most this many asked for by one client
+# address. Past either, nothing is sent and the answer stays the same.
+ACCOUNT_EMAIL_ADDRESS_RATE = env_rate("ACCOUNT_EMAIL_ADDRESS_RATE", "5/hour")
+ACCOUNT_EMAIL_CLIENT_RATE = env_rate("ACCOUNT_EMAIL_CLIENT_RATE", "10/hour")
 
 # Proxies in front of the service whose X-Forwarded-For is believed: a count or
 # networks (api.client_address). Default none: clients cannot choose their address.

@@ -144,7 +144,9 @@ def test_a_sign_up_whose_code_has_expired_does_not_hold_the_address(
 
     time_machine.move_to("2026-03-01 12:00:00+00:00")
     with django_capture_on_commit_callbacks(execute=True):
-        signup_start(username="squatter", email="wanted@example.com", password="a long and unusual passphrase")
+        signup_start(
+            username="squatter", email="wanted@example.com", password="a long and unusual passphrase", client="192.0.2.1"
+        )
     held = ask_for(alices_browser, django_capture_on_commit_callbacks, "wanted@example.com")
     assert "An account with this email address exists." in page_text(held)
 

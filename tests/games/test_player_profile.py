@@ -51,7 +51,7 @@ def test_the_username_is_found_in_any_case(alice: Any, charlie: Any) -> None:
 def test_unknown_unverified_disabled_and_erased_players_are_not_found(
     alice: Any, bob: Any, charlie: Any, dave: Any
 ) -> None:
-    signup_start(username="erin", email="erin@example.com", password="a long and unusual passphrase")
+    signup_start(username="erin", email="erin@example.com", password="a long and unusual passphrase", client="192.0.2.1")
     player_disable(user=bob)
     player_erase(user=dave)
     for username in ("nobody", "erin", "bob", "dave", f"deleted-{dave.pk}", "a\x00b"):

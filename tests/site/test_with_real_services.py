@@ -28,7 +28,7 @@ def test_the_suite_really_runs_on_postgresql_when_asked():
 @pytest.mark.django_db(transaction=True)
 def test_two_concurrent_verifications_with_one_code_activate_once(settings):
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-    signup_start(username="hal", email="hal@example.com", password="a long and unusual passphrase")
+    signup_start(username="hal", email="hal@example.com", password="a long and unusual passphrase", client="192.0.2.1")
     code = re.search(r"^\s+([2-9A-Z]{10})$", mail.outbox[-1].body, re.MULTILINE).group(1)
     barrier = threading.Barrier(2)
     outcomes: list[str] = []
