@@ -7,19 +7,28 @@ IMAP poll) ends in ``inbound_message_receive``, which stores the message once
 pure parser (notifications.inbound) and carries the command out through the
 same services as the API (games.services).
 
-A command needs both the seat's reply token (in the address or in the quoted
-Message-ID) and a From: that is the account's verified address; either alone is
-refused and the account's owner is told. Auto-replies and bounces get no answer
-at all, and a sender gets at most INBOUND_ERROR_REPLIES_PER_HOUR error replies,
-so no mail loop can start. Logs name messages by id and addresses redacted.
+A command acts only when its From: is the account's verified address *and*
+that From: is authenticated: a DMARC-aligned DKIM or SPF pass, checked when the
+message comes in (``sender_check``: by the SMTP receiver itself, or read from
+the Authentication-Results header of the trusted INBOUND_AUTHSERV_ID). A
+command about a game needs the seat's reply token too (in the address or in the
+quoted Message-ID). A token from another address is refused and the seat's
+owner told; a command from the right address that is not authenticated does
+nothing but mail that address a challenge, ``confirm <code>``, which acts on the
+code alone and re-checks everything when it is used. Auto-replies and bounces
+get no answer at all, and replies, error replies and codes to one address are
+limited per hour, so no mail loop can start and no forger can flood anyone.
+Logs name messages by id and addresses redacted.
 """
 
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import logging
 import re
 import secrets
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any
 from urllib.parse import urlencode
@@ -38,7 +47,15 @@ from games import selectors
 from games.models import Game, Seat
 from games.services import game_create, game_resign, move_submit, seat_decline, seat_join, vacation_take
 from notifications.addresses import address_digest, address_redacted
-from notifications.inbound import CommandKind, InboundEmail, inbound_parse
+from notifications.inbound import Command, CommandKind, InboundEmail, inbound_parse
+from notifications.inbound.authentication import (
+    Resolver,
+    SenderCheck,
+    SystemResolver,
+    sender_from_results,
+    sender_verify,
+)
+from notifications.inbound.commands import CODE_ALPHABET
 from notifications.inbound.message import DROP_UNREADABLE
 from notifications.inbound.text import visible_text
 from notifications.models import InboundMessage, InvitationOptOut, Notification, PendingConfirmation
@@ -67,15 +84,64 @@ def _reply_domain() -> str:
 # --- receiving ------------------------------------------------------------------------
 
 
-def inbound_message_receive(*, raw: bytes, envelope_to: list[str] | None, source: str) -> InboundMessage | None:
-    """Store one message and queue its processing once the transaction commits.
-    Returns None for a message too large, or one stored already (a second
-    delivery of the same Message-ID)."""
+@dataclass(frozen=True)
+class SmtpPeer:
+    """What the SMTP session knew of the client that handed the message over."""
+
+    client_ip: str
+    helo: str
+    mail_from: str
+
+
+def relay_is_trusted(client_ip: str) -> bool:
+    """Whether ``client_ip`` is in INBOUND_TRUSTED_RELAYS (an IPv4 address seen
+    as IPv6, ::ffff:a.b.c.d, counts as itself)."""
+    try:
+        address = ipaddress.ip_address(client_ip.split("%")[0])
+    except ValueError:
+        return False
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return any(address in network for network in settings.INBOUND_TRUSTED_RELAYS)
+
+
+def sender_check(raw: bytes, *, peer: SmtpPeer | None, resolver: Resolver | None = None) -> SenderCheck:
+    """Whether the message's From: domain is authenticated. Mail handed over by
+    an SMTP client that is not a trusted relay is checked here (DKIM, SPF for the
+    session's client and envelope sender, DMARC alignment); anything else (a
+    trusted relay, the IMAP poll, the provider's webhook) is believed from the
+    Authentication-Results header of INBOUND_AUTHSERV_ID, and only from it."""
+    resolver = resolver or SystemResolver()
+    try:
+        if peer is not None and not relay_is_trusted(peer.client_ip):
+            return sender_verify(
+                raw, client_ip=peer.client_ip, helo=peer.helo, mail_from=peer.mail_from, resolver=resolver
+            )
+        return sender_from_results(raw, authserv_id=settings.INBOUND_AUTHSERV_ID, resolver=resolver)
+    except Exception as error:  # a check that breaks proves nothing; the message is still stored
+        logger.warning("sender check failed (%s); the sender counts as not authenticated", type(error).__name__)
+        return SenderCheck(False, "", f"not checked: {type(error).__name__}")
+
+
+def inbound_message_receive(
+    *,
+    raw: bytes,
+    envelope_to: list[str] | None,
+    source: str,
+    peer: SmtpPeer | None = None,
+    resolver: Resolver | None = None,
+) -> InboundMessage | None:
+    """Store one message, with whether its sender is authenticated, and queue
+    its processing once the transaction commits. ``peer`` is the SMTP session's
+    client (``manage.py smtpd``); the other ways in have none. Returns None for
+    a message too large, or one stored already (a second delivery of the same
+    Message-ID)."""
     if len(raw) > settings.INBOUND_MAX_MESSAGE_BYTES:
         logger.info("inbound message from %s refused: %s bytes is over the limit", source, len(raw))
         return None
     parsed = inbound_parse(raw, reply_domain=_reply_domain(), envelope_to=envelope_to)
     recipients = [visible_text(address).lower()[:320] for address in (envelope_to or [])][:20]
+    check = sender_check(raw, peer=peer, resolver=resolver) if not parsed.drop_reason else None
     try:
         with transaction.atomic():
             inbound = InboundMessage.objects.create(
@@ -84,6 +150,8 @@ def inbound_message_receive(*, raw: bytes, envelope_to: list[str] | None, source
                 raw=raw,
                 envelope_to=recipients,
                 sender_digest=address_digest(parsed.sender) if parsed.sender else "",
+                authenticated=check is not None and check.authenticated,
+                authentication=visible_text(check.detail)[:200] if check is not None else "",
             )
     except IntegrityError:
         logger.info("inbound message from %s is a repeat delivery; nothing done", source)
@@ -97,7 +165,9 @@ def inbound_message_receive(*, raw: bytes, envelope_to: list[str] | None, source
         return _record_unstorable(raw=raw, source=source, error=error)
     inbound_id = inbound.pk
     transaction.on_commit(lambda: _queue_process(inbound_id))
-    logger.info("inbound message %s received from %s", inbound_id, source)
+    logger.info("inbound message %s received from %s; sender %s", inbound_id, source,
+                f"authenticated: {check.detail}" if check and check.authenticated
+                else f"not authenticated: {check.detail}" if check else "not checked")  # fmt: skip
     return inbound
 
 
@@ -198,10 +268,18 @@ def _process(inbound: InboundMessage) -> str:
 
             dsn_record(raw)
         return _finish(inbound, Status.DROPPED, parsed.drop_reason)
+    if parsed.command.kind is CommandKind.CONFIRM:
+        return _confirm(inbound, parsed)
     user = _verified_user(parsed.sender)
     if parsed.seat_token is not None:
         return _with_token(inbound, parsed, user)
     return _without_token(inbound, parsed, user)
+
+
+def _believed(inbound: InboundMessage) -> bool:
+    """Whether the message's From: may act: authenticated, or a trial that
+    turned the requirement off."""
+    return inbound.authenticated or not settings.INBOUND_REQUIRE_AUTHENTICATION
 
 
 def _verified_user(address: str) -> Any | None:
@@ -234,6 +312,8 @@ def _with_token(inbound: InboundMessage, parsed: InboundEmail, user: Any | None)
         return _finish(inbound, Status.DROPPED, "sender is not the seat's player", game=seat.game)
     inbound.user = user
     inbound.game = seat.game
+    if not _believed(inbound):
+        return _challenge(inbound, parsed, user, seat)
     return _run(inbound, parsed, user, seat)
 
 
@@ -243,8 +323,12 @@ def _without_token(inbound: InboundMessage, parsed: InboundEmail, user: Any | No
         return _finish(inbound, Status.DROPPED, "sender has no verified account")
     inbound.user = user
     kind = parsed.command.kind
-    if kind in (CommandKind.NEW, CommandKind.CONFIRM, CommandKind.HELP, CommandKind.VACATION):
+    if kind in (CommandKind.NEW, CommandKind.HELP, CommandKind.VACATION):
+        if not _believed(inbound):
+            return _challenge(inbound, parsed, user, None)
         return _run(inbound, parsed, user, None)
+    if not _believed(inbound):
+        return _finish(inbound, Status.DROPPED, "sender not authenticated; nothing to confirm")
     return _refuse(
         inbound,
         user,
@@ -260,7 +344,7 @@ def _tell_owner(inbound: InboundMessage, *, user_id: int, game: Game | None, rea
     # Whoever has a player's reply address could otherwise flood them with warnings.
     since = timezone.now() - timedelta(hours=1)
     warned = Notification.objects.filter(kind="reply_unauthorised", user_id=user_id, created_at__gte=since).count()
-    if warned >= settings.INBOUND_ERROR_REPLIES_PER_HOUR:
+    if warned >= settings.INBOUND_ERROR_REPLIES_PER_HOUR or not _reply_allowed(user_id):
         return
     inbound.reply = {**inbound.reply, "reason": reason}
     inbound.save(update_fields=["reply"])
@@ -299,7 +383,23 @@ def _needs_seat(seat: Seat | None) -> Seat:
     return seat
 
 
-def _reply(inbound: InboundMessage, kind: str, user: Any, game: Game | None, **context: Any) -> None:
+def _reply_allowed(user_id: int) -> bool:
+    """Whether one more reply may go to this account's address this hour: every
+    kind counts (confirmations, boards, help, codes, warnings, errors), so no
+    stream of messages, forged or not, turns into a stream of email."""
+    since = timezone.now() - timedelta(hours=1)
+    sent = Notification.objects.filter(user_id=user_id, kind__startswith="reply_", created_at__gte=since).count()
+    return sent < settings.INBOUND_REPLIES_PER_HOUR
+
+
+def _reply(inbound: InboundMessage, kind: str, user: Any, game: Game | None, **context: Any) -> bool:
+    """Record what the reply shows and queue it; False when the hour's replies
+    to the address are used up (nothing is sent)."""
+    if not _reply_allowed(user.pk):
+        logger.info("inbound message %s: no %s sent, the replies limit per hour is reached", inbound.pk, kind)
+        inbound.reply = {**inbound.reply, "not_sent": "replies limit reached"}
+        inbound.save(update_fields=["reply"])
+        return False
     inbound.reply = {**inbound.reply, **context}
     inbound.save(update_fields=["reply"])
     notify(
@@ -308,6 +408,7 @@ def _reply(inbound: InboundMessage, kind: str, user: Any, game: Game | None, **c
         user_id=user.pk,
         game_id=game.pk if game is not None else None,
     )
+    return True
 
 
 def _refuse(inbound: InboundMessage, user: Any, seat: Seat | None, error: DomainError, *, stale: bool = False) -> str:
@@ -319,7 +420,7 @@ def _refuse(inbound: InboundMessage, user: Any, seat: Seat | None, error: Domain
     if replied >= settings.INBOUND_ERROR_REPLIES_PER_HOUR:
         return _finish(inbound, Status.DROPPED, f"error replies limit reached; {outcome}")
     game = seat.game if seat is not None else inbound.game
-    _reply(
+    sent = _reply(
         inbound,
         "reply_refused",
         user,
@@ -331,7 +432,7 @@ def _refuse(inbound: InboundMessage, user: Any, seat: Seat | None, error: Domain
         choices=[str(choice) for choice in (error.fields.get("choices") or [])][:10],
         stale=stale,
     )
-    return _finish(inbound, Status.REFUSED, outcome, error_replied=True)
+    return _finish(inbound, Status.REFUSED, outcome if sent else f"{outcome}; no reply (limit)", error_replied=sent)
 
 
 def _move(inbound: InboundMessage, parsed: InboundEmail, user: Any, seat: Seat | None) -> str:
@@ -406,19 +507,93 @@ def move_text_with_names(game: Game, seat: Seat, text: str) -> str:
     raise game_errors.InvalidNotation(f"No card named {argument!r} is in the market or your reserve.")
 
 
-def _pending(inbound: InboundMessage, user: Any, action: str, game: Game | None, details: dict[str, Any]) -> str:
-    code = secrets.token_hex(6)  # 48 bits, bound to the account, for INBOUND_CONFIRMATION_HOURS
+def confirmation_code() -> tuple[str, str]:
+    """A new code: as shown (``K7QD-2XMA-9FPT``, 12 letters of Crockford's base 32,
+    60 bits) and as stored (lower case, no dashes: confirmation_code_normalize)."""
+    letters = "".join(secrets.choice(CODE_ALPHABET) for _ in range(12))
+    return "-".join(letters[start : start + 4] for start in (0, 4, 8)), letters.lower()
+
+
+def _codes_allowed(user_id: int) -> bool:
+    """Codes mailed to one address are limited per hour: a challenge is an email
+    that anyone can make the service send, by forging the address."""
+    since = timezone.now() - timedelta(hours=1)
+    made = PendingConfirmation.objects.filter(user_id=user_id, created_at__gte=since).count()
+    return made < settings.INBOUND_CHALLENGES_PER_HOUR
+
+
+def _pending(
+    inbound: InboundMessage,
+    user: Any,
+    action: str,
+    game: Game | None,
+    details: dict[str, Any],
+    *,
+    status: str = Status.APPLIED,
+    outcome: str = "",
+) -> str:
+    if not _codes_allowed(user.pk):
+        return _finish(inbound, Status.DROPPED, f"{action}: the codes limit per hour is reached; nothing sent")
+    shown, stored = confirmation_code()  # bound to the account, for INBOUND_CONFIRMATION_HOURS
     PendingConfirmation.objects.create(
-        code=code,
+        code=stored,
         action=action,
         user=user,
         game=game,
         details=details,
         expires_at=timezone.now() + timedelta(hours=settings.INBOUND_CONFIRMATION_HOURS),
     )
-    _reply(inbound, "reply_confirm", user, game, action=action, confirm_code=code, details=details,
+    _reply(inbound, "reply_confirm", user, game, action=action, confirm_code=shown, details=details,
            hours=settings.INBOUND_CONFIRMATION_HOURS)  # fmt: skip
-    return _finish(inbound, Status.APPLIED, f"{action} waits for confirmation")
+    return _finish(inbound, status, outcome or f"{action} waits for confirmation")
+
+
+def _summary(command: Command, game: Game | None) -> str:
+    """What the owner is asked to confirm, in a few words: the command as its
+    sender wrote it, and the game it names (nothing else of the game)."""
+    where = f" in game {game.pk}" if game is not None else ""
+    kind = command.kind
+    if kind is CommandKind.MOVE:
+        return f"play {command.argument[:60]}{where}"
+    if kind is CommandKind.BOARD:
+        return f"send you the board{where}"
+    if kind is CommandKind.MOVES:
+        return f"send you your legal moves{where}"
+    if kind is CommandKind.HELP:
+        return "send you the list of commands"
+    if kind is CommandKind.VACATION:
+        return f"pause your games for {command.argument} days"
+    if kind is CommandKind.ACCEPT:
+        return f"take your seat{where}"
+    if kind is CommandKind.DECLINE:
+        return f"decline the invitation{where}"
+    return f"carry out \"{command.text[:60]}\"{where}"
+
+
+def _challenge(inbound: InboundMessage, parsed: InboundEmail, user: Any, seat: Seat | None) -> str:
+    """The From: is the account's address but could not be authenticated:
+    nothing acts, and that address is mailed a code that carries the command
+    out when sent back. Whoever forged the From: gets nothing."""
+    command = parsed.command
+    if command.error or command.kind not in _HANDLERS:
+        return _finish(inbound, Status.DROPPED, "sender not authenticated; nothing to confirm")
+    if command.kind in (CommandKind.RESIGN, CommandKind.NEW):
+        # These ask the owner for a code in any case: that code is the challenge.
+        return _run(inbound, parsed, user, seat)
+    game = Game.objects.get(pk=seat.game_id) if seat is not None else None
+    version = parsed.answers_version if parsed.answers_version is not None else (game.version if game else None)
+    details = {
+        "kind": command.kind.value,
+        "text": command.text[:200],
+        "argument": command.argument[:200],
+        "seat": seat.pk if seat is not None else None,
+        "version": version,
+        "summary": _summary(command, game),
+    }
+    return _pending(
+        inbound, user, PendingConfirmation.Action.COMMAND, game, details, status=Status.CHALLENGED,
+        outcome=f"{command.kind.value} waits for the owner's code: sender not authenticated ({inbound.authentication})",
+    )  # fmt: skip
 
 
 def _resign(inbound: InboundMessage, parsed: InboundEmail, user: Any, seat: Seat | None) -> str:
@@ -429,30 +604,71 @@ def _resign(inbound: InboundMessage, parsed: InboundEmail, user: Any, seat: Seat
     return _pending(inbound, user, PendingConfirmation.Action.RESIGN, game, {})
 
 
-def _confirm(inbound: InboundMessage, parsed: InboundEmail, user: Any, seat: Seat | None) -> str:
+def _confirm(inbound: InboundMessage, parsed: InboundEmail) -> str:
+    """``confirm <code>``: the code alone acts, whoever sends it back (it was
+    mailed only to the account's verified address), once, before it expires,
+    for the account it was made for."""
     code = parsed.command.argument
-    with transaction.atomic():
-        pending = (
-            PendingConfirmation.objects.select_for_update()
-            .filter(code=code, user=user, done_at__isnull=True, expires_at__gt=timezone.now())
-            .first()
-            if code
-            else None
-        )
-        if pending is None:
-            raise InboundRefusal(
+    now = timezone.now()
+    pending = (
+        PendingConfirmation.objects.select_related("user", "game")
+        .filter(code=code, done_at__isnull=True, expires_at__gt=now)
+        .first()
+        if code
+        else None
+    )
+    claimed = (
+        pending is not None
+        and PendingConfirmation.objects.filter(pk=pending.pk, done_at__isnull=True).update(done_at=now) == 1
+    )
+    if pending is None or not claimed:
+        sender = _verified_user(parsed.sender)
+        if sender is None:
+            return _finish(inbound, Status.DROPPED, "no confirmation waits for that code")
+        inbound.user = sender
+        return _refuse(
+            inbound,
+            sender,
+            None,
+            InboundRefusal(
                 "There is nothing waiting for that confirmation: the code is wrong, used or expired. "
                 "Send the command again for a new code."
-            )
-        pending.done_at = timezone.now()
-        pending.save(update_fields=["done_at"])
+            ),
+        )
+    user = pending.user
+    if _verified_user(user.email or "") != user:
+        return _finish(inbound, Status.DROPPED, "the code's account is no longer active")
+    inbound.user = user
+    inbound.game = pending.game
+    try:
         if pending.action == PendingConfirmation.Action.RESIGN:
             assert pending.game is not None
             game_resign(game=pending.game, user=user)
-            inbound.game = pending.game
             _reply(inbound, "reply_done", user, pending.game, done="resign", understood=inbound.command)
             return _finish(inbound, Status.APPLIED, "resigned")
-        return _new_game_create(inbound, user, pending.details)
+        if pending.action == PendingConfirmation.Action.NEW_GAME:
+            return _new_game_create(inbound, user, pending.details)
+    except DomainError as error:
+        return _refuse(inbound, user, None, error)
+    return _confirmed_command(inbound, parsed, user, pending)
+
+
+def _confirmed_command(inbound: InboundMessage, parsed: InboundEmail, user: Any, pending: PendingConfirmation) -> str:
+    """A challenged command, carried out now as if it had just come in
+    authenticated, against the version it was made for: a turn that has passed
+    since is answered so."""
+    details = pending.details
+    command = Command(CommandKind(str(details.get("kind"))), text=str(details.get("text", "")),
+                      argument=str(details.get("argument", "")))  # fmt: skip
+    seat: Seat | None = None
+    if details.get("seat") is not None:
+        seat = Seat.objects.select_related("game").filter(pk=details["seat"], user=user).first()
+        if seat is None:
+            return _refuse(inbound, user, None, InboundRefusal("That seat is no longer yours: nothing was done."))
+    inbound.command = command.text[:200]
+    version = details.get("version")
+    confirmed = replace(parsed, command=command, answers_version=version if isinstance(version, int) else None)
+    return _run(inbound, confirmed, user, seat)
 
 
 def _board(inbound: InboundMessage, parsed: InboundEmail, user: Any, seat: Seat | None) -> str:
@@ -571,7 +787,6 @@ def signup_invitation_send(*, address: str, game_id: str, inviter: Any) -> None:
 _HANDLERS = {
     CommandKind.MOVE: _move,
     CommandKind.RESIGN: _resign,
-    CommandKind.CONFIRM: _confirm,
     CommandKind.BOARD: _board,
     CommandKind.MOVES: _board,
     CommandKind.HELP: _help,

@@ -146,6 +146,8 @@ class InboundMessage(models.Model):
         APPLIED = "applied"  # the command was carried out
         REFUSED = "refused"  # answered with the reason it could not be done
         DROPPED = "dropped"  # no answer at all: auto-reply, bounce, unknown sender, too many errors
+        # Not carried out: the sender was not authenticated, and the account's owner was mailed a code.
+        CHALLENGED = "challenged"
 
     message_key = models.CharField(max_length=64, unique=True)
     source = models.CharField(max_length=16)
@@ -166,6 +168,10 @@ class InboundMessage(models.Model):
     error_replied = models.BooleanField(default=False)
     # What the reply email shows (the command understood, the error and its rule).
     reply = models.JSONField(default=dict, blank=True)
+    # Whether the From: domain was authenticated when the message came in
+    # (notifications.inbound.authentication), and how: domains only, no address.
+    authenticated = models.BooleanField(default=False)
+    authentication = models.CharField(max_length=200, blank=True, default="")
 
     class Meta:
         indexes = [
@@ -178,19 +184,23 @@ class InboundMessage(models.Model):
 
 
 class PendingConfirmation(models.Model):
-    """An action asked for by email that waits for the sender to reply
-    ``confirm <code>``: a resignation, or a new game (From: can be forged, so
-    nobody is invited before the account's owner answers)."""
+    """An action asked for by email that waits for a reply ``confirm <code>``
+    (the code alone acts: it was mailed only to the account's verified address):
+    a resignation, a new game (nobody is invited before the account's owner
+    answers), or any other command whose sender was not authenticated."""
 
     class Action(models.TextChoices):
         RESIGN = "resign"
         NEW_GAME = "new_game"
+        COMMAND = "command"
 
     code = models.CharField(max_length=32, unique=True)
     action = models.CharField(max_length=16, choices=Action.choices)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, null=True, blank=True, related_name="+")
-    # new_game: {"variant", "seats", "invite": [addresses]}; resign: {}.
+    # new_game: {"variant", "seats", "invite": [addresses]}; resign: {}; command: the
+    # command as read ("kind", "text", "argument"), the seat and the game version it was
+    # made for, and "summary", what the owner was asked to confirm.
     details = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField()

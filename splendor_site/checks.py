@@ -133,10 +133,22 @@ def _any_host() -> CheckWarning | None:
     )
 
 
+def _email_commands_unauthenticated() -> CheckWarning | None:
+    if settings.INBOUND_REQUIRE_AUTHENTICATION:
+        return None
+    return CheckWarning(
+        "INBOUND_REQUIRE_AUTHENTICATION is off: a command by email acts on its From: header alone, which anyone "
+        "can write, so whoever has a player's reply address (or none, for vacation, help and new) plays for them.",
+        hint="Unset INBOUND_REQUIRE_AUTHENTICATION (or set it to true): it is for a trial on one machine. "
+        "docs/email.md says how senders are authenticated for each way in.",
+        id="splendor.W020",
+    )
+
+
 @register(Tags.security, deploy=True)
 def settings_for_one_machine(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> list[CheckMessage]:
     """A warning for each setting that is fine on a developer's machine or in the
     tests and unsafe on a site that serves people."""
     checks = (_loopback_webhooks, _clocks_in_seconds, _sqlite, _broker_on_one_machine, _cache_per_process,
-              _email_not_sent, _any_host)  # fmt: skip
+              _email_not_sent, _any_host, _email_commands_unauthenticated)  # fmt: skip
     return [warning for check in checks if (warning := check()) is not None]

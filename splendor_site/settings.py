@@ -631,6 +631,38 @@ INBOUND_MAX_MESSAGE_BYTES = env_int("INBOUND_MAX_MESSAGE_BYTES", 1_000_000, mini
 INBOUND_ERROR_REPLIES_PER_HOUR = env_int("INBOUND_ERROR_REPLIES_PER_HOUR", 5, minimum=1)
 # How long a "confirm <code>" (resign, new game) stays valid.
 INBOUND_CONFIRMATION_HOURS = env_int("INBOUND_CONFIRMATION_HOURS", 48, minimum=1)
+# Who may play by email (docs/email.md, "Who is believed"): a command acts only when
+# its From: domain is authenticated (DMARC-aligned DKIM or SPF); otherwise the account's
+# owner is mailed a code to confirm it. Off only for a trial on one machine
+# (check --deploy warns, splendor.W020).
+INBOUND_REQUIRE_AUTHENTICATION = env_bool("INBOUND_REQUIRE_AUTHENTICATION", True)
+# The authserv-id of the mail host whose Authentication-Results headers are believed
+# (the IMAP mailbox's, the email provider's, or a relay's in INBOUND_TRUSTED_RELAYS);
+# empty: nobody's.
+INBOUND_AUTHSERV_ID = env_str("INBOUND_AUTHSERV_ID", "") or ""
+
+
+def _env_networks(name: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    networks = []
+    for item in env_list(name, []):
+        try:
+            networks.append(ipaddress.ip_network(item, strict=False))
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name}: {item!r} is not an address or a network; write them comma-separated "
+                "(127.0.0.1, 10.0.0.0/8)."
+            ) from None
+    return networks
+
+
+# Clients of `manage.py smtpd` (a Postfix with OpenDKIM/OpenDMARC in front of it) whose
+# Authentication-Results (INBOUND_AUTHSERV_ID) are believed; mail from any other client
+# is checked by the receiver itself. Empty by default.
+INBOUND_TRUSTED_RELAYS = _env_networks("INBOUND_TRUSTED_RELAYS")
+# Replies of every kind to one address an hour, and codes to confirm mailed to one
+# address an hour (challenges, resign, new game): past them, nothing is sent.
+INBOUND_REPLIES_PER_HOUR = env_int("INBOUND_REPLIES_PER_HOUR", 20, minimum=1)
+INBOUND_CHALLENGES_PER_HOUR = env_int("INBOUND_CHALLENGES_PER_HOUR", 5, minimum=1)
 INBOUND_IMAP_HOST = env_str("INBOUND_IMAP_HOST", "") or ""  # empty: no polling
 INBOUND_IMAP_PORT = env_int("INBOUND_IMAP_PORT", 993, minimum=1)
 INBOUND_IMAP_USER = env_str("INBOUND_IMAP_USER", "") or ""

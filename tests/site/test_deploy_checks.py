@@ -34,6 +34,7 @@ TRIAL = {
     "CACHE_URL": "locmem://",
     "EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend",
     "ALLOWED_HOSTS": "*",
+    "INBOUND_REQUIRE_AUTHENTICATION": "false",
 }
 
 # Each id, with words of its message and of its hint (what to set instead).
@@ -48,6 +49,7 @@ EXPECTED = {
         "Set EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend",
     ),
     "splendor.W016": ("ALLOWED_HOSTS holds '*'", "Set ALLOWED_HOSTS to the site's own host names"),
+    "splendor.W020": ("INBOUND_REQUIRE_AUTHENTICATION is off", "Unset INBOUND_REQUIRE_AUTHENTICATION"),
 }
 
 
@@ -73,7 +75,8 @@ def test_the_deploy_check_warns_about_each_setting_for_one_machine_with_its_own_
 
 def test_the_plain_check_run_at_every_start_says_nothing_of_them() -> None:
     result = run_manage("check", **TRIAL)
-    assert result.returncode == 0 and "splendor.W01" not in result.stdout + result.stderr
+    output = result.stdout + result.stderr
+    assert result.returncode == 0 and "splendor.W01" not in output and "splendor.W020" not in output
 
 
 def ids(settings: Any, **changes: Any) -> set[str]:
@@ -106,3 +109,8 @@ def test_an_email_backend_that_sends_nothing_is_warned_about(settings: Any, back
 def test_a_star_among_other_allowed_hosts_is_still_warned_about(settings: Any) -> None:
     assert "splendor.W016" in ids(settings, ALLOWED_HOSTS=["splendor.example", "*"])
     assert "splendor.W016" not in ids(settings, ALLOWED_HOSTS=["splendor.example", ".splendor.example"])
+
+
+def test_email_commands_acting_on_the_from_header_alone_are_warned_about(settings: Any) -> None:
+    assert "splendor.W020" in ids(settings, INBOUND_REQUIRE_AUTHENTICATION=False)
+    assert "splendor.W020" not in ids(settings, INBOUND_REQUIRE_AUTHENTICATION=True)

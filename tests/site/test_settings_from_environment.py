@@ -261,3 +261,9 @@ def test_sqlite_connections_wait_for_the_write_lock_instead_of_failing(tmp_path)
     assert "'transaction_mode': 'IMMEDIATE'" in result.stdout
     assert "'timeout': 20" in result.stdout
     assert "journal_mode=WAL" in result.stdout
+
+
+def test_start_up_stops_on_a_trusted_relay_that_is_no_address():
+    result = run_manage("check", INBOUND_TRUSTED_RELAYS="127.0.0.1, mx.example.com")
+    assert result.returncode != 0
+    assert "INBOUND_TRUSTED_RELAYS: 'mx.example.com' is not an address or a network" in result.stderr

@@ -2,16 +2,26 @@
 
 It accepts mail only for addresses in EMAIL_REPLY_DOMAIN (550 for any other
 recipient, so it is never an open relay), refuses messages over
-INBOUND_MAX_MESSAGE_BYTES (552), stores each message and answers 250 at once:
-the command is carried out by a worker (``process_inbound``), so the SMTP
-session never waits for a game. Put it behind your MX, or forward the reply
-domain's mail to it.
+INBOUND_MAX_MESSAGE_BYTES (552), checks who sent each message, stores it and
+answers 250: the command is carried out by a worker (``process_inbound``), so
+the SMTP session never waits for a game. Put it behind your MX, or forward the
+reply domain's mail to it.
+
+Who sent it: from a client in INBOUND_TRUSTED_RELAYS, the relay's
+Authentication-Results (INBOUND_AUTHSERV_ID) are believed; from any other
+client the receiver checks DKIM, SPF and their DMARC alignment itself
+(notifications.inbound.authentication), during the session, as a mail server
+with a DKIM/DMARC filter does.
+
+aiosmtpd's own logger ("mail.log") writes every sender and recipient, reply
+tokens among them, at INFO: it is kept to warnings, with addresses redacted.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import signal
 import threading
 from typing import Any
@@ -23,9 +33,36 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import close_old_connections, transaction
 
 from notifications.addresses import address_redacted
-from notifications.inbound_services import inbound_message_receive
+from notifications.inbound.authentication import Resolver
+from notifications.inbound_services import SmtpPeer, inbound_message_receive
 
 logger = logging.getLogger(__name__)
+
+_ADDRESS = re.compile(r"[^\s<>()'\",:;\[\]]+@[^\s<>()'\",;\[\]]+")
+
+
+class LibraryLogFilter(logging.Filter):
+    """Keeps aiosmtpd's "mail.log" to warnings and errors, with every address
+    in them redacted: its INFO and DEBUG lines name each sender and recipient
+    (a reply address is a seat's token) and echo the session's lines."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno < logging.WARNING:
+            return False
+        try:
+            text = record.getMessage()
+        except Exception:
+            text = str(record.msg)
+        record.msg = _ADDRESS.sub(lambda match: address_redacted(match.group(0)), text)
+        record.args = None
+        return True
+
+
+def library_log_quiet() -> None:
+    """Install LibraryLogFilter on aiosmtpd's logger, once."""
+    library = logging.getLogger("mail.log")
+    if not any(isinstance(existing, LibraryLogFilter) for existing in library.filters):
+        library.addFilter(LibraryLogFilter())
 
 
 def _in_domain(address: str, domain: str) -> bool:
@@ -35,8 +72,9 @@ def _in_domain(address: str, domain: str) -> bool:
 class InboundHandler:
     """aiosmtpd's handler: checks each recipient, stores each message."""
 
-    def __init__(self, domain: str) -> None:
+    def __init__(self, domain: str, *, resolver: Resolver | None = None) -> None:
         self.domain = domain
+        self.resolver = resolver  # None: the machine's resolver (tests give a zone of their own)
 
     async def handle_RCPT(
         self, server: SMTP, session: Session, envelope: Envelope, address: str, rcpt_options: list[str]
@@ -52,22 +90,40 @@ class InboundHandler:
         if isinstance(raw, str):
             raw = raw.encode("utf-8", errors="replace")
         recipients = [str(r) for r in envelope.rcpt_tos]
+        peer_address = session.peer[0] if isinstance(session.peer, tuple) and session.peer else str(session.peer or "")
+        peer = SmtpPeer(client_ip=str(peer_address), helo=str(session.host_name or ""),
+                        mail_from=str(envelope.mail_from or ""))  # fmt: skip
         loop = asyncio.get_running_loop()
         try:
-            await loop.run_in_executor(None, store, raw, recipients)
+            await loop.run_in_executor(None, store, raw, recipients, peer, self.resolver)
         except Exception:
             logger.exception("smtpd could not store a message")
             return "451 4.3.0 Temporary failure; try again later"
         return "250 Message accepted"
 
 
-def store(raw: bytes, recipients: list[str]) -> None:
+def store(raw: bytes, recipients: list[str], peer: SmtpPeer | None = None, resolver: Resolver | None = None) -> None:
     close_old_connections()
     try:
         with transaction.atomic():
-            inbound_message_receive(raw=raw, envelope_to=recipients, source="smtp")
+            inbound_message_receive(raw=raw, envelope_to=recipients, source="smtp", peer=peer, resolver=resolver)
     finally:
         close_old_connections()
+
+
+def receiver_start(*, host: str, port: int, resolver: Resolver | None = None) -> Controller:
+    """The receiver, listening (a thread of aiosmtpd's), with its library's log kept quiet."""
+    library_log_quiet()
+    controller = Controller(
+        InboundHandler(str(settings.EMAIL_REPLY_DOMAIN or ""), resolver=resolver),
+        hostname=host,
+        port=port,
+        data_size_limit=settings.INBOUND_MAX_MESSAGE_BYTES,
+        server_hostname=str(settings.EMAIL_REPLY_DOMAIN or ""),
+        ready_timeout=10,
+    )
+    controller.start()
+    return controller
 
 
 class Command(BaseCommand):
@@ -79,16 +135,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         domain = str(settings.EMAIL_REPLY_DOMAIN or "")
-        limit: int = settings.INBOUND_MAX_MESSAGE_BYTES
-        controller = Controller(
-            InboundHandler(domain),
-            hostname=options["host"],
-            port=options["port"],
-            data_size_limit=limit,
-            server_hostname=domain,
-            ready_timeout=10,
-        )
-        controller.start()
+        controller = receiver_start(host=options["host"], port=options["port"])
         stopped = threading.Event()
 
         def stop(signum: int, frame: Any) -> None:

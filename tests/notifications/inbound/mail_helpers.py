@@ -1,5 +1,11 @@
 """Replies as mail clients write them, built from the emails the service sent
-(the locmem outbox), and received through the one inbound service."""
+(the locmem outbox), and received through the one inbound service.
+
+A reply is authenticated by default, as most real mail is: it carries the
+Authentication-Results header that the trusted mail host (AUTHSERV_ID, trusted
+by the tests' settings in conftest.py) writes for a DMARC pass of the From:
+domain, so the tests go through the real check. ``authenticated=False`` leaves
+it out, as a forger's or an unauthenticated sender's mail comes in."""
 
 from __future__ import annotations
 
@@ -11,6 +17,8 @@ from typing import Any
 
 from django.core import mail
 from django.core.mail import EmailMessage
+
+from tests.notifications.inbound.sender_helpers import AUTHSERV_ID
 
 from notifications.inbound_services import inbound_message_receive
 from notifications.models import InboundMessage
@@ -35,9 +43,11 @@ def reply_bytes(
     to: str | None = None,
     message_id: str | None = None,
     headers: tuple[str, ...] = (),
+    authenticated: bool = True,
 ) -> bytes:
     """A Gmail-style top-posted reply to ``message``: the body, then the quote."""
-    lines = [f"From: Someone <{sender}>"]
+    lines = [authentication_results(sender)] if authenticated else []
+    lines.append(f"From: Someone <{sender}>")
     lines.append(f"To: {to or (message.reply_to[0] if message is not None and message.reply_to else 'x@nowhere')}")
     lines.append(f"Subject: Re: {message.subject if message is not None else 'hello'}")
     lines.append(f"Date: {formatdate()}")
@@ -52,6 +62,12 @@ def reply_bytes(
             "> " + line for line in str(message.body).splitlines()
         )
     return ("\r\n".join(lines) + "\r\n\r\n" + (body + quote).replace("\n", "\r\n") + "\r\n").encode()
+
+
+def authentication_results(sender: str, *, result: str = "pass") -> str:
+    """The header the trusted mail host writes for a DMARC check of ``sender``'s domain."""
+    domain = sender.rpartition("@")[2]
+    return f"Authentication-Results: {AUTHSERV_ID}; dmarc={result} (p=none) header.from={domain}"
 
 
 def receive(commit: Commit, raw: bytes) -> InboundMessage | None:

@@ -58,10 +58,21 @@ def test_an_opted_out_address_gets_no_invitation(commit: Any, alice: Any) -> Non
     assert not [m for m in mail.outbox if "dora@elsewhere.example" in m.to]
 
 
-def test_a_confirmation_code_from_another_account_does_nothing(commit: Any, alice: Any, bob: Any) -> None:
+def test_a_confirmation_code_acts_for_the_account_it_was_mailed_to_whoever_sends_it_back(
+    commit: Any, alice: Any, bob: Any
+) -> None:
+    # The code went only to alice's verified address: holding it is the proof, not the From:.
     _ask(commit, alice.email, "new base 2 with charlie@example.com")
     code = _code(latest(alice, "Please confirm"))
-    inbound = receive(commit, reply_bytes(None, sender=bob.email, body=f"confirm {code}", to=NEW))
+    inbound = receive(commit, reply_bytes(None, sender=bob.email, body=f"confirm {code}", to=NEW, authenticated=False))
+    assert inbound is not None and inbound.status == InboundMessage.Status.APPLIED
+    assert Game.objects.get().created_by_id == alice.pk
+    assert latest(alice, "Game ")
+
+
+def test_a_wrong_code_creates_nothing(commit: Any, alice: Any) -> None:
+    _ask(commit, alice.email, "new base 2")
+    inbound = receive(commit, reply_bytes(None, sender=alice.email, body="confirm AAAA-BBBB-CCCC", to=NEW))
     assert inbound is not None and inbound.status == InboundMessage.Status.REFUSED
     assert not Game.objects.exists()
 
