@@ -90,3 +90,32 @@ def test_a_message_over_the_size_limit_is_not_stored(settings: Any) -> None:
     settings.INBOUND_MAX_MESSAGE_BYTES = 10_000
     assert inbound_message_receive(raw=b"Subject: x\r\n\r\n" + b"a" * 20_000, envelope_to=None, source="test") is None
     assert not InboundMessage.objects.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("authserv_id", "status"), [("mx.splendor.test", "applied"), ("mx.evil.example", "challenged")])
+def test_the_imap_poll_believes_only_the_results_of_its_own_authserv_id(
+    authserv_id: str, status: str, clock: Any, commit: Any, alice: Any
+) -> None:
+    from tests.notifications.inbound.mail_helpers import reply_bytes
+
+    raw = reply_bytes(None, sender=alice.email, body="help", to="new@reply.splendor.test", authenticated=False,
+                      headers=(f"Authentication-Results: {authserv_id}; dmarc=pass header.from=example.com",))  # fmt: skip
+    with commit():
+        imap_poll(client=FakeImap({b"1": raw}))  # type: ignore[arg-type]
+    assert InboundMessage.objects.get().status == status
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("authserv_id", "status"), [("mx.splendor.test", "applied"), ("mx.evil.example", "challenged")])
+def test_the_providers_webhook_believes_only_the_results_of_its_own_authserv_id(
+    authserv_id: str, status: str, clock: Any, commit: Any, alice: Any
+) -> None:
+    from tests.notifications.inbound.mail_helpers import reply_bytes
+
+    raw = reply_bytes(None, sender=alice.email, body="help", to="new@reply.splendor.test", authenticated=False,
+                      headers=(f"Authentication-Results: {authserv_id}; dmarc=pass header.from=example.com",))  # fmt: skip
+    event = AnymailInboundEvent(event_type="inbound", message=AnymailInboundMessage.parse_raw_mime_bytes(raw))
+    with commit():
+        inbound.send(sender=object, event=event, esp_name="Postmark")
+    assert InboundMessage.objects.get().status == status
