@@ -3,6 +3,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from accounts.names import validate_display_name
+
 
 class Scope(models.TextChoices):
     READ = "read", "Read: see games and the player's own data"
@@ -30,7 +32,8 @@ class Player(models.Model):
     """The game-facing side of a Django user. The email address lives on the user."""
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player")
-    display_name = models.CharField(max_length=64)
+    # Shown to others, in plain-text email too: no control characters (accounts.names).
+    display_name = models.CharField(max_length=64, validators=[validate_display_name])
     email_verified_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     # Set by accounts.services.player_erase: the row stays (seats keep pointing at
@@ -163,3 +166,19 @@ class AccountEmailSent(models.Model):
             models.Index(fields=["address_digest", "sent_at"], name="account_email_by_address"),
             models.Index(fields=["client_digest", "sent_at"], name="account_email_by_client"),
         ]
+
+
+class UsernameSkeleton(models.Model):
+    """The confusable skeleton of an account's username (accounts.names), kept so
+    that a new username is compared with every other in one indexed look-up.
+    Written whenever a username is saved, whatever saves it (accounts.receivers).
+    Not unique: accounts made before skeletons were compared may share one, and
+    keep their names."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="username_skeleton"
+    )
+    digest = models.CharField(max_length=64, db_index=True)
+
+    class Meta:
+        verbose_name = "username skeleton"

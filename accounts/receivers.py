@@ -3,7 +3,8 @@
 An operator may untick "active" on a user in Django's own user admin, which does
 not go through ``accounts.services.player_disable``; this notices it, so that
 ``account_disabled`` is sent all the same and the account's seats do not hang
-until their deadlines.
+until their deadlines. Whatever saves a username (a sign-up, erasing, the admin,
+``createsuperuser``), its confusable skeleton is kept beside it.
 """
 
 from __future__ import annotations
@@ -12,10 +13,11 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models.signals import pre_save
+from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
 
-from accounts.models import Player
+from accounts.models import Player, UsernameSkeleton
+from accounts.names import username_skeleton_digest
 from accounts.signals import account_disabled
 
 User = get_user_model()
@@ -47,3 +49,14 @@ def forget_a_bounce_when_the_address_changes(
         Player.objects.filter(user_id=instance.pk, email_undeliverable_at__isnull=False).update(
             email_undeliverable_at=None, email_undeliverable_reason=""
         )
+
+
+@receiver(post_save, sender=User, dispatch_uid="accounts.username_skeleton")
+def keep_the_username_skeleton(
+    sender: Any, instance: Any, update_fields: Any = None, raw: bool = False, **kwargs: Any
+) -> None:
+    if raw or (update_fields is not None and "username" not in update_fields):
+        return  # fixtures load their own rows; e.g. last_login on sign-in leaves the username as it was
+    UsernameSkeleton.objects.update_or_create(
+        user_id=instance.pk, defaults={"digest": username_skeleton_digest(instance.get_username())}
+    )

@@ -8,6 +8,7 @@ import logging
 import math
 import secrets
 from datetime import datetime, timedelta
+from functools import cache
 from typing import TYPE_CHECKING
 from zoneinfo import available_timezones
 
@@ -16,10 +17,11 @@ from django.contrib.admin.models import LogEntry
 from django.contrib.auth import authenticate, get_user_model
 from django.contrib.contenttypes.models import ContentType
 from django.contrib.auth.password_validation import validate_password
+from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core import signing
 from django.core.mail import send_mail
-from django.core.validators import validate_email
+from django.core.validators import MaxLengthValidator, validate_email
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
@@ -43,7 +45,15 @@ from accounts.models import (
     PasswordFailures,
     Player,
     Scope,
+    UsernameSkeleton,
     scopes_normalise,
+)
+from accounts.names import (
+    display_name_refusal,
+    name_characters_refused,
+    name_for_plain_text,
+    username_skeleton,
+    username_skeleton_digest,
 )
 from accounts.signals import (
     account_disabled,
@@ -162,24 +172,66 @@ def _claim_username_and_email(
     return User.objects.get(pk=reuse) if reuse is not None else None
 
 
-def _refuse_reserved_names(*, username: str, display_name: str | None) -> None:
-    """Refuse a username from RESERVED_USERNAMES or one that reads as an erased
-    account's, and a display name that reads as an erased account's."""
+@cache
+def _reserved_skeletons() -> frozenset[str]:
+    return frozenset(username_skeleton(name) for name in RESERVED_USERNAMES)
+
+
+def _refuse_names(*, username: str, display_name: str | None) -> None:
+    """Refuse a username that is not made of letters, digits and @ . + - _, or
+    that is (or looks like: accounts.names) one of RESERVED_USERNAMES or reads as
+    an erased account's; and a display name with control characters or one that
+    reads as an erased account's."""
     errors: dict[str, list[str]] = {}
-    name = username.strip().lower()
-    if name in RESERVED_USERNAMES:
-        errors["username"] = [f'"{username}" is reserved: it is part of the API\'s paths. Choose another username.']
-    elif name.startswith(ERASED_USERNAME_PREFIX):
-        errors["username"] = [
-            f'Usernames starting with "{ERASED_USERNAME_PREFIX}" are kept for erased accounts. Choose another username.'
-        ]
-    if display_name and display_name.strip().lower().startswith(ERASED_DISPLAY_NAME_PREFIX):
-        errors["display_name"] = [
-            f'Display names starting with "{ERASED_DISPLAY_NAME_PREFIX}" are kept for erased accounts. '
-            "Choose another display name."
-        ]
+    skeleton = username_skeleton(username)
+    try:
+        UnicodeUsernameValidator()(username)
+        MaxLengthValidator(User._meta.get_field("username").max_length)(username)
+    except DjangoValidationError as exc:
+        errors["username"] = list(exc.messages)
+    else:
+        if skeleton in _reserved_skeletons():
+            errors["username"] = [
+                f'"{username}" is reserved: it is part of the API\'s paths. Choose another username.'
+            ]
+        elif skeleton.startswith(username_skeleton(ERASED_USERNAME_PREFIX)):
+            errors["username"] = [
+                f'Usernames starting with "{ERASED_USERNAME_PREFIX}" are kept for erased accounts. '
+                "Choose another username."
+            ]
+    if display_name:
+        refused = name_characters_refused(display_name)
+        if refused:
+            errors["display_name"] = [display_name_refusal(refused)]
+        elif display_name.strip().lower().startswith(ERASED_DISPLAY_NAME_PREFIX):
+            errors["display_name"] = [
+                f'Display names starting with "{ERASED_DISPLAY_NAME_PREFIX}" are kept for erased accounts. '
+                "Choose another display name."
+            ]
     if errors:
         raise InvalidInput(errors)
+
+
+def _refuse_lookalike_username(*, username: str, now: datetime, keep: User | None) -> None:
+    """Refuse a username whose confusable skeleton (accounts.names) is another
+    account's: ``аlice`` with a Cyrillic а beside ``alice``. Accounts that share
+    a skeleton already keep their names; a sign-up whose code is dead holds no
+    name (as in ``_claim_username_and_email``), and ``keep`` is the sign-up
+    being reused. Call after ``_claim_username_and_email``, which has refused
+    or cleared the holders of the very same name."""
+    holders = UsernameSkeleton.objects.filter(digest=username_skeleton_digest(username))
+    if keep is not None:
+        holders = holders.exclude(user_id=keep.pk)
+    dead_signups = _pending_signups().exclude(pk__in=_live_codes(now).values("user_id"))
+    if holders.exclude(user_id__in=dead_signups.values("pk")).exists():
+        raise InvalidInput(
+            {
+                "username": [
+                    f'"{username}" looks too much like the username of another account (letters of another '
+                    "alphabet, or characters that look alike). Choose another username."
+                ]
+            }
+        )
 
 
 def _save_new_username(user: User) -> None:
@@ -204,8 +256,10 @@ def player_create(
     For operators and tests (`manage.py player_create`); people sign up through
     `signup_start`. Without a password the user can only use API tokens.
     """
-    _refuse_reserved_names(username=username, display_name=display_name)
-    _claim_username_and_email(username=username, email=email, now=timezone.now(), take_over_pending_email=False)
+    now = timezone.now()
+    _refuse_names(username=username, display_name=display_name)
+    _claim_username_and_email(username=username, email=email, now=now, take_over_pending_email=False)
+    _refuse_lookalike_username(username=username, now=now, keep=None)
     user = User(username=username, email=email, is_active=True)
     if password:
         user.set_password(password)
@@ -358,8 +412,9 @@ def _site_url() -> str:
 def _code_email(verification: EmailVerification, code: str) -> tuple[str, str]:
     """The subject and body of the email carrying `code`."""
     user = verification.user
-    username = user.get_username()
-    display_name = getattr(getattr(user, "player", None), "display_name", "") or username
+    # On lines of plain text: a name stored before control characters were refused must not break them.
+    username = name_for_plain_text(user.get_username())
+    display_name = name_for_plain_text(getattr(getattr(user, "player", None), "display_name", "")) or username
     if verification.purpose == EmailVerification.Purpose.TOKEN_RECOVERY:
         minutes = int(RECOVERY_LIFETIME.total_seconds()) // 60
         return "Your Splendor by post token recovery code", (
@@ -415,8 +470,9 @@ def signup_start(
     TooManyCodesError says when to try again.
     """
     now = timezone.now()
-    _refuse_reserved_names(username=username, display_name=display_name)
+    _refuse_names(username=username, display_name=display_name)
     user = _claim_username_and_email(username=username, email=email, now=now, take_over_pending_email=True)
+    _refuse_lookalike_username(username=username, now=now, keep=user)
     if user is not None:
         next_code_at = _next_code_at(user=user, now=now, resend=False)
         if next_code_at > now:
