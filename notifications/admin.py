@@ -41,8 +41,8 @@ class InboundMessageAdmin(NoAddMixin, admin.ModelAdmin[InboundMessage]):
     """Play by email's received messages: what each asked and what became of it.
     The raw message (kept only until processed) is not shown."""
 
-    list_display = ["id", "source", "status", "user", "game", "command", "outcome", "received_at"]
-    list_filter = ["status", "source"]
+    list_display = ["id", "source", "status", "authenticated", "user", "game", "command", "outcome", "received_at"]
+    list_filter = ["status", "source", "authenticated"]
     search_fields = ["user__username", "game__id"]
     raw_id_fields = ["user", "game"]
     exclude = ["raw"]
