@@ -184,6 +184,10 @@ def _from_domain(raw: bytes) -> str:
 def _aligned_pass(
     from_domain: str, *, dkim_domains: list[str], spf_domain: str, resolver: Resolver, by: str
 ) -> SenderCheck | None:
+    # Strict alignment is relaxed alignment and more: a domain that is not even
+    # relaxed-aligned needs no look-up of the record.
+    dkim_domains = [domain for domain in dkim_domains if aligned(domain, from_domain, "r")]
+    spf_domain = spf_domain if spf_domain and aligned(spf_domain, from_domain, "r") else ""
     if not dkim_domains and not spf_domain:
         return None
     record = dmarc_record(from_domain, resolver)

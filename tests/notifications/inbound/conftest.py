@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.notifications.inbound.sender_helpers import AUTHSERV_ID
+from tests.notifications.inbound.sender_helpers import AUTHSERV_ID, FakeZone
 
 
 @pytest.fixture(autouse=True)
@@ -20,3 +20,10 @@ def _inbound_settings(settings: Any) -> None:
     settings.INBOUND_CHALLENGES_PER_HOUR = 5
     settings.INBOUND_MAX_MESSAGE_BYTES = 1_000_000
     settings.INVITATIONS_PER_DAY = 20
+
+
+@pytest.fixture(autouse=True)
+def _offline_dns(monkeypatch: Any) -> None:
+    """No test looks anything up on the network: where a test gives no zone of its
+    own, the receiver's resolver is an empty one (every name unknown)."""
+    monkeypatch.setattr("notifications.inbound_services.SystemResolver", FakeZone)
