@@ -20,6 +20,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import engine
 from engine.variants import get_variant
 
+from accounts.names import name_for_plain_text
 from games.models import Game, Move, PlayedBy, Seat
 
 # --- the shape of a board --------------------------------------------------------------
@@ -232,9 +233,10 @@ def _card(variant: str, view: Any) -> Card:
 
 
 def _display_name(seat: Seat) -> str:
+    # One line of plain text: the board is also drawn in the emails' text part.
     player = getattr(seat.user, "player", None)
     name = getattr(player, "display_name", "") if player is not None else ""
-    return name or seat.user.get_username()
+    return name_for_plain_text(str(name)) or seat.user.get_username()
 
 
 def _zone(seat: Seat | None) -> tzinfo:

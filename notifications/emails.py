@@ -28,6 +28,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.template.loader import render_to_string
 
+from accounts.names import name_for_plain_text
 from games.links import seat_link_url
 from games.models import Game, GameEvent, Seat
 from games.presentation import Board, board_context
@@ -131,9 +132,11 @@ def base_context(notification: Notification) -> dict[str, Any]:
 
 
 def display_name(user: Any) -> str:
+    """The name an email calls a player by, on one line of plain text whatever
+    was stored (names are checked at input; this also covers older ones)."""
     player = getattr(user, "player", None)
     name = getattr(player, "display_name", "") if player is not None else ""
-    return str(name or user.username)
+    return name_for_plain_text(str(name)) or str(user.username)
 
 
 def game_facts(game: Game) -> dict[str, Any]:
