@@ -17,6 +17,7 @@ import hashlib
 import logging
 import math
 import secrets
+import time
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -30,6 +31,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import F, Prefetch, Q
 from django.utils import timezone
+from kombu.exceptions import OperationalError
 
 from core.db import retry_when_database_locked
 from core.errors import InvalidInput
@@ -160,7 +162,9 @@ class _Writes:
         if self.events:
             GameEvent.objects.bulk_create(self.events)
             event_ids = [event.pk for event in self.events if event.pk is not None]
-            transaction.on_commit(lambda: game_events_dispatch(event_ids=event_ids))
+            # robust: the change is stored by then, so nothing that goes wrong in
+            # telling the consumers may turn its answer into an error.
+            transaction.on_commit(lambda: game_events_dispatch(event_ids=event_ids), robust=True)
         self.moves, self.events = [], []
 
 
@@ -1360,22 +1364,53 @@ def _refresh(target: Game, source: Game) -> None:
 # --- the outbox's consumers ------------------------------------------------------
 
 
+# After a message the broker did not take, this process queues nothing for so long:
+# the broker is down or hung, and each try would cost a request up to
+# BROKER_TIMEOUT_SECONDS. The outbox keeps the events; redelivery queues them.
+PUBLISH_PAUSE_SECONDS = 5.0
+_publish_failed_at: float | None = None
+
+
 def game_events_dispatch(*, event_ids: Sequence[int]) -> None:
     """Queue each outbox consumer's task for these events, by task name.
 
-    Runs after commit. A broker that cannot take the message loses nothing: the
-    events stay unclaimed and ``game_events_redeliver`` queues them again.
+    Runs after commit, in the request (or task) that made the change, so it
+    costs that request one failed publish at most: each waits on the broker for
+    BROKER_TIMEOUT_SECONDS at most (the Celery app's publishing connections), the
+    first that fails ends the dispatch, and for PUBLISH_PAUSE_SECONDS after it this
+    process does not try at all. A broker that cannot take the message loses
+    nothing: the events stay unclaimed and ``game_events_redeliver`` queues them again.
     """
+    global _publish_failed_at
+    if _publish_failed_at is not None and time.monotonic() - _publish_failed_at < PUBLISH_PAUSE_SECONDS:
+        logger.info("outbox events %s not queued (the broker failed just now); they will be redelivered", list(event_ids))
+        return
     consumers: dict[str, str] = settings.GAME_EVENT_CONSUMERS
     for consumer, task_name in consumers.items():
         for event_id in event_ids:
             try:
                 _send_task(task_name, event_id)
-            except Exception:
+            except Exception as exc:
+                if not _broker_failed(exc):
+                    logger.warning(
+                        "could not queue outbox event %s for consumer %s; it will be redelivered",
+                        event_id, consumer, exc_info=True,
+                    )
+                    continue
+                _publish_failed_at = time.monotonic()
                 logger.warning(
-                    "could not queue outbox event %s for consumer %s; it will be redelivered",
-                    event_id, consumer, exc_info=True,
+                    "could not queue outbox event %s for consumer %s (the broker did not take it); "
+                    "it and the rest of %s will be redelivered",
+                    event_id, consumer, list(event_ids), exc_info=True,
                 )
+                return
+    _publish_failed_at = None
+
+
+def _broker_failed(exc: Exception) -> bool:
+    """Whether the broker did not take a message (down, hung, refusing), rather
+    than a task run inline failing: with eager tasks there is no broker."""
+    return not current_app.conf.task_always_eager and isinstance(exc, OperationalError | OSError)
 
 
 def _send_task(task_name: str, event_id: int) -> None:

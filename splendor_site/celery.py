@@ -3,12 +3,70 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from celery import Celery
+from kombu import Connection
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "splendor_site.settings")
 
-app = Celery("splendor_site")
+
+class SiteCelery(Celery):
+    """Celery with short timeouts on the connections that publish.
+
+    Celery gives every connection the same transport options; a worker's consumer
+    needs a read timeout of seconds (it waits on the broker by design), but a web
+    request that queues a task must not wait on a hung broker for that long. Every
+    message is published through ``connection_for_write`` (the producer pool,
+    ``send_task``, beat, remote control), so the publishing options go there.
+    """
+
+    def connection_for_write(self, url: str | None = None, **kwargs: Any) -> Connection:
+        from django.conf import settings
+
+        publishing: dict[str, Any] = getattr(settings, "BROKER_PUBLISH_TRANSPORT_OPTIONS", {})
+        kwargs["transport_options"] = {**publishing, **(kwargs.get("transport_options") or {})}
+        return super().connection_for_write(url, **kwargs)
+
+
+def _closed_redis_channels_raise_connection_errors() -> None:
+    """A worker that loses Redis while it holds an unacknowledged task must not exit.
+
+    On a connection loss, Celery 5.7's consumer collects its connection (the
+    transport forgets it) and then closes it; kombu 5.7 keeps the connection's
+    default channel through the collect, and closing that channel again tries to
+    put the unacknowledged messages back, for which it asks the forgotten
+    connection for the broker's address: ``AttributeError: 'NoneType' object has
+    no attribute 'hostname'``. Celery takes that for a bug, not a connection
+    error, and the worker exits ("Unrecoverable error"), once in a few outages
+    under load. Here a channel whose transport has let go of its connection says
+    so with a connection error, which the clean-up ignores, and the worker
+    reconnects. The messages it could not put back return to the queue after
+    BROKER_VISIBILITY_TIMEOUT_SECONDS, and their work is claimed again sooner
+    (the claim leases), so nothing is lost.
+    """
+    from kombu.transport import redis as kombu_redis
+
+    # kombu's stubs leave these out: the transport's channel and the redis client module.
+    channel: Any = kombu_redis.Channel
+    client: Any = getattr(kombu_redis, "redis", None)
+    if client is None or getattr(channel._connparams, "checks_closed", False):
+        return
+    connparams = channel._connparams
+    closed = client.exceptions.ConnectionError
+
+    def _connparams(self: Any, asynchronous: bool = False) -> Any:
+        if self.connection.client is None:
+            raise closed("the connection to the broker was closed")
+        return connparams(self, asynchronous=asynchronous)
+
+    _connparams.checks_closed = True  # type: ignore[attr-defined]
+    channel._connparams = _connparams
+
+
+_closed_redis_channels_raise_connection_errors()
+
+app = SiteCelery("splendor_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 

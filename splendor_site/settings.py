@@ -417,12 +417,22 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # stdout rather than becoming WARNING log lines.
 CELERY_WORKER_REDIRECT_STDOUTS = False
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A worker whose broker goes away reconnects, however long it takes, with waits
+# growing to 30 s between tries (Celery's default stops at 100 tries and starts over).
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_TIMEZONE = TIME_ZONE
-# A request that queues a task must not wait long on a broker that is down: the
-# outbox keeps the event and redelivery queues it again (docs/operations.md).
+# A request that queues a task must not wait long on a broker that is down or
+# hung: the outbox keeps the event and redelivery queues it again
+# (docs/operations.md). This bounds the connection and every read while publishing
+# (BROKER_PUBLISH_TRANSPORT_OPTIONS, splendor_site.celery).
 BROKER_TIMEOUT_SECONDS = env_seconds("BROKER_TIMEOUT_SECONDS", 0.5, maximum=30)
 CELERY_BROKER_CONNECTION_TIMEOUT = BROKER_TIMEOUT_SECONDS
 CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any]
+# Added to the transport options of the connections that publish (web requests,
+# beat, tasks queueing tasks): short, so that publishing to a hung broker fails in
+# BROKER_TIMEOUT_SECONDS. The worker's consumer keeps the longer read timeout below:
+# it waits on the broker by design.
+BROKER_PUBLISH_TRANSPORT_OPTIONS: dict[str, Any] = {}
 if CELERY_BROKER_URL.startswith("filesystem://"):
     # One folder both ways: the web process writes messages where the worker reads them.
     CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -449,6 +459,10 @@ else:
         # second apart: a move must not wait on a broker that is down. (The
         # worker's own consumer reconnects by broker_connection_retry.)
         "max_retries": 0,
+    }
+    BROKER_PUBLISH_TRANSPORT_OPTIONS = {
+        "socket_connect_timeout": BROKER_TIMEOUT_SECONDS,
+        "socket_timeout": BROKER_TIMEOUT_SECONDS,
     }
 # `celery beat` keeps when each entry last ran here (`manage.py serve` and the
 # systemd units in docs/deploy.md pass it as --schedule).

@@ -18,6 +18,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -251,6 +252,41 @@ class PrivateRedis(Process):
 
         wait_for(answers, timeout=10, what="the private redis-server answering", every=0.05, explain=self.tail)
         return self
+
+
+class SilentListener:
+    """Accepts connections on ``port`` and never answers: a hung Redis (or any
+    server that took the connection and stopped). ``close`` drops them all."""
+
+    def __init__(self, port: int | None = None) -> None:
+        self.server = socket.socket()
+        self.server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.server.bind(("127.0.0.1", port or 0))
+        self.server.listen(64)
+        self.port = int(self.server.getsockname()[1])
+        self.held: list[socket.socket] = []
+        self.running = True
+        self.thread = threading.Thread(target=self._accept, daemon=True)
+        self.thread.start()
+
+    def url(self, db: int = 0) -> str:
+        return f"redis://127.0.0.1:{self.port}/{db}"
+
+    def _accept(self) -> None:
+        self.server.settimeout(0.1)
+        while self.running:
+            try:
+                conn, _ = self.server.accept()
+                self.held.append(conn)
+            except OSError:
+                continue
+
+    def close(self) -> None:
+        self.running = False
+        self.thread.join(timeout=5)
+        for conn in self.held:
+            conn.close()
+        self.server.close()
 
 
 GUNICORN_CONFIG = "splendor_site/gunicorn_conf.py"

@@ -11,7 +11,6 @@ from __future__ import annotations
 import shutil
 import socket
 import subprocess
-import threading
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -19,7 +18,7 @@ from typing import Any
 
 import pytest
 import time_machine
-from tests.e2e_support.processes import free_port
+from tests.e2e_support.processes import SilentListener, free_port
 from tests.games.game_helpers import client_for, make_player, start_two_player_game, user_to_move
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db]
@@ -58,36 +57,6 @@ class PrivateRedis:
             self.process.terminate()
             self.process.wait(timeout=10)
             self.process = None
-
-
-class SilentListener:
-    """Accepts connections on the port and never answers: a hung cache."""
-
-    def __init__(self, port: int) -> None:
-        self.server = socket.socket()
-        self.server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.server.bind(("127.0.0.1", port))
-        self.server.listen(64)
-        self.held: list[socket.socket] = []
-        self.running = True
-        self.thread = threading.Thread(target=self._accept, daemon=True)
-        self.thread.start()
-
-    def _accept(self) -> None:
-        self.server.settimeout(0.1)
-        while self.running:
-            try:
-                conn, _ = self.server.accept()
-                self.held.append(conn)
-            except OSError:
-                continue
-
-    def close(self) -> None:
-        self.running = False
-        self.thread.join(timeout=5)
-        for conn in self.held:
-            conn.close()
-        self.server.close()
 
 
 @pytest.fixture

@@ -172,3 +172,68 @@ def test_redelivery_leaves_events_older_than_its_window_alone(
     # A consumer configured today is not sent yesterday's history.
     assert services.game_events_redeliver() == 0
     assert two_consumers == []
+
+
+@pytest.fixture
+def broker_that_does_not_answer(settings: Any, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Four consumers known by name only, a broker that takes nothing (as kombu
+    reports a hung or stopped Redis), and tasks that really go to it (not eager)."""
+    from celery import current_app
+    from kombu.exceptions import OperationalError
+
+    settings.GAME_EVENT_CONSUMERS = {name: f"tests.outbox.{name}" for name in ("email", "webhooks", "reminders", "ratings")}
+    tried: list[str] = []
+
+    def refuse(name: str, *args: Any, **kwargs: Any) -> None:
+        tried.append(name)
+        raise OperationalError("Timeout reading from socket")
+
+    app = current_app._get_current_object()
+    monkeypatch.setattr(app, "send_task", refuse)
+    monkeypatch.setitem(app.conf, "task_always_eager", False)
+    monkeypatch.setattr(services, "_publish_failed_at", None)
+    return tried
+
+
+def test_a_broker_that_does_not_answer_costs_a_change_one_publish_and_the_outbox_keeps_the_rest(
+    broker_that_does_not_answer: list[str], alice: Any, bob: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        game = start_two_player_game(alice, bob)  # three events, four consumers: twelve messages
+
+    assert broker_that_does_not_answer == ["tests.outbox.email"]
+    assert GameEvent.objects.filter(game=game).count() == 3
+    assert not GameEventClaim.objects.exists()  # all left to redelivery
+
+
+def test_after_a_failed_publish_the_next_changes_do_not_try_the_broker_for_a_while(
+    broker_that_does_not_answer: list[str], alice: Any, bob: Any, django_capture_on_commit_callbacks: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        game = start_two_player_game(alice, bob)
+    with django_capture_on_commit_callbacks(execute=True):
+        play_moves(game, 2)
+    assert broker_that_does_not_answer == ["tests.outbox.email"]  # the moves did not wait on it
+
+    # Once the pause is over, the next change tries again.
+    monkeypatch.setattr(services, "_publish_failed_at", services._publish_failed_at - services.PUBLISH_PAUSE_SECONDS)
+    with django_capture_on_commit_callbacks(execute=True):
+        play_moves(game, 1)
+    assert broker_that_does_not_answer == ["tests.outbox.email", "tests.outbox.email"]
+
+
+def test_a_failing_consumer_run_inline_does_not_keep_the_others_from_their_events(
+    settings: Any, alice: Any, bob: Any, django_capture_on_commit_callbacks: Any, two_consumers: list[tuple[str, int]]
+) -> None:
+    # Eager tasks have no broker: an error there is the task's, and the next consumer still runs.
+    settings.GAME_EVENT_CONSUMERS = {"broken": "tests.outbox.broken", **settings.GAME_EVENT_CONSUMERS}
+    with django_capture_on_commit_callbacks(execute=True):
+        start_two_player_game(alice, bob)
+
+    assert len([name for name, _ in two_consumers if name == "first"]) == 3
+
+
+@shared_task(name="tests.outbox.broken")
+def broken(event_id: int) -> None:
+    raise ConnectionError("the consumer's own mail server")
