@@ -3,6 +3,9 @@
 ``consume_event`` is this app's outbox consumer (settings.GAME_EVENT_CONSUMERS);
 ``deliver_due`` runs on the beat schedule (WEBHOOKS_SWEEP_SECONDS) and sends the
 retries that are due: retries are a swept column, never long ETA tasks.
+``deliver`` and ``deliver_due`` make HTTP requests that may take up to
+WEBHOOKS_ATTEMPT_SECONDS each, so they go to the ``webhooks`` queue
+(settings.CELERY_TASK_ROUTES), away from the workers that send game email.
 """
 
 from __future__ import annotations
