@@ -63,6 +63,7 @@ from accounts.signals import (
     time_zone_changed,
 )
 from accounts.tokens import token_generate, token_hash, token_public_prefix
+from core.queue import task_send
 
 if TYPE_CHECKING:
     # AUTH_USER_MODEL, as the mypy plugin reads it from the settings.
@@ -389,10 +390,8 @@ def _code_email_queue(*, verification_id: int) -> None:
     no longer when a code is sent than when none is. A broker that refuses the
     task: the email is sent from this process instead. The task carries only the
     code's id; the worker derives the code again (``_code_from_salt``)."""
-    from accounts.tasks import send_code_email  # the tasks module imports this one
-
     try:
-        send_code_email.apply_async(args=(verification_id,), retry=False)
+        task_send("accounts.tasks.send_code_email", verification_id)
         return
     except Exception:
         logger.warning(

@@ -34,6 +34,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from core.db import retry_when_database_locked
+from core.queue import task_send
 from core.errors import InvalidInput
 from core.text import counted, listed
 from games import errors, selectors
@@ -1390,7 +1391,7 @@ def game_events_dispatch(*, event_ids: Sequence[int]) -> None:
     for consumer, task_name in consumers.items():
         for event_id in event_ids:
             try:
-                _send_task(task_name, event_id)
+                task_send(task_name, event_id)
             except Exception as exc:
                 if not _broker_failed(exc):
                     logger.warning(
@@ -1412,17 +1413,6 @@ def _broker_failed(exc: Exception) -> bool:
     """Whether the broker did not take a message (down, hung, refusing), rather
     than a task run inline failing: with eager tasks there is no broker."""
     return not current_app.conf.task_always_eager and isinstance(exc, OperationalError | OSError)
-
-
-def _send_task(task_name: str, event_id: int) -> None:
-    # A task registered in this process honours CELERY_TASK_ALWAYS_EAGER;
-    # otherwise the message goes to the broker by name. No retries here: a
-    # request must not wait on a broker that is down.
-    task = current_app.tasks.get(task_name)
-    if task is not None:
-        task.apply_async(args=(event_id,), retry=False)
-    else:
-        current_app.send_task(task_name, args=(event_id,), retry=False)
 
 
 def game_event_claim(*, event_id: int, consumer: str, now: datetime | None = None) -> bool:
@@ -1483,7 +1473,7 @@ def game_events_redeliver(*, older_than: timedelta | None = None, limit: int = 5
         )
         for event_id in event_ids:
             try:
-                _send_task(task_name, event_id)
+                task_send(task_name, event_id)
                 queued += 1
             except Exception:
                 logger.warning("could not queue outbox event %s for %s", event_id, consumer, exc_info=True)

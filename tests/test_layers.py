@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.import_graph import import_cycle, imports_between, write_package
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("engine", "core", "api", "accounts", "games", "notifications", "webhooks", "leagues", "splendor_site")
 APPS = ("accounts", "games", "notifications", "webhooks", "leagues")
@@ -110,3 +112,51 @@ def test_no_module_imports_against_the_layers() -> None:
         if (reason := _forbidden(module, imported)) is not None
     ]
     assert broken == []
+
+
+# --- inside each package: no circle, no borrowed private names ------------------------------
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_the_modules_of_a_package_import_one_another_without_a_circle(package: str) -> None:
+    graph, _ = imports_between(ROOT / package)
+    cycle = import_cycle(graph)
+    assert cycle is None, f"import circle: {' -> '.join(cycle or [])}"
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_no_module_imports_a_private_name_of_another(package: str) -> None:
+    _, private = imports_between(ROOT / package)
+    assert private == [], "\n".join(private)
+
+
+def test_no_module_imports_a_private_name_from_another_package() -> None:
+    borrowed = []
+    for module, path in _modules():
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                if _top(node.module) in PACKAGES and _top(node.module) != _top(module):
+                    borrowed += [
+                        f"{module} imports {alias.name} from {node.module}"
+                        for alias in node.names
+                        if alias.name.startswith("_") and not alias.name.endswith("__")
+                    ]
+    assert borrowed == []
+
+
+def test_the_circle_check_sees_an_import_inside_a_function(tmp_path: Path) -> None:
+    root = write_package(tmp_path, {
+        "services.py": "def f():\n    from .tasks import send\n    return send\n",
+        "tasks.py": "from .services import f\n",
+    })
+    graph, _ = imports_between(root)
+    assert import_cycle(graph) is not None
+
+
+def test_the_private_name_check_sees_a_borrowed_helper(tmp_path: Path) -> None:
+    root = write_package(tmp_path, {
+        "services.py": "def _lock_game(): ...\n",
+        "moderation.py": "from .services import _lock_game\nfrom pkg.services import _lock_game as lock\n",
+    })
+    _, private = imports_between(root)
+    assert private == ["pkg.moderation imports _lock_game from pkg.services"] * 2

@@ -5,79 +5,12 @@ that only runs on some path still counts."""
 
 from __future__ import annotations
 
-import ast
-import graphlib
-import textwrap
 from pathlib import Path
 
 import engine
+from tests.import_graph import import_cycle, imports_between, write_package
 
 ENGINE_DIR = Path(engine.__file__).resolve().parent
-
-
-def module_name(root: Path, path: Path) -> str:
-    """``engine/bots/greedy.py`` -> ``engine.bots.greedy``; a package is its ``__init__``."""
-    parts = list(path.relative_to(root.parent).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
-
-
-def package_modules(root: Path) -> dict[str, Path]:
-    """Every module of the package in ``root``, by dotted name."""
-    return {module_name(root, p): p for p in sorted(root.rglob("*.py"))}
-
-
-def imports_between(root: Path) -> tuple[dict[str, set[str]], list[str]]:
-    """The import graph among the package's modules (module -> modules it imports)
-    and every import of an underscore name from another module of the package."""
-    modules = package_modules(root)
-    top = root.name
-    graph: dict[str, set[str]] = {name: set() for name in modules}
-    private: list[str] = []
-    for name, path in modules.items():
-        is_package = path.name == "__init__.py"
-        here = name.split(".") if is_package else name.split(".")[:-1]
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
-            if isinstance(node, ast.Import):
-                for alias in node.names:
-                    if alias.name == top or alias.name.startswith(top + "."):
-                        graph[name].add(alias.name)
-            elif isinstance(node, ast.ImportFrom):
-                if node.level:
-                    base = here[: len(here) - (node.level - 1)]
-                    target = ".".join(base + ([node.module] if node.module else []))
-                else:
-                    target = node.module or ""
-                if target != top and not target.startswith(top + "."):
-                    continue
-                for alias in node.names:
-                    submodule = f"{target}.{alias.name}"
-                    if submodule in modules:
-                        graph[name].add(submodule)
-                        continue
-                    graph[name].add(target)
-                    if alias.name.startswith("_") and not alias.name.endswith("__") and target != name:
-                        private.append(f"{name} imports {alias.name} from {target}")
-    return graph, private
-
-
-def import_cycle(graph: dict[str, set[str]]) -> list[str] | None:
-    """One circle of imports, as module names (first = last), or None."""
-    try:
-        graphlib.TopologicalSorter(graph).prepare()
-    except graphlib.CycleError as exc:
-        return list(exc.args[1])
-    return None
-
-
-def write_package(tmp_path: Path, files: dict[str, str]) -> Path:
-    root = tmp_path / "pkg"
-    for rel, text in {"__init__.py": "", **files}.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text), encoding="utf-8")
-    return root
 
 
 def test_the_engine_modules_import_one_another_without_a_circle():
