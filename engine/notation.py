@@ -7,6 +7,8 @@ canonical :class:`Move`, and only a legal one.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from types import MappingProxyType
 
 from .diagnosis import diagnose
 from .errors import InvalidNotation
@@ -15,13 +17,19 @@ from .rules import legal_index
 from .state import State
 from .variants import Variant
 
-_ACTIONS = {
+# Every word a move may start with, and the action it means: the canonical verb
+# and its friendly synonyms (notation.md). Defined here once; the email command
+# reader (notifications.inbound.commands) reads a line as a move by these words.
+# The colour words are the variant's own (``Variant.words`` in engine.variants).
+MOVE_VERBS: Mapping[str, str] = MappingProxyType({
     "take": "take", "get": "take", "pick": "take",
     "reserve": "reserve", "hold": "reserve",
     "buy": "buy", "purchase": "buy", "recruit": "buy",
     "pass": "pass",
-}
-_SUFFIXES = ("return", "noble", "location")
+})
+# The words that open a move's later parts: the tokens given back (``return K``)
+# and the tile chosen (``noble N03``, ``location L2B``).
+MOVE_PART_WORDS: tuple[str, ...] = ("return", "noble", "location")
 _MAX_LETTERS = 10  # no part of a turn moves more tokens than this
 MAX_MOVE_TEXT = 200  # longer input is refused before any parsing
 
@@ -47,7 +55,7 @@ def parse_move(state: State, text: str) -> Move:
             move = _lenient(state, text)
         except InvalidNotation as lenient_error:
             first = text.split()[:1] if isinstance(text, str) else []
-            if first and first[0].lower() in _ACTIONS:
+            if first and first[0].lower() in MOVE_VERBS:
                 raise lenient_error from None
             raise canonical_error from None
     if move in legal_index(state):
@@ -136,7 +144,7 @@ def _lenient(state: State, text: str) -> Move:
     words = text.replace(",", " ").split()
     if not words:
         raise InvalidNotation("the move is empty")
-    kind = _ACTIONS.get(words[0].lower())
+    kind = MOVE_VERBS.get(words[0].lower())
     if kind is None:
         raise InvalidNotation(f"{text!r}: a move starts with take, reserve, buy or pass")
     # Every word lands in exactly one part, and every part must be read in full:
@@ -145,7 +153,7 @@ def _lenient(state: State, text: str) -> Move:
     current = "args"
     for w in words[1:]:
         lw = w.lower()
-        if lw in _SUFFIXES:
+        if lw in MOVE_PART_WORDS:
             current = "return" if lw == "return" else "tile"
             if current in segments:
                 raise InvalidNotation(f"{text!r}: {w!r} is written twice")

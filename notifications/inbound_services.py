@@ -34,6 +34,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 import engine
+from engine.notation import MOVE_PART_WORDS, MOVE_VERBS
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import EmailMultiAlternatives
@@ -463,7 +464,9 @@ def _move(inbound: InboundMessage, parsed: InboundEmail, user: Any, seat: Seat |
 
 
 _CARD_REF = re.compile(r"^([1-3]-\d\d|deck ?[1-3]|[1-3]x|level ?[1-3] ?deck|[1-3][a-d]|h[1-3])$", re.IGNORECASE)
-_SUFFIX = re.compile(r"\s(return|noble|location)\s|\sj:", re.IGNORECASE)
+_SUFFIX = re.compile(r"\s(%s)\s|\sj:" % "|".join(map(re.escape, MOVE_PART_WORDS)), re.IGNORECASE)
+# The verbs of a move that names a card (buy, reserve and their synonyms).
+_CARD_VERBS = frozenset(verb for verb, action in MOVE_VERBS.items() if action in ("buy", "reserve"))
 
 
 def _norm(text: str) -> str:
@@ -475,7 +478,7 @@ def move_text_with_names(game: Game, seat: Seat, text: str) -> str:
     reserve) becomes its id, so a name never reaches a card they cannot see.
     A name that fits several visible cards is refused with the candidates."""
     words = text.split(None, 1)
-    if len(words) < 2 or words[0].lower() not in ("buy", "purchase", "recruit", "reserve", "hold") or game.state is None:
+    if len(words) < 2 or words[0].lower() not in _CARD_VERBS or game.state is None:
         return text
     padded = " " + words[1] + " "
     match = _SUFFIX.search(padded)

@@ -1,7 +1,7 @@
 """Reading a player's email: raw RFC 822 bytes in, what to do out.
 
-Pure: the standard library and ``mailparser_reply`` only, no Django, no
-database. ``inbound_parse`` gives an :class:`InboundEmail` (who sent it, the
+Pure: the standard library, ``mailparser_reply`` and the engine's notation
+(its move verbs) only, no Django, no database. ``inbound_parse`` gives an :class:`InboundEmail` (who sent it, the
 reply tokens it carries, why it must be dropped if it must, and the command
 read from the text the sender wrote, never from quoted history).
 """

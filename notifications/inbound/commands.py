@@ -11,6 +11,8 @@ import enum
 import re
 from dataclasses import dataclass, field
 
+from engine.notation import MOVE_VERBS
+
 MAX_LINE = 200  # longer lines are no command (the engine refuses longer moves too)
 
 
@@ -29,7 +31,6 @@ class CommandKind(enum.StrEnum):
     EMPTY = "empty"  # nothing written at all
 
 
-_MOVE_WORDS = frozenset({"take", "get", "pick", "reserve", "hold", "buy", "purchase", "recruit", "pass"})
 _WORDS: dict[str, CommandKind] = {
     "resign": CommandKind.RESIGN,
     "confirm": CommandKind.CONFIRM,
@@ -69,7 +70,7 @@ def _line_command(line: str) -> Command | None:
         return None
     first = words[0].lower().rstrip(":,.!")
     rest = " ".join(words[1:]).strip()
-    if first in _MOVE_WORDS:
+    if first in MOVE_VERBS:
         # A trailing full stop or "please" is not part of a move.
         move = re.sub(r"[\s.!]+$", "", line.strip())
         move = re.sub(r"\s+please$", "", move, flags=re.IGNORECASE)
