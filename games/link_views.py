@@ -14,7 +14,7 @@ from accounts.permissions import CanPlay, request_user
 from games import links
 from games.errors import GameNotFound, NotAPlayer
 from games.permissions import CanSeeGame
-from games.views import _GAME_ID, _problems
+from games.schema import GAME_ID_PARAMETER, game_problems
 
 
 class SeatLinkSerializer(serializers.Serializer[dict[str, Any]]):
@@ -35,9 +35,9 @@ class SeatLinkRotateView(APIView):
         summary="Replace your link to the game page",
         description="Makes a new signed link to the game page for your seat and revokes every link sent before "
         "(in emails, for instance). The new link is in the answer and is not shown again; later emails carry it.",
-        parameters=[_GAME_ID],
+        parameters=[GAME_ID_PARAMETER],
         request=None,
-        responses={200: SeatLinkSerializer, **_problems(GameNotFound, NotAPlayer)},
+        responses={200: SeatLinkSerializer, **game_problems(GameNotFound, NotAPlayer)},
     )
     def post(self, request: Request, game_id: str) -> Response:
         seat = links.seat_link_rotate(game_id=game_id, user=request_user(request))

@@ -26,23 +26,21 @@ from core.errors import InvalidInput
 from games import errors
 from games.models import Game, GameEvent, GamePause, ModerationEntry, Seat, new_seat_key
 from games.results import GameResult, ResultReason
-from games.services import (
-    MAX_MOVE_TIMEOUT_HOURS,
-    _abort,
-    _autoplay,
-    _bot_seats,
-    _finish,
-    _is_paused,
-    _lock_game,
-    _scores,
-    _seat_at,
-    _seats_left,
-    _settle,
-    _start_turn_clock,
-    _state,
-    _Writes,
-    game_pause,
-    game_resume,
+from games.services.change import game_change
+from games.services.clocks import game_pause, game_resume
+from games.services.lifecycle import MAX_MOVE_TIMEOUT_HOURS
+from games.services.turns import (
+    abort,
+    autoplay,
+    bot_seats,
+    finish,
+    is_paused,
+    scores,
+    seat_at,
+    seats_left,
+    settle,
+    start_turn_clock,
+    state_of,
 )
 
 if TYPE_CHECKING:
@@ -101,20 +99,18 @@ def moderation_game_abort(*, game_id: str, by_user: User, reason: str) -> Game:
     reason = moderation_reason_clean(reason)
     now = timezone.now()
     with transaction.atomic():
-        game = _lock_game(game_id)
-        if game.is_over:
-            raise errors.GameNotActive(
-                f"This game is already {game.status}; only an open or active game can be aborted.",
-                game_status=game.status,
-            )
-        was = game.status
-        writes = _Writes(game)
-        _abort(writes, reason="moderator", now=now, by_user_id=by_user.pk)
-        game.turn_started_at = None
-        game.clock_remaining = None
-        GamePause.objects.filter(game=game, ended_at__isnull=True).update(ended_at=now)
-        writes.flush()
-        game.save()
+        with game_change(game_id) as writes:
+            game = writes.game
+            if game.is_over:
+                raise errors.GameNotActive(
+                    f"This game is already {game.status}; only an open or active game can be aborted.",
+                    game_status=game.status,
+                )
+            was = game.status
+            abort(writes, reason="moderator", now=now, by_user_id=by_user.pk)
+            game.turn_started_at = None
+            game.clock_remaining = None
+            GamePause.objects.filter(game=game, ended_at__isnull=True).update(ended_at=now)
         moderation_entry_record(
             by_user=by_user, action=Action.GAME_ABORTED, reason=reason, game_id=game.pk,
             details={"status_before": was, "version": game.version}, now=now,
@@ -151,25 +147,23 @@ def moderation_game_adjudicate(*, game_id: str, by_user: User, reason: str, plac
     reason = moderation_reason_clean(reason)
     now = timezone.now()
     with transaction.atomic():
-        game = _lock_game(game_id, with_seats=True)
-        _check_active(game, "adjudicated")
-        checked = _places_checked(places, game.seat_count)
-        resigned, timed_out = _seats_left(game)
-        ranking = sorted(range(game.seat_count), key=lambda seat: (checked[seat], seat))
-        result: GameResult = {
-            "winners": [seat for seat in ranking if checked[seat] == 1],
-            "scores": _scores(_state(game), game.seat_count),
-            "places": checked,
-            "ranking": ranking,
-            "reason": ResultReason.ADJUDICATED.value,
-            "resigned": sorted(resigned),
-            "timed_out": sorted(timed_out),
-        }
-        writes = _Writes(game)
-        writes.change(GameEvent.Kind.GAME_ADJUDICATED, {"by_user_id": by_user.pk, "places": checked})
-        _finish(writes, result=result, now=now)
-        writes.flush()
-        game.save()
+        with game_change(game_id, with_seats=True) as writes:
+            game = writes.game
+            _check_active(game, "adjudicated")
+            checked = _places_checked(places, game.seat_count)
+            resigned, timed_out = seats_left(game)
+            ranking = sorted(range(game.seat_count), key=lambda seat: (checked[seat], seat))
+            result: GameResult = {
+                "winners": [seat for seat in ranking if checked[seat] == 1],
+                "scores": scores(state_of(game), game.seat_count),
+                "places": checked,
+                "ranking": ranking,
+                "reason": ResultReason.ADJUDICATED.value,
+                "resigned": sorted(resigned),
+                "timed_out": sorted(timed_out),
+            }
+            writes.change(GameEvent.Kind.GAME_ADJUDICATED, {"by_user_id": by_user.pk, "places": checked})
+            finish(writes, result=result, now=now)
         moderation_entry_record(
             by_user=by_user, action=Action.GAME_ADJUDICATED, reason=reason, game_id=game.pk,
             details={"places": checked, "version": game.version}, now=now,
@@ -190,33 +184,31 @@ def moderation_deadline_extend(*, game_id: str, by_user: User, reason: str, hour
     now = timezone.now()
     extra = timedelta(hours=hours)
     with transaction.atomic():
-        game = _lock_game(game_id, with_seats=True)
-        _check_active(game, "given more time")
-        seat = _seat_at(game.seats.all(), game.to_move)
-        if seat is None:
-            raise errors.GameNotActive("Nobody is to move in this game, so there is no deadline to extend.")
-        if _is_paused(game):
-            assert game.clock_remaining is not None
-            game.clock_remaining += extra
-        elif game.deadline_at is not None:
-            game.deadline_at += extra
-            if game.turn_started_at is not None:
-                game.turn_started_at += extra
-        else:
-            raise errors.GameNotActive("This game's clock is not running, so there is no deadline to extend.")
-        writes = _Writes(game)
-        writes.change(
-            GameEvent.Kind.DEADLINE_EXTENDED,
-            {
-                "seat": seat.index,
-                "user_id": seat.user_id,
-                "hours": hours,
-                "deadline_at": game.deadline_at.isoformat() if game.deadline_at is not None else None,
-                "by_user_id": by_user.pk,
-            },
-        )
-        writes.flush()
-        game.save()
+        with game_change(game_id, with_seats=True) as writes:
+            game = writes.game
+            _check_active(game, "given more time")
+            seat = seat_at(game.seats.all(), game.to_move)
+            if seat is None:
+                raise errors.GameNotActive("Nobody is to move in this game, so there is no deadline to extend.")
+            if is_paused(game):
+                assert game.clock_remaining is not None
+                game.clock_remaining += extra
+            elif game.deadline_at is not None:
+                game.deadline_at += extra
+                if game.turn_started_at is not None:
+                    game.turn_started_at += extra
+            else:
+                raise errors.GameNotActive("This game's clock is not running, so there is no deadline to extend.")
+            writes.change(
+                GameEvent.Kind.DEADLINE_EXTENDED,
+                {
+                    "seat": seat.index,
+                    "user_id": seat.user_id,
+                    "hours": hours,
+                    "deadline_at": game.deadline_at.isoformat() if game.deadline_at is not None else None,
+                    "by_user_id": by_user.pk,
+                },
+            )
         moderation_entry_record(
             by_user=by_user, action=Action.DEADLINE_EXTENDED, reason=reason, game_id=game.pk,
             target_user_id=seat.user_id,
@@ -277,55 +269,53 @@ def moderation_seat_replace(
         raise InvalidInput({"new_user": ["Choose either another player or the bot for the seat, not both."]})
     now = timezone.now()
     with transaction.atomic():
-        game = _lock_game(game_id, with_seats=True)
-        _check_active(game, "changed")
-        seats = list(game.seats.all())
-        seat = _seat_at(seats, seat_index)
-        if seat is None:
-            numbers = ", ".join(str(s.index) for s in seats if s.index is not None)
-            raise InvalidInput({"seat": [f"Game {game_id} has no seat {seat_index}; its seats are {numbers}."]})
-        if seat.resigned:
-            raise InvalidInput({"seat": [f"Seat {seat_index} has left the game; there is nobody to replace."]})
-        old_user_id = seat.user_id
-        if new_user is not None:
-            if any(s.user_id == new_user.pk for s in seats):
-                raise InvalidInput(
-                    {"new_user": [f"{new_user.get_username()} already has a seat in this game; choose someone else."]}
-                )
-            if not new_user.is_active or player_for_user(user=new_user).suspended_at is not None:
-                raise InvalidInput(
-                    {"new_user": [f"{new_user.get_username()}'s account is disabled or suspended; choose someone else."]}
-                )
-            seat.user = new_user
-            seat.bot = False
-            seat.link_key, seat.reply_key = new_seat_key(), new_seat_key()
-        else:
-            if seat.bot:
-                raise InvalidInput({"seat": [f"The bot already plays seat {seat_index}."]})
-            seat.bot = True
-        seat.consecutive_timeouts = 0
-        seat.save(update_fields=["user", "bot", "link_key", "reply_key", "consecutive_timeouts"])
-        writes = _Writes(game)
-        writes.change(
-            GameEvent.Kind.SEAT_REPLACED,
-            {
-                "seat": seat.index,
-                "old_user_id": old_user_id,
-                "new_user_id": new_user.pk if new_user is not None else None,
-                "bot": bot,
-                "by_user_id": by_user.pk,
-            },
-        )
-        if game.to_move == seat.index:
-            resigned, timed_out = _seats_left(game)
-            state = _state(game)
-            if bot:
-                state = _autoplay(writes, state, resigned, _bot_seats(seats))
-                _settle(writes, state, now, seats=seats, resigned=resigned, timed_out=timed_out)
+        with game_change(game_id, with_seats=True) as writes:
+            game = writes.game
+            _check_active(game, "changed")
+            seats = list(game.seats.all())
+            seat = seat_at(seats, seat_index)
+            if seat is None:
+                numbers = ", ".join(str(s.index) for s in seats if s.index is not None)
+                raise InvalidInput({"seat": [f"Game {game_id} has no seat {seat_index}; its seats are {numbers}."]})
+            if seat.resigned:
+                raise InvalidInput({"seat": [f"Seat {seat_index} has left the game; there is nobody to replace."]})
+            old_user_id = seat.user_id
+            if new_user is not None:
+                if any(s.user_id == new_user.pk for s in seats):
+                    raise InvalidInput(
+                        {"new_user": [f"{new_user.get_username()} already has a seat in this game; choose someone else."]}
+                    )
+                if not new_user.is_active or player_for_user(user=new_user).suspended_at is not None:
+                    raise InvalidInput(
+                        {"new_user": [f"{new_user.get_username()}'s account is disabled or suspended; choose someone else."]}
+                    )
+                seat.user = new_user
+                seat.bot = False
+                seat.link_key, seat.reply_key = new_seat_key(), new_seat_key()
             else:
-                _start_turn_clock(game, seats, now)
-        writes.flush()
-        game.save()
+                if seat.bot:
+                    raise InvalidInput({"seat": [f"The bot already plays seat {seat_index}."]})
+                seat.bot = True
+            seat.consecutive_timeouts = 0
+            seat.save(update_fields=["user", "bot", "link_key", "reply_key", "consecutive_timeouts"])
+            writes.change(
+                GameEvent.Kind.SEAT_REPLACED,
+                {
+                    "seat": seat.index,
+                    "old_user_id": old_user_id,
+                    "new_user_id": new_user.pk if new_user is not None else None,
+                    "bot": bot,
+                    "by_user_id": by_user.pk,
+                },
+            )
+            if game.to_move == seat.index:
+                resigned, timed_out = seats_left(game)
+                state = state_of(game)
+                if bot:
+                    state = autoplay(writes, state, resigned, bot_seats(seats))
+                    settle(writes, state, now, seats=seats, resigned=resigned, timed_out=timed_out)
+                else:
+                    start_turn_clock(game, seats, now)
         moderation_entry_record(
             by_user=by_user, action=Action.SEAT_REPLACED, reason=reason, game_id=game.pk,
             target_user_id=old_user_id,

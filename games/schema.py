@@ -1,11 +1,18 @@
-"""The games API's error body in the OpenAPI schema: the problem body with the
-extension members of the games codes (``games.errors``)."""
+"""The games API in the OpenAPI schema: the error body (the problem body with the
+extension members of the games codes, ``games.errors``), the error answers each
+view lists, and the parameters the game routes share."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 
 from accounts.serializers import AccountProblemSerializer
+from api.openapi import problem_responses
+from core.errors import DomainError
 
 
 class GameProblemSerializer(AccountProblemSerializer):
@@ -33,3 +40,33 @@ class GameProblemSerializer(AccountProblemSerializer):
     days_left = serializers.IntegerField(
         required=False, help_text="not_enough_vacation: the vacation days left this calendar year."
     )
+
+
+# --- what the game views share in the schema -----------------------------------
+
+AUTH_PROBLEMS = {
+    401: "not_authenticated, invalid_token, token_revoked, account_disabled, account_suspended: send `Authorization: Bearer <token>` "
+    "with a token that works.",
+    403: "insufficient_scope: the token lacks the scope this endpoint needs.",
+    429: "throttled: too many requests; see Retry-After.",
+}
+
+
+def game_problems(*problems: type[DomainError], extra: dict[int, str] | None = None) -> dict[Any, OpenApiResponse]:
+    """Document error responses: every status with the stable codes it can carry."""
+    return problem_responses(problems, serializer=GameProblemSerializer, notes=AUTH_PROBLEMS, extra=extra)
+
+
+ETAG_HEADER = OpenApiParameter(
+    "ETag", OpenApiTypes.STR, OpenApiParameter.HEADER, response=[200, 201, 304], description='"<version>"'
+)
+GAME_ID_PARAMETER = OpenApiParameter("game_id", OpenApiTypes.STR, OpenApiParameter.PATH, description="The game's public id.")
+# On the routes that change a game other than a move, If-Match is optional: when
+# sent, the change is made only at a version it names.
+IF_MATCH_OPTIONAL = OpenApiParameter(
+    "If-Match",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description='Optional: "<version>". When sent, the change is made only if the game is at a version it names; '
+    "otherwise 412 precondition_failed and nothing changes.",
+)

@@ -31,7 +31,6 @@ from games.selectors import (
     LegalMoves,
     MoveHistoryEntry,
     PlayerExport,
-    PlayerGame,
     PauseSummary,
     PlayerProfile,
     SeatSummary,

@@ -32,7 +32,6 @@ from api.conditional import (
     versions_named,
 )
 from api.pagination import LimitOffsetPagination
-from api.openapi import problem_responses
 from core.db import retry_when_database_locked
 from core.errors import DomainError
 from games import selectors, services
@@ -60,7 +59,7 @@ from games.errors import (
     NotEnoughVacation,
 )
 from games.models import Game, IdempotencyRecord
-from games.schema import GameProblemSerializer
+from games.schema import ETAG_HEADER, GAME_ID_PARAMETER, IF_MATCH_OPTIONAL, game_problems
 from games.serializers import (
     GameCreateInputSerializer,
     GameExportSerializer,
@@ -82,34 +81,6 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 MAX_IDEMPOTENCY_KEY_LENGTH = 255
-
-# --- OpenAPI helpers -------------------------------------------------------------
-
-_AUTH_PROBLEMS = {
-    401: "not_authenticated, invalid_token, token_revoked, account_disabled, account_suspended: send `Authorization: Bearer <token>` "
-    "with a token that works.",
-    403: "insufficient_scope: the token lacks the scope this endpoint needs.",
-    429: "throttled: too many requests; see Retry-After.",
-}
-
-
-def _problems(*problems: type[DomainError], extra: dict[int, str] | None = None) -> dict[Any, OpenApiResponse]:
-    """Document error responses: every status with the stable codes it can carry."""
-    return problem_responses(problems, serializer=GameProblemSerializer, notes=_AUTH_PROBLEMS, extra=extra)
-
-_ETAG_HEADER = OpenApiParameter(
-    "ETag", OpenApiTypes.STR, OpenApiParameter.HEADER, response=[200, 201, 304], description='"<version>"'
-)
-_GAME_ID = OpenApiParameter("game_id", OpenApiTypes.STR, OpenApiParameter.PATH, description="The game's public id.")
-# On the routes that change a game other than a move, If-Match is optional: when
-# sent, the change is made only at a version it names.
-_IF_MATCH_OPTIONAL = OpenApiParameter(
-    "If-Match",
-    OpenApiTypes.STR,
-    OpenApiParameter.HEADER,
-    description='Optional: "<version>". When sent, the change is made only if the game is at a version it names; '
-    "otherwise 412 precondition_failed and nothing changes.",
-)
 
 # --- helpers -------------------------------------------------------------------------
 
@@ -150,7 +121,7 @@ class GameListCreateView(GenericAPIView[Any]):
             ),
             OpenApiParameter("offset", {"type": "integer", "minimum": 0}, description="How many games to skip."),
         ],
-        responses={200: GameSummarySerializer(many=True), **_problems(extra={400: "validation_error"})},
+        responses={200: GameSummarySerializer(many=True), **game_problems(extra={400: "validation_error"})},
     )
     def get(self, request: Request) -> Response:
         query = GameListQuerySerializer(data=request.query_params)
@@ -177,7 +148,7 @@ class GameListCreateView(GenericAPIView[Any]):
         request=GameCreateInputSerializer,
         responses={
             201: GameViewSerializer,
-            **_problems(InvalidGameSetup, TooManyInvitations, extra={400: "validation_error"}),
+            **game_problems(InvalidGameSetup, TooManyInvitations, extra={400: "validation_error"}),
         },
     )
     def post(self, request: Request) -> Response:
@@ -210,14 +181,14 @@ class GameDetailView(APIView):
         "who has its id, so that they can join. "
         'Send If-None-Match: "<version>" to get 304 when nothing changed.',
         parameters=[
-            _GAME_ID,
+            GAME_ID_PARAMETER,
             OpenApiParameter("If-None-Match", OpenApiTypes.STR, OpenApiParameter.HEADER),
-            _ETAG_HEADER,
+            ETAG_HEADER,
         ],
         responses={
             200: GameViewSerializer,
             304: OpenApiResponse(description="Not modified: the game is still at the version you sent."),
-            **_problems(GameNotFound),
+            **game_problems(GameNotFound),
         },
     )
     def get(self, request: Request, game_id: str) -> Response:
@@ -238,11 +209,11 @@ class GameJoinView(APIView):
         summary="Take a seat",
         description="Takes your invited seat or an open one. The join that fills the last seat starts the game. "
         "`expected_version` and If-Match are optional: with either, the seat is taken only at that version.",
-        parameters=[_GAME_ID, _IF_MATCH_OPTIONAL, _ETAG_HEADER],
+        parameters=[GAME_ID_PARAMETER, IF_MATCH_OPTIONAL, ETAG_HEADER],
         request=JoinInputSerializer,
         responses={
             200: GameViewSerializer,
-            **_problems(
+            **game_problems(
                 GameNotFound, SeatUnavailable, StaleVersion, PreconditionFailed, extra={400: "validation_error"}
             ),
         },
@@ -267,8 +238,8 @@ class GameLegalMovesView(APIView):
         operation_id="games_legal_moves",
         summary="Your legal moves",
         description="In canonical notation, sorted. Empty when it is not your turn or you do not play.",
-        parameters=[_GAME_ID],
-        responses={200: LegalMovesSerializer, **_problems(GameNotFound)},
+        parameters=[GAME_ID_PARAMETER],
+        responses={200: LegalMovesSerializer, **game_problems(GameNotFound)},
     )
     def get(self, request: Request, game_id: str) -> Response:
         data = selectors.game_legal_moves(game_id=game_id, user=request.user)
@@ -284,8 +255,8 @@ class GameMovesView(APIView):
         operation_id="games_moves_list",
         summary="Move history",
         description="Every move in canonical notation. The card drawn by a blind reserve is shown only to its owner.",
-        parameters=[_GAME_ID],
-        responses={200: MoveHistoryEntrySerializer(many=True), **_problems(GameNotFound)},
+        parameters=[GAME_ID_PARAMETER],
+        responses={200: MoveHistoryEntrySerializer(many=True), **game_problems(GameNotFound)},
     )
     def get(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get_visible(game_id=game_id, user=request.user)
@@ -302,7 +273,7 @@ class GameMovesView(APIView):
             "to retry safely: the same key with the same request returns the first response again."
         ),
         parameters=[
-            _GAME_ID,
+            GAME_ID_PARAMETER,
             OpenApiParameter("If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, description='"<version>"'),
             OpenApiParameter(
                 "Idempotency-Key",
@@ -310,12 +281,12 @@ class GameMovesView(APIView):
                 OpenApiParameter.HEADER,
                 description="Any unique string up to 255 characters, e.g. a UUID.",
             ),
-            _ETAG_HEADER,
+            ETAG_HEADER,
         ],
         request=MoveInputSerializer,
         responses={
             201: MoveCreatedSerializer,
-            **_problems(
+            **game_problems(
                 GameNotFound,
                 NotAPlayer,
                 NotYourTurn,
@@ -538,11 +509,11 @@ class GameResignView(APIView):
         summary="Resign",
         description="With two seats the other player wins at once. With more, the game goes on: the server plays "
         "your seat's turns with a quiet move and you rank last. With If-Match, only at a version it names.",
-        parameters=[_GAME_ID, _IF_MATCH_OPTIONAL, _ETAG_HEADER],
+        parameters=[GAME_ID_PARAMETER, IF_MATCH_OPTIONAL, ETAG_HEADER],
         request=None,
         responses={
             200: GameViewSerializer,
-            **_problems(GameNotFound, NotAPlayer, GameNotActive, AlreadyResigned, PreconditionFailed, StaleVersion),
+            **game_problems(GameNotFound, NotAPlayer, GameNotActive, AlreadyResigned, PreconditionFailed, StaleVersion),
         },
     )
     def post(self, request: Request, game_id: str) -> Response:
@@ -562,11 +533,11 @@ class GameCancelView(APIView):
         summary="Cancel a game that has not started",
         description="Only its creator can. The game becomes `aborted`, and everyone invited is told. With If-Match, "
         "only at a version it names.",
-        parameters=[_GAME_ID, _IF_MATCH_OPTIONAL, _ETAG_HEADER],
+        parameters=[GAME_ID_PARAMETER, IF_MATCH_OPTIONAL, ETAG_HEADER],
         request=None,
         responses={
             200: GameViewSerializer,
-            **_problems(GameNotFound, NotTheCreator, GameNotOpen, PreconditionFailed, StaleVersion),
+            **game_problems(GameNotFound, NotTheCreator, GameNotOpen, PreconditionFailed, StaleVersion),
         },
     )
     def post(self, request: Request, game_id: str) -> Response:
@@ -587,11 +558,11 @@ class GameDeclineView(APIView):
         summary="Decline an invitation",
         description="Your reserved seat becomes open to anyone; if the creator reserved every other seat for "
         "invited players, the game is aborted instead. With If-Match, only at a version it names.",
-        parameters=[_GAME_ID, _IF_MATCH_OPTIONAL, _ETAG_HEADER],
+        parameters=[GAME_ID_PARAMETER, IF_MATCH_OPTIONAL, ETAG_HEADER],
         request=None,
         responses={
             200: GameViewSerializer,
-            **_problems(GameNotFound, NotInvited, GameNotOpen, PreconditionFailed, StaleVersion),
+            **game_problems(GameNotFound, NotInvited, GameNotOpen, PreconditionFailed, StaleVersion),
         },
     )
     def post(self, request: Request, game_id: str) -> Response:
@@ -612,8 +583,8 @@ class GameExportView(APIView):
         summary="Export the game for replay",
         description="Variant, players, seed commitment and moves; once the game is over also the seed, so that "
         "anyone can check sha256(seed) against the commitment and replay the game.",
-        parameters=[_GAME_ID],
-        responses={200: GameExportSerializer, **_problems(GameNotFound)},
+        parameters=[GAME_ID_PARAMETER],
+        responses={200: GameExportSerializer, **game_problems(GameNotFound)},
     )
     def get(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get_visible(game_id=game_id, user=request.user)
@@ -632,7 +603,7 @@ class MeExportView(APIView):
         description="Your account, your tokens (never their secrets) and every game you hold or held a seat or an "
         "invitation in, with its seats and moves. Nothing another player could not see is in it but your own "
         "blind-reserved cards; the seed of a game only once it is over.",
-        responses={200: PlayerExportSerializer, **_problems()},
+        responses={200: PlayerExportSerializer, **game_problems()},
     )
     def get(self, request: Request) -> Response:
         export = selectors.player_export(user=request_user(request))
@@ -649,7 +620,7 @@ class PlayerProfileView(APIView):
         parameters=[
             OpenApiParameter("username", OpenApiTypes.STR, OpenApiParameter.PATH, description="In any case.")
         ],
-        responses={200: PlayerProfileSerializer, **_problems(PlayerNotFoundError)},
+        responses={200: PlayerProfileSerializer, **game_problems(PlayerNotFoundError)},
     )
     def get(self, request: Request, username: str) -> Response:
         return Response(PlayerProfileSerializer(selectors.player_profile(username=username)).data)
@@ -662,7 +633,7 @@ class MeVacationView(APIView):
         operation_id="me_vacation_retrieve",
         summary="Your vacation days",
         description="Days used and left this calendar year (UTC), the vacation you are on now and those to come.",
-        responses={200: VacationSummarySerializer, **_problems()},
+        responses={200: VacationSummarySerializer, **game_problems()},
     )
     def get(self, request: Request) -> Response:
         return Response(VacationSummarySerializer(selectors.vacation_summary(user=request_user(request))).data)
@@ -675,7 +646,7 @@ class MeVacationView(APIView):
         request=VacationInputSerializer,
         responses={
             201: VacationSummarySerializer,
-            **_problems(InvalidVacation, NotEnoughVacation, extra={400: "validation_error"}),
+            **game_problems(InvalidVacation, NotEnoughVacation, extra={400: "validation_error"}),
         },
         examples=[OpenApiExample("Three days off", value={"days": 3}, request_only=True)],
     )

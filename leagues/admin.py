@@ -14,10 +14,8 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
-from django.contrib.admin import helpers
 from django.contrib.admin.utils import unquote
 from django.contrib.auth.models import User
-from django.core.exceptions import PermissionDenied
 from django.db.models import Model, Q, QuerySet
 from django.forms import ModelChoiceField
 from django.http import Http404, HttpRequest, HttpResponse

@@ -37,7 +37,7 @@ def _typed_form(turn: Turn) -> str | None:
 
 @pytest.fixture
 def game(monkeypatch: pytest.MonkeyPatch) -> Game:
-    monkeypatch.setattr("games.services.secrets.randbits", lambda bits: SEED)
+    monkeypatch.setattr("games.services.lifecycle.secrets.randbits", lambda bits: SEED)
     alice, bob = make_player("alice"), make_player("bob")
     created = services.game_create(creator=alice, seats=2, invited=[bob])
     services.seat_join(game=created, user=bob)

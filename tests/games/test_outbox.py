@@ -19,6 +19,7 @@ from django.utils import timezone
 from tests.games.game_helpers import make_player, play_moves, start_two_player_game, user_to_move
 
 from games import selectors, services
+from games.services import outbox
 from games.models import Game, GameEvent, GameEventClaim
 
 RECEIVED: list[tuple[str, int]] = []
@@ -191,7 +192,7 @@ def broker_that_does_not_answer(settings: Any, monkeypatch: pytest.MonkeyPatch) 
     app = current_app._get_current_object()
     monkeypatch.setattr(app, "send_task", refuse)
     monkeypatch.setitem(app.conf, "task_always_eager", False)
-    monkeypatch.setattr(services, "_publish_failed_at", None)
+    monkeypatch.setattr(outbox, "_publish_failed_at", None)
     return tried
 
 
@@ -217,7 +218,7 @@ def test_after_a_failed_publish_the_next_changes_do_not_try_the_broker_for_a_whi
     assert broker_that_does_not_answer == ["tests.outbox.email"]  # the moves did not wait on it
 
     # Once the pause is over, the next change tries again.
-    monkeypatch.setattr(services, "_publish_failed_at", services._publish_failed_at - services.PUBLISH_PAUSE_SECONDS)
+    monkeypatch.setattr(outbox, "_publish_failed_at", outbox._publish_failed_at - outbox.PUBLISH_PAUSE_SECONDS)
     with django_capture_on_commit_callbacks(execute=True):
         play_moves(game, 1)
     assert broker_that_does_not_answer == ["tests.outbox.email", "tests.outbox.email"]

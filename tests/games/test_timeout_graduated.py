@@ -18,6 +18,7 @@ from django.db import connection
 
 from engine.bots.greedy import GreedyBot
 from games import services
+from games.services import clocks
 from games.models import Game, GameEvent, Move, Seat
 from tests.engine.builders import cards_where, position
 from tests.games.clock_helpers import HOUR, NOON, events, play_a_take, seat_to_move, started_game, time_out
@@ -220,7 +221,7 @@ def test_a_sweep_run_twice_times_each_game_out_once(alice: Any, bob: Any) -> Non
 
 
 def test_the_sweep_works_through_more_games_than_one_batch(alice: Any, bob: Any, monkeypatch: Any) -> None:
-    monkeypatch.setattr(services, "SWEEP_BATCH", 2)
+    monkeypatch.setattr(clocks, "SWEEP_BATCH", 2)  # where the sweep reads it
     games = [started_game(make_player(f"p{i}"), make_player(f"q{i}")) for i in range(5)]
 
     assert services.game_time_out_overdue(now=NOON + timedelta(hours=73)) == 5

@@ -1,0 +1,135 @@
+"""The one way to change a game: ``game_change`` locks its row, hands over the
+writes of the change, and on leaving the block stores them and the row.
+
+Locking contract: every change to a ``Game`` row, its seats, its moves and its
+outbox events happens inside ``game_change`` (or, for the building blocks in
+``games.services.turns``, inside a block that holds its ``GameWrites``): the
+row is locked with SELECT ... FOR UPDATE until the transaction ends, so two
+changes to one game never interleave, and the seats loaded with it stay true
+until commit (they change only under the same lock).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+from django.db import transaction
+from django.db.models import Prefetch
+
+from games import errors
+from games.models import Game, GameEvent, Move, Seat, is_public_id
+from games.services.outbox import game_events_dispatch
+
+
+# What a move can change in the game row; a move saves only these.
+PLAY_FIELDS = (
+    "state", "to_move", "deadline_at", "turn_started_at", "clock_remaining",
+    "version", "status", "result", "finished_at",
+)
+
+
+class GameBusy(Exception):
+    """Another transaction holds the game's row (raised only when asked to skip
+    locked rows, as concurrent deadline sweeps do: one acts, the others move on)."""
+
+
+def game_lock(game_id: str, *, with_seats: bool = False, skip_locked: bool = False) -> Game:
+    """The game row, locked until the transaction ends (GameNotFound when there
+    is none; GameBusy when ``skip_locked`` and another transaction holds it).
+
+    ``with_seats`` also loads its creator and its seats with their users and
+    players (one more query), so that nothing later in the transaction or in
+    the answer reads them again. Seats change only under this same lock, so
+    the list stays true until commit.
+    """
+    if not is_public_id(game_id):
+        raise errors.GameNotFound.for_id(game_id)
+    # A no-op on SQLite, where the IMMEDIATE transaction already holds the write lock.
+    # of=("self",): lock the game row, not the creator's user row joined to it.
+    games = Game.objects.select_for_update(of=("self",), skip_locked=skip_locked)
+    if with_seats:
+        games = games.select_related("created_by").prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("user__player"))
+        )
+    try:
+        return games.get(pk=game_id)
+    except Game.DoesNotExist:
+        if skip_locked and Game.objects.filter(pk=game_id).exists():
+            raise GameBusy(game_id) from None
+        raise errors.GameNotFound.for_id(game_id) from None
+
+
+class GameWrites:
+    """The rows one service call adds beside the game row: moves and outbox events.
+
+    They are gathered while the call works out what happened and inserted by
+    ``flush``, one INSERT per table, before the game row is saved.
+    """
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.moves: list[Move] = []
+        self.events: list[GameEvent] = []
+
+    def change(self, kind: str, payload: dict[str, object]) -> None:
+        """Record one state change: bump the version and queue its outbox event.
+        Payloads name people by user id and seats by index, never by name or
+        address, so that erasing an account erases it here too."""
+        self.game.version += 1
+        self.events.append(GameEvent(game=self.game, kind=kind, payload={**payload, "version": self.game.version}))
+
+    def flush(self) -> None:
+        """Insert the rows, and have the outbox consumers queued once the
+        transaction commits (a rolled-back change queues nothing)."""
+        # In order, so that event ids follow the versions (the outbox is read by id).
+        if self.moves:
+            Move.objects.bulk_create(self.moves)
+        if self.events:
+            GameEvent.objects.bulk_create(self.events)
+            event_ids = [event.pk for event in self.events if event.pk is not None]
+            # robust: the change is stored by then, so nothing that goes wrong in
+            # telling the consumers may turn its answer into an error.
+            transaction.on_commit(lambda: game_events_dispatch(event_ids=event_ids), robust=True)
+        self.moves, self.events = [], []
+
+
+def refresh_from(target: Game, source: Game) -> None:
+    """Copy the locked, saved row's fields onto the caller's instance."""
+    for field in Game._meta.concrete_fields:
+        setattr(target, field.attname, getattr(source, field.attname))
+    # Seats prefetched before the change are stale now.
+    getattr(target, "_prefetched_objects_cache", {}).clear()
+
+
+@contextmanager
+def game_change(
+    game_id: str,
+    *,
+    with_seats: bool = False,
+    skip_locked: bool = False,
+    save_fields: Sequence[str] | None = None,
+) -> Iterator[GameWrites]:
+    """Change one game: lock its row (``game_lock``; ``with_seats`` loads its seats
+    too), hand the block the change's ``GameWrites``, and on leaving it insert the
+    moves and events and save the row, all in one transaction.
+
+    Should be used for every change to a game: the row stays locked (SELECT ...
+    FOR UPDATE) until the transaction ends, so two changes to one game never
+    interleave, and whatever the block read of the game and its seats is still
+    true when it is written. The row is saved only when the block recorded a
+    change (``writes.change``): every change bumps the version and writes its
+    event, so a block that finds nothing to do (a deadline not yet passed)
+    leaves early and writes nothing. ``save_fields``: the only columns the
+    change can touch (a move's ``PLAY_FIELDS``). ``skip_locked``: raise GameBusy
+    instead of waiting for another change to this game. An exception rolls it all back.
+    """
+    with transaction.atomic():
+        game = game_lock(game_id, with_seats=with_seats, skip_locked=skip_locked)
+        writes = GameWrites(game)
+        version = game.version
+        yield writes
+        changed = game.version != version
+        writes.flush()
+        if changed:
+            game.save(update_fields=save_fields)

@@ -1,0 +1,140 @@
+"""Playing a turn: ``move_submit``, the one way a player's move enters a game."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import engine
+from django.utils import timezone
+
+from core.db import retry_when_database_locked
+from games import errors
+from games.models import Game, Move, PlayedBy, Seat
+from games.services.change import PLAY_FIELDS, game_change
+from games.services.turns import (
+    autoplay,
+    bot_seats,
+    charge_clock,
+    joined_seat,
+    record_move,
+    seats_left,
+    settle,
+    state_of,
+)
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+
+@dataclass(frozen=True)
+class MovePlayed:
+    """What ``move_submit`` did.
+
+    ``game`` is the saved row with its seats loaded; ``move`` the player's move;
+    ``automatic`` the quiet moves the server then played for resigned seats;
+    ``details`` what the engine says the move did (it may name a blind-reserved
+    card: server-side only, never for another seat).
+    """
+
+    game: Game
+    move: Move
+    details: engine.MoveDetails
+    automatic: list[Move] = field(default_factory=list)
+
+    @property
+    def version(self) -> int:
+        return self.game.version
+
+    @property
+    def finished(self) -> bool:
+        return self.game.status == Game.Status.FINISHED
+
+
+def _sentence(message: str) -> str:
+    """The engine's words as a sentence for a person: capital first, full stop last."""
+    message = message.strip()
+    if not message:
+        return message
+    message = message[0].upper() + message[1:]
+    return message if message[-1] in ".!?" else message + "."
+
+
+def _parse(state: engine.State, text: str) -> engine.Move:
+    """The engine's reading of ``text``, its refusals as domain errors naming the rule."""
+    try:
+        return engine.parse_move(state, text)
+    except engine.AmbiguousMove as exc:
+        raise errors.AmbiguousMove(_sentence(exc.message), rule=exc.rule, choices=list(exc.choices)) from None
+    except engine.IllegalMove as exc:
+        raise errors.IllegalMove(_sentence(exc.message), rule=exc.rule) from None
+    except engine.InvalidNotation as exc:
+        raise errors.InvalidNotation(
+            f"Could not read the move ({exc}). Moves look like \"take WUG\", \"take RR\", "
+            "\"reserve 2-13\", \"reserve deck3\", \"buy 1-07\" or \"pass\"; GET legal-moves lists yours."
+        ) from None
+
+
+def _check_not_suspended(seat: Seat) -> None:
+    """A suspended player cannot move, by any channel (their turns time out as usual)."""
+    player = getattr(seat.user, "player", None)
+    if player is not None and player.suspended_at is not None:
+        raise errors.AccountSuspended(
+            "A moderator suspended your account; you cannot move while it is suspended. "
+            "Your turns time out as usual."
+        )
+
+
+def _check_can_move(game: Game, seat: Seat, *, expected_version: int) -> engine.State:
+    """The state to play on, once the game, the version and the turn allow a move."""
+    if game.status != Game.Status.ACTIVE:
+        raise errors.GameNotActive.for_move(game.status)
+    if expected_version != game.version:
+        if expected_version > game.version:
+            where = f"the game is only at version {game.version}"
+        else:
+            where = f"the game is at version {game.version}"
+        raise errors.StaleVersion(
+            f"You played on version {expected_version} but {where}; read the game again and retry.",
+            current_version=game.version,
+        )
+    state = state_of(game)
+    if engine.to_move(state) != seat.index:
+        raise errors.NotYourTurn(
+            f"It is seat {engine.to_move(state)}'s turn, not yours (you are seat {seat.index}).",
+            to_move=engine.to_move(state),
+            your_seat=seat.index,
+        )
+    return state
+
+
+@retry_when_database_locked
+def move_submit(*, game_id: str, user: User, text: str, expected_version: int) -> MovePlayed:
+    """Play one turn for ``user``'s seat in the game, on the version they chose it on.
+
+    ``text`` is read by the engine's lenient parser. Refusals: GameNotFound,
+    NotAPlayer, GameNotActive, StaleVersion (with ``current_version``),
+    NotYourTurn, InvalidNotation, IllegalMove and AmbiguousMove (with the rule
+    id). The mover's bank is settled and its timeouts in a row reset; then the
+    server plays the turns of resigned seats and forced passes, the next seat's
+    clock starts, and the game finishes when the engine says it is over.
+    Nothing is written unless everything is.
+    """
+    now = timezone.now()
+    # The seats come with the lock: the caller's seat, the resigned seats and
+    # the caller's answer are all read from this one list.
+    with game_change(game_id, with_seats=True, save_fields=PLAY_FIELDS) as writes:
+        game = writes.game
+        seat = joined_seat(game, user)
+        _check_not_suspended(seat)
+        state = _check_can_move(game, seat, expected_version=expected_version)
+        move = _parse(state, text)
+        after = engine.apply(state, move)
+        row, details = record_move(writes, before=state, move=move, after=after, played_by=PlayedBy.PLAYER)
+        if charge_clock(game, seat, now):
+            seat.save(update_fields=["bank_seconds", "consecutive_timeouts"])
+        resigned, timed_out = seats_left(game)
+        after = autoplay(writes, after, resigned, bot_seats(game.seats.all()))
+        automatic = writes.moves[1:]
+        settle(writes, after, now, seats=game.seats.all(), resigned=resigned, timed_out=timed_out)
+    return MovePlayed(game=game, move=row, details=details, automatic=automatic)

@@ -1,0 +1,302 @@
+"""The turn machinery the services share, run inside ``game_change``'s block on
+the game it locked: the state, the clock of a turn, the server's own moves
+(quiet moves for seats that left, the bot's, forced passes), settling a turn
+and finishing or aborting a game, and a seat leaving it.
+
+These take the change's ``GameWrites`` and never lock or save anything
+themselves; ``games.services.change`` says why.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Iterable
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any, Literal
+
+import engine
+from engine.bots.greedy import GreedyBot
+
+from games import errors
+from games.models import Game, GameEvent, GamePause, Move, PlayedBy, Seat
+from games.results import GameResult, ResultReason, result_from_outcome, result_last_standing
+from games.services.change import GameWrites
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+
+# Why the bot played a seat's move (move_played's ``bot_reason``, docs/events.md).
+BotReason = Literal["timeout", "moderator"]
+
+
+def joined_seat(game: Game, user: User) -> Seat:
+    # Scans the seats (prefetched by game_lock(with_seats=True), else one query).
+    for seat in game.seats.all():
+        if seat.user_id == user.pk and seat.has_joined:
+            return seat
+    raise errors.NotAPlayer("You do not have a seat in this game, so you cannot act in it.")
+
+
+def seat_at(seats: Iterable[Seat], index: int | None) -> Seat | None:
+    return next((seat for seat in seats if index is not None and seat.index == index), None)
+
+
+def bank_after_turn(*, bank: int, move_seconds: int, cap: int, used_seconds: float) -> int:
+    """A seat's bank after a turn that took ``used_seconds``: the unused part of
+    the time per move is added to it up to ``cap``; time beyond the time per move
+    comes out of it (never below zero). Whole seconds, rounded for the player."""
+    if used_seconds <= move_seconds:
+        return max(bank, min(cap, bank + int(move_seconds - used_seconds)))
+    return max(0, bank - math.ceil(used_seconds - move_seconds - 1e-6))
+
+
+def allowed_time(game: Game, seat: Seat | None) -> timedelta:
+    """The time a seat has for its turn: the time per move and its bank."""
+    return timedelta(seconds=game.move_seconds + (seat.bank_seconds if seat is not None else 0))
+
+
+def is_paused(game: Game) -> bool:
+    # Set when the first pause starts and cleared when the last one ends (_pause_locked, _resume_locked).
+    return game.clock_remaining is not None
+
+
+def start_turn_clock(game: Game, seats: Iterable[Seat], now: datetime) -> None:
+    """Start the clock of the seat to move: its deadline is now + the time per
+    move + its bank. While the game is paused the clock does not run: the time
+    it will have is kept in ``clock_remaining`` and the deadline stays NULL."""
+    if game.to_move is None or game.status != Game.Status.ACTIVE:
+        game.deadline_at = game.turn_started_at = None
+        game.clock_remaining = None
+        return
+    allowed = allowed_time(game, seat_at(seats, game.to_move))
+    if is_paused(game):
+        game.clock_remaining = allowed
+        game.deadline_at = game.turn_started_at = None
+    else:
+        game.turn_started_at = now
+        game.deadline_at = now + allowed
+
+
+def _time_used(game: Game, seat: Seat, now: datetime) -> float:
+    """Seconds the seat to move has used of its clock so far (pauses not counted)."""
+    if game.clock_remaining is not None:
+        return (allowed_time(game, seat) - game.clock_remaining).total_seconds()
+    if game.turn_started_at is None:
+        return 0.0
+    return max(0.0, (now - game.turn_started_at).total_seconds())
+
+
+def charge_clock(game: Game, seat: Seat, now: datetime) -> bool:
+    """Settle the mover's bank for the turn it just played, and reset its timeouts
+    in a row (its own move). True when the seat row changed."""
+    bank = bank_after_turn(
+        bank=seat.bank_seconds,
+        move_seconds=game.move_seconds,
+        cap=game.bank_cap_seconds,
+        used_seconds=_time_used(game, seat, now),
+    )
+    changed = bank != seat.bank_seconds or seat.consecutive_timeouts != 0
+    seat.bank_seconds, seat.consecutive_timeouts = bank, 0
+    return changed
+
+
+def state_of(game: Game) -> engine.State:
+    assert game.state is not None  # stored when the game started; moves need a started game
+    return engine.from_dict(game.state)
+
+
+def _store_state(game: Game, state: engine.State, seats: Iterable[Seat], now: datetime) -> None:
+    game.state = engine.to_dict(state)
+    game.to_move = engine.to_move(state)
+    start_turn_clock(game, seats, now)
+
+
+def scores(state: engine.State, players: int) -> list[int]:
+    return [engine.score(state, seat) for seat in range(players)]
+
+
+def finish(writes: GameWrites, *, result: GameResult, now: datetime) -> None:
+    game = writes.game
+    game.status = Game.Status.FINISHED
+    game.result = result
+    game.finished_at = now
+    game.to_move = None
+    game.deadline_at = game.turn_started_at = None
+    if game.clock_remaining is not None:
+        # Pauses end with the game; nothing is left to resume.
+        GamePause.objects.filter(game=game, ended_at__isnull=True).update(ended_at=now)
+        game.clock_remaining = None
+    writes.change(GameEvent.Kind.GAME_FINISHED, {"result": result})
+
+
+def record_move(
+    writes: GameWrites,
+    *,
+    before: engine.State,
+    move: engine.Move,
+    after: engine.State,
+    played_by: PlayedBy,
+    bot_reason: BotReason | None = None,
+) -> tuple[Move, engine.MoveDetails]:
+    """Append the move and its ``move_played`` event. A bot's move says why the
+    bot played (``bot_reason``): the seat's deadline passed, or a moderator handed
+    the seat to the bot."""
+    assert (played_by == PlayedBy.BOT) == (bot_reason is not None)
+    details = engine.move_details(before, move, after)
+    # The engine counts every move applied since the deal, as the move log does.
+    ply = before.ply
+    automatic = played_by != PlayedBy.PLAYER
+    row = Move(
+        game=writes.game,
+        ply=ply,
+        seat=details["seat"],
+        text=details["move"],
+        private_card=details.get("private_card") or "",
+        automatic=automatic,
+        played_by=played_by,
+    )
+    writes.moves.append(row)
+    # The payload is public: it never names a blind-reserved card.
+    payload: dict[str, Any] = {
+        "ply": ply,
+        "seat": details["seat"],
+        "move": details["move"],
+        "automatic": automatic,
+        "played_by": played_by.value,
+    }
+    if bot_reason is not None:
+        payload["bot_reason"] = bot_reason
+    writes.change(GameEvent.Kind.MOVE_PLAYED, payload)
+    return row, details
+
+
+def _quiet_move(state: engine.State) -> engine.Move:
+    """The move the server plays for a resigned seat: the first legal token take,
+    else the first legal move (legal moves come sorted by canonical text)."""
+    legal = engine.legal_moves(state)
+    for move in legal:
+        if engine.format_move(move).startswith("take "):
+            return move
+    return legal[0]
+
+
+def _forced_pass(state: engine.State) -> engine.Move | None:
+    """``pass`` when it is the only legal move (B-PASS-1): nothing to choose, so
+    nobody waits for it."""
+    legal = engine.legal_moves(state)
+    if len(legal) == 1 and engine.format_move(legal[0]) == "pass":
+        return legal[0]
+    return None
+
+
+def bot_move(state: engine.State, seat: int | None) -> engine.Move:
+    """The built-in greedy bot's choice for ``seat``, made as a player's would be:
+    from the seat's own view and the legal move texts, never the full state."""
+    legal = [engine.format_move(move) for move in engine.legal_moves(state)]
+    # Seeded by the ply, so that a replayed timeout chooses the same (the seed only breaks ties).
+    text = GreedyBot(seed=state.ply).choose(engine.observe(state, seat), legal)
+    return engine.parse_move(state, text)
+
+
+def autoplay(
+    writes: GameWrites, state: engine.State, resigned: Collection[int], bots: Collection[int] = ()
+) -> engine.State:
+    """Play the server's moves until a player has a choice: a quiet move for each
+    seat that left, the greedy bot's for a seat a moderator gave to the bot
+    (``bots``), and ``pass`` for a seat that can do nothing else."""
+    while not engine.is_over(state):
+        seat = engine.to_move(state)
+        played_by = PlayedBy.SERVICE
+        if seat in resigned:
+            move: engine.Move | None = _quiet_move(state)
+        elif seat in bots:
+            move, played_by = bot_move(state, seat), PlayedBy.BOT
+        else:
+            move = _forced_pass(state)
+        if move is None:
+            break
+        after = engine.apply(state, move)
+        # The seats in ``bots`` are the bot's because a moderator handed them over.
+        reason: BotReason | None = "moderator" if played_by == PlayedBy.BOT else None
+        record_move(writes, before=state, move=move, after=after, played_by=played_by, bot_reason=reason)
+        state = after
+    return state
+
+
+def bot_seats(seats: Iterable[Seat]) -> set[int]:
+    """The indexes of the seats the bot plays (Seat.bot), of those still in the game."""
+    return {s.index for s in seats if s.bot and not s.resigned and s.index is not None}
+
+
+def settle(
+    writes: GameWrites,
+    state: engine.State,
+    now: datetime,
+    *,
+    seats: Iterable[Seat],
+    resigned: Collection[int],
+    timed_out: Collection[int],
+) -> None:
+    """Store the state after a change, start the next turn's clock and finish the
+    game when it is over. ``resigned``: the seat indexes that have left
+    (``timed_out``: on time)."""
+    _store_state(writes.game, state, seats, now)
+    if engine.is_over(state):
+        outcome = engine.outcome(state)
+        assert outcome is not None  # the engine scores every game that is over
+        finish(writes, result=result_from_outcome(outcome, resigned=resigned, timed_out=timed_out), now=now)
+
+
+def seats_left(game: Game) -> tuple[set[int], set[int]]:
+    """The indexes of the seats that left the game, and of those that left on time
+    (from the seats loaded with the game)."""
+    resigned = {s.index for s in game.seats.all() if s.resigned and s.index is not None}
+    timed_out = {s.index for s in game.seats.all() if s.timed_out and s.index is not None}
+    return resigned, timed_out
+
+
+def seat_leave(writes: GameWrites, seat: Seat, *, reason: ResultReason, now: datetime) -> None:
+    game = writes.game
+    seat.resigned = True
+    seat.resigned_at = now
+    seat.timed_out = reason in (ResultReason.TIMEOUT, ResultReason.ACCOUNT_DISABLED)
+    seat.save(update_fields=["resigned", "resigned_at", "timed_out"])
+    writes.change(
+        GameEvent.Kind.SEAT_RESIGNED, {"seat": seat.index, "user_id": seat.user_id, "reason": reason.value}
+    )
+    state = state_of(game)
+    seats = list(game.seats.all().order_by("index"))
+    remaining = [s for s in seats if not s.resigned]
+    timed_out = {s.index for s in seats if s.timed_out and s.index is not None}
+    if len(remaining) == 1 and remaining[0].index is not None:
+        # The last to leave outlasted the others, so ranks above them.
+        left = sorted(
+            (s for s in seats if s.resigned and s.index is not None),
+            key=lambda s: (s.resigned_at or now, s.index or 0),
+            reverse=True,
+        )
+        result = result_last_standing(
+            winner=remaining[0].index,
+            left_in_order=[s.index for s in left if s.index is not None],
+            scores=scores(state, game.seat_count),
+            timed_out=timed_out,
+            reason=reason,
+        )
+        finish(writes, result=result, now=now)
+        return
+    resigned = {s.index for s in seats if s.resigned and s.index is not None}
+    state = autoplay(writes, state, resigned, bot_seats(seats))
+    # A seat that left on its own turn is played past and the next clock starts;
+    # one that left on another's turn leaves that turn's clock as it was.
+    if engine.to_move(state) != game.to_move or engine.is_over(state):
+        settle(writes, state, now, seats=seats, resigned=resigned, timed_out=timed_out)
+
+
+def abort(writes: GameWrites, *, reason: str, now: datetime, by_user_id: int | None = None) -> None:
+    game = writes.game
+    game.status = Game.Status.ABORTED
+    game.finished_at = now
+    game.to_move = None
+    game.deadline_at = None
+    writes.change(GameEvent.Kind.GAME_ABORTED, {"reason": reason, "by_user_id": by_user_id})
