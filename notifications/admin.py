@@ -11,7 +11,7 @@ from django.http import HttpRequest
 from api.admin_tools import NoAddMixin
 from notifications import admin_prefs  # noqa: F401  (registers Preferences and GameMute)
 from notifications.models import InboundMessage, InvitationOptOut, Notification
-from notifications.services import notifications_retry
+from notifications.email.services import notifications_retry
 
 
 @admin.register(Notification)

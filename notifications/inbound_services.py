@@ -60,9 +60,9 @@ from notifications.inbound.commands import CODE_ALPHABET
 from notifications.inbound.message import DROP_UNREADABLE
 from notifications.inbound.text import visible_text
 from notifications.models import InboundMessage, InvitationOptOut, Notification, PendingConfirmation
-from notifications.page_tokens import opt_out_url
+from notifications.email.links import opt_out_url
 from notifications.reply_tokens import seat_for_reply_token
-from notifications.services import notify
+from notifications.email.services import notify
 
 logger = logging.getLogger(__name__)
 
@@ -265,7 +265,7 @@ def _process(inbound: InboundMessage) -> str:
     inbound.command = parsed.command.text[:200]
     if parsed.drop_reason:
         if parsed.is_dsn:
-            from notifications.bounces import dsn_record
+            from notifications.email.bounces import dsn_record
 
             dsn_record(raw)
         return _finish(inbound, Status.DROPPED, parsed.drop_reason)

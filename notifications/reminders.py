@@ -33,7 +33,7 @@ from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from games.models import Game, Seat
-from notifications.emails import KindContext, board_for, local_time, seat_of, seat_url, site_url
+from notifications.email.render import KindContext, board_for, local_time, seat_of, seat_url, site_url
 from notifications.models import GameMute, Notification, Preferences, Reminder
 from notifications.preferences import (
     digest_local_date,
@@ -50,7 +50,7 @@ MAX_BATCHES = 10
 
 def _notify(**kwargs: Any) -> Any:
     # Imported when used: the email work's module, built beside this one.
-    from notifications.services import notify
+    from notifications.email.services import notify
 
     return notify(**kwargs)
 

@@ -14,8 +14,8 @@ from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from notifications import services
-from notifications.page_tokens import address_digest_for_opt_out_token, user_id_for_unsubscribe_token
+from notifications.email import services
+from notifications.email.links import address_digest_for_opt_out_token, user_id_for_unsubscribe_token
 
 # Long enough for any token made here; anything longer is refused unread.
 MAX_TOKEN_LENGTH = 300

@@ -11,8 +11,8 @@ back, so the database is the same for every run and nothing is queued or sent):
 - one reminder sweep batch: notifications.reminders._send_reminder_batch (finds up to
   BATCH_SIZE due reminders, claims them and records their notifications), with the
   plan of the query that finds them;
-- emails rendered per second: notifications.emails.email_render and
-  notifications.services.message_build on the reminders just recorded (the text, the
+- emails rendered per second: notifications.email.render.email_render and
+  notifications.email.services.message_build on the reminders just recorded (the text, the
   HTML with the board, the headers);
 - events fanned out per second by one worker: move_played events handed to every
   consumer in settings.GAME_EVENT_CONSUMERS in this one process, as a worker runs them.
@@ -51,8 +51,9 @@ from django.utils.module_loading import import_string  # noqa: E402
 from games import selectors as game_selectors  # noqa: E402
 from games import services as game_services  # noqa: E402
 from games.models import Game, GameEvent  # noqa: E402
-from notifications import emails, reminders  # noqa: E402
-from notifications import services as notification_services  # noqa: E402
+from notifications import reminders  # noqa: E402
+from notifications.email import render as emails  # noqa: E402
+from notifications.email import services as notification_services  # noqa: E402
 from notifications.models import Notification, Reminder  # noqa: E402
 
 

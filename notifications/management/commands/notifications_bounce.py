@@ -11,7 +11,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from notifications.bounces import dsn_record
+from notifications.email.bounces import dsn_record
 
 # A DSN is small; a larger message on stdin is not one.
 MAX_BYTES = 1024 * 1024

@@ -14,10 +14,10 @@ from tests.notifications import flaky_backend
 from tests.notifications.email_helpers import mail_to, play, start_game, user_to_move
 
 from games.models import Move
-from notifications import services
+from notifications.email import services
 from notifications.models import Notification
 from notifications.reply_tokens import reply_token_for, seat_for_reply_token
-from notifications.tasks import send_due
+from notifications.email.tasks import send_due
 
 Status = Notification.Status
 

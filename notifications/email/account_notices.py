@@ -7,6 +7,10 @@ Both are ``account_notice`` notifications keyed by the moderation log's entry
 suspension is told once; the renderer reads the entry's action and reason.
 A suspension made without a log entry (accounts.services.player_suspend
 called directly) is keyed by its time and told without a reason.
+
+The kind's renderer is here too, registered with the email renderers
+(notifications.email.render); the templates are
+``notifications/email/account_notice*``.
 """
 
 from __future__ import annotations
@@ -20,7 +24,9 @@ from django.dispatch import receiver
 from accounts.signals import player_suspended, player_warned
 from games.models import ModerationEntry
 from leagues.signals import member_suspended, member_unsuspended
-from notifications.services import notify
+from notifications.email.render import KindContext, local_time, renderer
+from notifications.email.services import notify
+from notifications.models import Notification
 
 ACCOUNT_NOTICE = "account_notice"
 
@@ -63,3 +69,35 @@ def tell_a_player_of_their_league_suspension(sender: Any, user_id: int, entry_id
     ``account_notice``, keyed by the log's entry like a warning."""
     with transaction.atomic():
         notify(key=account_notice_key(user_id=user_id, entry_id=entry_id), kind=ACCOUNT_NOTICE, user_id=user_id)
+
+
+# --- what the email says ---------------------------------------------------------------
+
+
+def _moderation_entry(notification: Notification) -> ModerationEntry | None:
+    parts = notification.key.split(":")
+    if len(parts) < 2 or parts[0] != "account" or not parts[1].isdigit():
+        return None
+    return ModerationEntry.objects.filter(pk=int(parts[1]), target_user_id=notification.user_id).first()
+
+
+@renderer(ACCOUNT_NOTICE)
+def render_account_notice(notification: Notification) -> KindContext:
+    """A moderator's warning or suspension of the recipient's account, or a league
+    admin's warning or suspension from their league, with the reason (the
+    moderation log's entry named by the key)."""
+    entry = _moderation_entry(notification)
+    action = entry.action if entry is not None else ModerationEntry.Action.PLAYER_SUSPENDED
+    details = entry.details if entry is not None and isinstance(entry.details, dict) else {}
+    return KindContext(
+        {
+            "suspended": action == ModerationEntry.Action.PLAYER_SUSPENDED,
+            "league_suspended": action == ModerationEntry.Action.LEAGUE_SUSPENDED,
+            "league_unsuspended": action == ModerationEntry.Action.LEAGUE_UNSUSPENDED,
+            # A warning or a league suspension from a league's admin names the league.
+            "league": str(details.get("league", "")),
+            "reason": entry.reason if entry is not None else "",
+            "about_game": entry.game_id if entry is not None and entry.game_id else "",
+            "at": local_time(entry.at if entry is not None else notification.created_at, notification.user),
+        }
+    )

@@ -12,7 +12,7 @@ from anymail.signals import AnymailTrackingEvent, tracking
 from django.core.management import call_command
 from django.test import Client
 
-from notifications.bounces import dsn_parse
+from notifications.email.bounces import dsn_parse
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -10,7 +10,7 @@ from tests.notifications.email_helpers import mail_to, start_game, user_to_move
 
 from notifications.addresses import address_digest
 from notifications.models import InvitationOptOut, Preferences
-from notifications.page_tokens import opt_out_url, unsubscribe_url
+from notifications.email.links import opt_out_url, unsubscribe_url
 
 pytestmark = pytest.mark.usefixtures("clock")
 

@@ -29,10 +29,10 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from accounts.services import player_email_undeliverable_mark
-from notifications import emails
 from notifications.addresses import address_digest, address_redacted
+from notifications.email.links import unsubscribe_url
+from notifications.email.render import RenderedEmail, email_render, renderer_for
 from notifications.models import GameMute, InvitationOptOut, Notification, Preferences
-from notifications.page_tokens import unsubscribe_url
 from notifications.reply_tokens import reply_token_for
 
 logger = logging.getLogger(__name__)
@@ -45,7 +45,7 @@ Status = Notification.Status
 def _send_lease() -> timedelta:
     return timedelta(seconds=settings.NOTIFICATION_SEND_LEASE_SECONDS)
 SEND_TASK = "notifications.tasks.send_notification"
-# Email about the account itself, not a game (notifications.account_receivers):
+# Email about the account itself, not a game (notifications.email.account_notices):
 # sent even with email turned off.
 ACCOUNT_KINDS = frozenset({"account_notice"})
 
@@ -89,7 +89,7 @@ def notify(
     Returns None when a notification with this ``key`` exists already (the
     repeat of an event, a reminder or digest already decided). A suppressed one
     is recorded with status SUPPRESSED and the reason in ``last_error``."""
-    emails.renderer_for(kind)  # an unknown kind is a programming error: say so here, not in a worker
+    renderer_for(kind)  # an unknown kind is a programming error: say so here, not in a worker
     reason = suppression_reason(kind=kind, user_id=user_id, game_id=game_id)
     now = timezone.now()
     try:
@@ -150,7 +150,7 @@ def message_id_for(*, key: str, reply_token: str | None, version: int) -> str:
     return f"<{key_hash}.{reply_token or '0'}.v{version}@{settings.EMAIL_REPLY_DOMAIN}>"
 
 
-def message_build(notification: Notification, rendered: emails.RenderedEmail) -> EmailMultiAlternatives:
+def message_build(notification: Notification, rendered: RenderedEmail) -> EmailMultiAlternatives:
     user = notification.user
     reply_token = reply_token_for(seat=rendered.seat) if rendered.seat is not None else None
     message_id = message_id_for(key=notification.key, reply_token=reply_token, version=rendered.version)
@@ -211,7 +211,7 @@ def notification_send(*, notification_id: int, now: datetime | None = None) -> s
         logger.info("notification %s suppressed at send time: %s", notification_id, reason)
         return "suppressed"
     try:
-        rendered = emails.email_render(notification)
+        rendered = email_render(notification)
     except Exception:
         # A rendering bug will not fix itself by retrying.
         logger.exception("notification %s (%s) could not be rendered", notification_id, notification.kind)

@@ -17,7 +17,7 @@ from typing import Any
 from django.db import transaction
 
 from games.models import Game, GameEvent, Move, Seat
-from notifications.services import notify
+from notifications.email.services import notify
 
 Handler = Callable[[GameEvent], None]
 _HANDLERS: dict[str, Handler] = {}

@@ -1,10 +1,10 @@
 """Hard bounces: addresses that mail cannot reach.
 
-Three ways in: a recipient refused at send time (notifications.services), a
+Three ways in: a recipient refused at send time (notifications.email.services), a
 delivery status notification (RFC 3464) read by ``dsn_parse`` (the management
 command ``notifications_bounce`` takes one on stdin), and the email provider's
 tracking webhooks through django-anymail (``anymail_tracking``). Each ends in
-``notifications.services.bounce_record``.
+``notifications.email.services.bounce_record``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any
 from anymail.signals import AnymailTrackingEvent, tracking  # type: ignore[import-untyped]  # no stubs
 from django.dispatch import receiver
 
-from notifications.services import bounce_record
+from notifications.email.services import bounce_record
 
 logger = logging.getLogger(__name__)
 

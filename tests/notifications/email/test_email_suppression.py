@@ -78,7 +78,7 @@ def test_a_disabled_account_gets_no_email(alice: Any, bob: Any, commit: Any) -> 
     bob.save()
     with commit():
         game = services.game_create(creator=alice, variant="base", seats=2)
-    from notifications.services import notify
+    from notifications.email.services import notify
 
     with commit():
         notify(key="test:disabled", kind="invitation", user_id=bob.pk, game_id=game.pk)
@@ -99,7 +99,7 @@ def test_email_turned_off_after_queueing_is_not_sent(alice: Any, bob: Any, commi
     import time_machine
     from django.utils import timezone
 
-    from notifications.tasks import send_due
+    from notifications.email.tasks import send_due
 
     with time_machine.travel(timezone.now() + timedelta(minutes=5), tick=False):
         send_due()

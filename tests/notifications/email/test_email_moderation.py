@@ -16,7 +16,7 @@ from tests.notifications.email_helpers import everything_in, mail_to, play, star
 from accounts.models import Player
 from games import moderation
 from games.models import Game, GameEvent, Move, Seat
-from notifications.events import event_handle
+from notifications.email.game_events import event_handle
 from notifications.models import Notification, Preferences
 from tests.games.game_helpers import make_player
 

@@ -20,7 +20,7 @@ from tests.notifications.email_helpers import (
 from games import services
 from games.models import Game, GameEvent
 from notifications.models import Notification
-from notifications.tasks import consume_event
+from notifications.email.tasks import consume_event
 
 pytestmark = pytest.mark.usefixtures("clock")
 

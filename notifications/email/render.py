@@ -34,7 +34,7 @@ from games.models import Game, GameEvent, Seat
 from games.presentation import Board, board_context
 from notifications.addresses import address_digest
 from notifications.models import Notification
-from notifications.page_tokens import opt_out_url, unsubscribe_url
+from notifications.email.links import opt_out_url, unsubscribe_url
 
 logger = logging.getLogger(__name__)
 
@@ -457,39 +457,6 @@ def render_seat_replaced(notification: Notification) -> KindContext:
             "game_url": game_url(game, seat) if taking else f"{site_url()}/games/{game.pk}/",
         },
         seat=seat,
-    )
-
-
-def _moderation_entry(notification: Notification) -> Any:
-    from games.models import ModerationEntry
-
-    parts = notification.key.split(":")
-    if len(parts) < 2 or parts[0] != "account" or not parts[1].isdigit():
-        return None
-    return ModerationEntry.objects.filter(pk=int(parts[1]), target_user_id=notification.user_id).first()
-
-
-@renderer("account_notice")
-def render_account_notice(notification: Notification) -> KindContext:
-    """A moderator's warning or suspension of the recipient's account, or a league
-    admin's warning or suspension from their league, with the reason (the
-    moderation log's entry named by the key)."""
-    from games.models import ModerationEntry
-
-    entry = _moderation_entry(notification)
-    action = entry.action if entry is not None else ModerationEntry.Action.PLAYER_SUSPENDED
-    details = entry.details if entry is not None and isinstance(entry.details, dict) else {}
-    return KindContext(
-        {
-            "suspended": action == ModerationEntry.Action.PLAYER_SUSPENDED,
-            "league_suspended": action == ModerationEntry.Action.LEAGUE_SUSPENDED,
-            "league_unsuspended": action == ModerationEntry.Action.LEAGUE_UNSUSPENDED,
-            # A warning or a league suspension from a league's admin names the league.
-            "league": str(details.get("league", "")),
-            "reason": entry.reason if entry is not None else "",
-            "about_game": entry.game_id if entry is not None and entry.game_id else "",
-            "at": local_time(entry.at if entry is not None else notification.created_at, notification.user),
-        }
     )
 
 

@@ -44,7 +44,7 @@ def test_an_operator_can_try_a_failed_notification_again(
         from games import services
 
         services.game_create(creator=alice, variant="base", seats=2, invited=[bob])
-    from notifications.tasks import send_due
+    from notifications.email.tasks import send_due
 
     for _ in range(2):
         clock.shift(timedelta(minutes=5))

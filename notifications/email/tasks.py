@@ -1,13 +1,17 @@
 """Celery tasks of the email work: thin adapters that take ids and call services.
 
 - ``consume_event``: the outbox consumer "email" (settings.GAME_EVENT_CONSUMERS);
-  claims the event for "email" and decides its notifications (notifications.events).
+  claims the event for "email" and decides its notifications (notifications.email.game_events).
 - ``send_notification``: renders and sends one notification, queued on commit by
   ``notify``.
 - ``send_due`` (beat): sends queued notifications whose next try is due: retries
   after mail-server errors, and rows whose task never reached a worker.
 
 Reminder and digest tasks live in notifications.reminder_tasks.
+
+The task names are the ones these tasks had before notifications was grouped by
+channel (``notifications.tasks.*``), kept because queued messages, the beat
+schedule and settings.GAME_EVENT_CONSUMERS refer to tasks by name.
 """
 
 from __future__ import annotations
@@ -15,8 +19,8 @@ from __future__ import annotations
 from celery import shared_task
 
 from games.services import game_event_consume
-from notifications import services
-from notifications.events import event_handle
+from notifications.email import services
+from notifications.email.game_events import event_handle
 
 
 @shared_task(name="notifications.tasks.consume_event", acks_late=True, ignore_result=True)
