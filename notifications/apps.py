@@ -7,19 +7,26 @@ class NotificationsConfig(AppConfig):
     verbose_name = "Notifications"
 
     def ready(self) -> None:
-        # Connects the receivers of accounts' signals; registers the reminder tasks
-        # (their module is not named tasks.py, which Celery would find on its own).
-        from notifications import preference_receivers, reminder_tasks  # noqa: F401
+        # Each channel's modules that register something when imported: Celery
+        # tasks (Celery finds only modules named <app>.tasks by itself, and the
+        # outbox's consumers must be registered to run inline when
+        # CELERY_TASK_ALWAYS_EAGER is on), receivers of other apps' signals, and
+        # the renderers of each kind of email (notifications.email.render.renderer).
 
-        # Emails a player a moderator's warning or suspension (accounts' signals),
-        # and registers that email's renderer.
-        from notifications.email import account_notices  # noqa: F401
+        # Outgoing email: its tasks; a moderator's warning or suspension
+        # (accounts' and leagues' signals) and its renderer; the receiver of the
+        # email provider's bounce reports (anymail).
+        import notifications.email.account_notices  # noqa: F401
+        import notifications.email.bounces  # noqa: F401
+        import notifications.email.tasks  # noqa: F401
 
-        # Registers the email tasks in every process, so that the outbox's
-        # consumer runs inline when CELERY_TASK_ALWAYS_EAGER is on, and connects
-        # the receiver of the email provider's bounce reports (anymail). Celery
-        # finds only modules named <app>.tasks by itself: these are imported here.
-        from notifications.email import bounces, tasks  # noqa: F401
+        # Reminders and the digest: their tasks and their emails' renderers.
+        import notifications.reminders.emails  # noqa: F401
+        import notifications.reminders.tasks  # noqa: F401
+
+        # Preferences: the receivers of accounts' signals.
+        import notifications.preference_receivers  # noqa: F401
 
         # Play by email: its tasks, and the receiver of the provider's inbound webhook.
-        from notifications import inbound_tasks, inbound_views  # noqa: F401
+        import notifications.inbound_tasks  # noqa: F401
+        import notifications.inbound_views  # noqa: F401

@@ -135,7 +135,7 @@ def preferences_update(*, user: User, now: datetime | None = None, **changes: An
         _refresh_next_digest(preferences, now=now)
         preferences.save()
         if (preferences.mode, list(preferences.reminder_hours)) != before:
-            from notifications.reminders import reminders_schedule_for_user
+            from notifications.reminders.services import reminders_schedule_for_user
 
             reminders_schedule_for_user(user_id=user.pk, now=now)
     return preferences

@@ -8,7 +8,7 @@ back, so the database is the same for every run and nothing is queued or sent):
 - one deadline sweep batch: finding up to games.services.SWEEP_BATCH overdue games
   (games.selectors.game_overdue_ids) and timing each of them out (the bot plays);
   with the EXPLAIN (ANALYZE) plan of the query that finds them;
-- one reminder sweep batch: notifications.reminders._send_reminder_batch (finds up to
+- one reminder sweep batch: notifications.reminders.services._send_reminder_batch (finds up to
   BATCH_SIZE due reminders, claims them and records their notifications), with the
   plan of the query that finds them;
 - emails rendered per second: notifications.email.render.email_render and
@@ -51,7 +51,7 @@ from django.utils.module_loading import import_string  # noqa: E402
 from games import selectors as game_selectors  # noqa: E402
 from games import services as game_services  # noqa: E402
 from games.models import Game, GameEvent  # noqa: E402
-from notifications import reminders  # noqa: E402
+from notifications.reminders import services as reminders  # noqa: E402
 from notifications.email import render as emails  # noqa: E402
 from notifications.email import services as notification_services  # noqa: E402
 from notifications.models import Notification, Reminder  # noqa: E402

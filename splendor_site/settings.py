@@ -372,7 +372,7 @@ EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10, minimum=1)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Splendor by post <splendor@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
-# Game email (notifications.services): replies go to play+<seat token>@EMAIL_REPLY_DOMAIN,
+# Game email (notifications.email.services): replies go to play+<seat token>@EMAIL_REPLY_DOMAIN,
 # which the play-by-email work reads; Message-IDs use the same domain.
 EMAIL_REPLY_DOMAIN = env_str("EMAIL_REPLY_DOMAIN", "localhost")
 # A notification the mail server did not take is tried again after

@@ -460,23 +460,6 @@ def render_seat_replaced(notification: Notification) -> KindContext:
     )
 
 
-# --- reminders and the daily digest (built in notifications.reminders) -------------------
-
-
-@renderer("reminder")
-def render_reminder(notification: Notification) -> KindContext:
-    from notifications.reminders import reminder_email_context
-
-    return reminder_email_context(notification)
-
-
-@renderer("digest")
-def render_digest(notification: Notification) -> KindContext:
-    from notifications.reminders import digest_email_context
-
-    return digest_email_context(notification)
-
-
 # --- replies to email commands (notifications.inbound_services) ---------------------------
 #
 # Their key is ``inbound:<inbound message id>:<kind>:<user id>``; what the reply

@@ -12,7 +12,7 @@ from typing import Any
 
 from games import services
 from games.models import Game, GameEvent, Move, Seat
-from notifications.reminder_tasks import schedule_for_event
+from notifications.reminders.tasks import schedule_for_event
 from tests.games.game_helpers import start_two_player_game
 
 

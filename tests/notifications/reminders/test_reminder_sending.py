@@ -15,7 +15,7 @@ from accounts.models import Player
 from games.models import Game
 from notifications.models import Notification, Reminder
 from notifications.preferences import game_mute
-from notifications.reminder_tasks import send_due_reminders
+from notifications.reminders.tasks import send_due_reminders
 from tests.notifications.email_helpers import everything_in, html_of, mail_to
 from tests.notifications.reminder_helpers import deliver_events, play, reserve_blind, started_game, to_move
 
@@ -214,6 +214,6 @@ class _Seat:
     ],
 )
 def test_the_reminder_says_what_the_next_timeout_would_do(forfeit_after: int | None, in_a_row: int, says: str) -> None:
-    from notifications.reminders import timeout_policy_text
+    from notifications.reminders.emails import timeout_policy_text
 
     assert says in timeout_policy_text(_Policy(forfeit_after), _Seat(in_a_row))  # type: ignore[arg-type]

@@ -1,8 +1,12 @@
-"""Celery tasks for reminders and digests: thin adapters over notifications.reminders.
+"""Celery tasks for reminders and digests: thin adapters over notifications.reminders.services.
 
 ``schedule_for_event`` is the "reminders" consumer of the games outbox
 (settings.GAME_EVENT_CONSUMERS); it takes one event id. The two sweeps run on
 the beat schedule and take no arguments. All three are safe to run twice.
+
+Their names are the ones they had before notifications was grouped by channel
+(``notifications.reminder_tasks.*``): the beat schedule, settings.GAME_EVENT_CONSUMERS
+and queued messages name them.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from celery import shared_task
 
 from games.models import GameEvent
 from games.services import game_event_consume
-from notifications import reminders
+from notifications.reminders import services as reminders
 
 CONSUMER = "reminders"
 
