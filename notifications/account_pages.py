@@ -23,7 +23,8 @@ from accounts.forms import TimeZoneForm, errors_to_form
 from accounts.pages import private_page
 from core.errors import DomainError, InvalidInput
 from games.account_pages import VacationForm, player_zone, vacation_context
-from notifications import preferences
+from notifications.preferences.selectors import preferences_for
+from notifications.preferences.services import MAX_REMINDERS, preferences_update
 from notifications.models import Preferences
 
 if TYPE_CHECKING:
@@ -46,7 +47,7 @@ class NotificationPreferencesForm(forms.Form):
         label="Reminders (hours before a deadline)",
         required=False,
         help_text=(
-            f"Whole numbers separated by commas, such as 24, 2; at most {preferences.MAX_REMINDERS}. "
+            f"Whole numbers separated by commas, such as 24, 2; at most {MAX_REMINDERS}. "
             "Leave empty for no reminders."
         ),
     )
@@ -65,7 +66,7 @@ class NotificationPreferencesForm(forms.Form):
 
 
 def _preferences_initial(*, user: Any) -> dict[str, Any]:
-    current = preferences.preferences_for(user=user)
+    current = preferences_for(user=user)
     return {
         "mode": current.mode,
         "digest_hour": current.digest_hour,
@@ -97,7 +98,7 @@ def account_settings(request: HttpRequest) -> HttpResponse:
     elif which == "notifications":
         if email_form.is_valid():
             try:
-                preferences.preferences_update(user=user, **email_form.cleaned_data)
+                preferences_update(user=user, **email_form.cleaned_data)
             except InvalidInput as error:
                 errors_to_form(email_form, error)
             else:

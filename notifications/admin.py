@@ -1,6 +1,6 @@
 """Admin for the email work: what was sent to whom and why not, and the
 invitation opt-outs (addresses by digest only). Preferences and mutes are in
-notifications.admin_prefs, imported here."""
+notifications.preferences.admin, imported here."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from api.admin_tools import NoAddMixin
-from notifications import admin_prefs  # noqa: F401  (registers Preferences and GameMute)
+from notifications.preferences import admin as preferences_admin  # noqa: F401  (registers Preferences and GameMute)
 from notifications.models import InboundMessage, InvitationOptOut, Notification
 from notifications.email.services import notifications_retry
 

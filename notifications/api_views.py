@@ -16,7 +16,8 @@ from core.errors import DomainError
 from games.errors import GameNotFound, NotAPlayer
 from games.permissions import CanSeeGame
 from games.schema import GameProblemSerializer
-from notifications import preferences as prefs
+from notifications.preferences.selectors import muted_game_ids, preferences_for
+from notifications.preferences.services import game_mute, game_unmute, preferences_update
 from notifications.serializers import MuteSerializer, PreferencesSerializer, PreferencesUpdateSerializer
 
 if TYPE_CHECKING:
@@ -44,12 +45,12 @@ def _problems(*problems: type[DomainError], extra: dict[int, str] | None = None)
     return problem_responses(problems, serializer=GameProblemSerializer, notes=_AUTH_PROBLEMS, extra=extra)
 
 def _preferences_body(user: User) -> dict[str, Any]:
-    found = prefs.preferences_for(user=user)
+    found = preferences_for(user=user)
     body = {
         "mode": found.mode,
         "digest_hour": found.digest_hour,
         "reminder_hours": list(found.reminder_hours),
-        "muted_games": prefs.muted_game_ids(user=user),
+        "muted_games": muted_game_ids(user=user),
         "next_digest_at": found.next_digest_at,
     }
     return dict(PreferencesSerializer(body).data)
@@ -81,7 +82,7 @@ class PreferencesView(APIView):
         serializer = PreferencesUpdateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         user = request_user(request)
-        prefs.preferences_update(user=user, **serializer.validated_data)
+        preferences_update(user=user, **serializer.validated_data)
         return Response(_preferences_body(user))
 
 
@@ -98,7 +99,7 @@ class GameMuteView(APIView):
         responses={200: MuteSerializer, **_problems(GameNotFound, NotAPlayer)},
     )
     def put(self, request: Request, game_id: str) -> Response:
-        prefs.game_mute(user=request_user(request), game_id=game_id)
+        game_mute(user=request_user(request), game_id=game_id)
         return Response(MuteSerializer({"game_id": game_id, "muted": True}).data)
 
     @extend_schema(
@@ -110,5 +111,5 @@ class GameMuteView(APIView):
         responses={200: MuteSerializer, **_problems(GameNotFound, NotAPlayer)},
     )
     def delete(self, request: Request, game_id: str) -> Response:
-        prefs.game_unmute(user=request_user(request), game_id=game_id)
+        game_unmute(user=request_user(request), game_id=game_id)
         return Response(MuteSerializer({"game_id": game_id, "muted": False}).data)

@@ -25,7 +25,7 @@ class NotificationsConfig(AppConfig):
         import notifications.reminders.tasks  # noqa: F401
 
         # Preferences: the receivers of accounts' signals.
-        import notifications.preference_receivers  # noqa: F401
+        import notifications.preferences.receivers  # noqa: F401
 
         # Play by email: its tasks, and the receiver of the provider's inbound webhook.
         import notifications.inbound_tasks  # noqa: F401

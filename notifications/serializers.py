@@ -7,7 +7,7 @@ from typing import Any
 from rest_framework import serializers
 
 from api.serializers import JSONIntegerField, StrictInputSerializer
-from notifications.preferences import MAX_REMINDER_HOURS, MAX_REMINDERS, MODES
+from notifications.preferences.services import MAX_REMINDER_HOURS, MAX_REMINDERS, MODES
 
 MODE_HELP = (
     "`every_turn`: an email whenever it is your turn (and the other game news); `digest`: one email a day, at "

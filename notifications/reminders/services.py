@@ -29,7 +29,7 @@ from django.utils import timezone
 from games.models import Game, Seat
 from notifications.email.services import notify
 from notifications.models import GameMute, Preferences, Reminder
-from notifications.preferences import (
+from notifications.preferences.selectors import (
     digest_local_date,
     digest_next_at,
     player_zone,

@@ -14,7 +14,8 @@ import time_machine
 from accounts.models import Player
 from games.models import Game
 from notifications.models import Notification, Preferences
-from notifications.preferences import digest_next_at, game_mute, preferences_update
+from notifications.preferences.selectors import digest_next_at
+from notifications.preferences.services import game_mute, preferences_update
 from notifications.reminders.tasks import send_due_digests
 from tests.notifications.email_helpers import everything_in, html_of, mail_to
 from tests.notifications.reminder_helpers import reserve_blind, started_game, to_move, waiting

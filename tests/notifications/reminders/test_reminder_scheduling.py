@@ -11,7 +11,7 @@ import time_machine
 
 from games.models import Game
 from notifications.models import Reminder
-from notifications.preferences import preferences_update
+from notifications.preferences.services import preferences_update
 from notifications.reminders.services import reminders_schedule_for_game
 from tests.notifications.reminder_helpers import deliver_events, play, started_game, to_move, waiting
 

@@ -14,7 +14,7 @@ import time_machine
 from accounts.models import Player
 from games.models import Game
 from notifications.models import Notification, Reminder
-from notifications.preferences import game_mute
+from notifications.preferences.services import game_mute
 from notifications.reminders.tasks import send_due_reminders
 from tests.notifications.email_helpers import everything_in, html_of, mail_to
 from tests.notifications.reminder_helpers import deliver_events, play, reserve_blind, started_game, to_move

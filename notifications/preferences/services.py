@@ -1,26 +1,28 @@
-"""A player's email preferences and per-game mutes: reads and writes.
+"""A player's email preferences and per-game mutes: the writes.
 
-``preferences_for`` answers with the player's row, or unsaved defaults for a
-player who never changed anything, so callers never create rows by reading.
-Writes keep ``Preferences.next_digest_at`` true to the player's digest hour in
-their time zone (``digest_next_at``), so the digest sweep is an index scan.
+Everything is checked before anything is saved. Writes keep
+``Preferences.next_digest_at`` true to the player's digest hour in their time
+zone (``digest_next_at``), so the digest sweep is an index scan, and a change of
+reminder hours or mode reschedules the reminders of the turns waiting on the
+player (notifications.reminders.services). The reads are in
+notifications.preferences.selectors.
 """
 
 from __future__ import annotations
 
-from datetime import datetime, time, timedelta
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from accounts.models import Player
 from core.errors import InvalidInput
 from games import selectors as game_selectors
 from games.errors import NotAPlayer
 from games.models import Game, Seat
 from notifications.models import GameMute, Preferences
+from notifications.preferences.selectors import digest_next_at, player_zone
+from notifications.reminders.services import reminders_schedule_for_user
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -28,55 +30,6 @@ if TYPE_CHECKING:
 MODES = [choice.value for choice in Preferences.Mode]
 MAX_REMINDERS = 5
 MAX_REMINDER_HOURS = 168  # a week: no game's move time is longer
-
-
-# --- reads ---------------------------------------------------------------------------
-
-
-def preferences_for(*, user: User) -> Preferences:
-    """The player's preferences; unsaved defaults when they have no row."""
-    found = Preferences.objects.filter(user=user).first()
-    return found if found is not None else Preferences(user=user)
-
-
-def muted_game_ids(*, user: User) -> list[str]:
-    return list(GameMute.objects.filter(user=user).order_by("created_at", "pk").values_list("game_id", flat=True))
-
-
-def game_is_muted(*, user_id: int, game_id: str) -> bool:
-    return GameMute.objects.filter(user_id=user_id, game_id=game_id).exists()
-
-
-def player_zone(*, user_id: int) -> ZoneInfo:
-    """The player's time zone; UTC for a player without one or with a name this
-    machine's time zone database no longer knows."""
-    name = Player.objects.filter(user_id=user_id).values_list("time_zone", flat=True).first() or "UTC"
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        return ZoneInfo("UTC")
-
-
-def digest_next_at(*, zone: ZoneInfo, hour: int, after: datetime) -> datetime:
-    """The first moment strictly after ``after`` at which the clock on the wall
-    in ``zone`` reads ``hour``:00, in UTC. Computed from the local date, so a
-    change to or from summer time moves the UTC instant, not the local hour. An
-    hour that a spring change skips is taken as the hour after it (fold=0)."""
-    local_day = after.astimezone(zone).date()
-    for days in range(3):
-        candidate = datetime.combine(local_day + timedelta(days=days), time(hour), tzinfo=zone)
-        moment = candidate.astimezone(ZoneInfo("UTC"))
-        if moment > after:
-            return moment
-    raise AssertionError("a local hour recurs within three days")  # pragma: no cover
-
-
-def digest_local_date(*, zone: ZoneInfo, due_at: datetime) -> str:
-    """The player's calendar date of a digest due at ``due_at``: one digest per date."""
-    return due_at.astimezone(zone).date().isoformat()
-
-
-# --- writes --------------------------------------------------------------------------
 
 
 def preferences_check(changes: dict[str, Any]) -> None:
@@ -135,8 +88,6 @@ def preferences_update(*, user: User, now: datetime | None = None, **changes: An
         _refresh_next_digest(preferences, now=now)
         preferences.save()
         if (preferences.mode, list(preferences.reminder_hours)) != before:
-            from notifications.reminders.services import reminders_schedule_for_user
-
             reminders_schedule_for_user(user_id=user.pk, now=now)
     return preferences
 

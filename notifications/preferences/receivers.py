@@ -8,7 +8,7 @@ from typing import Any
 from django.dispatch import receiver
 
 from accounts.signals import time_zone_changed
-from notifications.preferences import preferences_time_zone_changed
+from notifications.preferences.services import preferences_time_zone_changed
 
 
 @receiver(time_zone_changed, dispatch_uid="notifications.time_zone_changed")

@@ -10,7 +10,7 @@ import time_machine
 
 from accounts.models import Player
 from notifications.models import Preferences
-from notifications.preferences import preferences_update
+from notifications.preferences.services import preferences_update
 from tests.games.game_helpers import client_for, make_player
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ import pytest
 import time_machine
 
 from notifications.models import GameMute, Preferences
-from notifications.preferences import preferences_update
+from notifications.preferences.services import preferences_update
 from tests.games.game_helpers import start_two_player_game
 
 pytestmark = pytest.mark.django_db

@@ -8,9 +8,9 @@ from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 
-from notifications.models import GameMute, Preferences
 from core.errors import InvalidInput
-from notifications.preferences import preferences_check, preferences_update
+from notifications.models import GameMute, Preferences
+from notifications.preferences.services import preferences_check, preferences_update
 
 
 class PreferencesForm(forms.ModelForm[Preferences]):

@@ -1,0 +1,12 @@
+"""A player's email preferences (mode, digest hour, reminder hours) and per-game mutes.
+
+- ``selectors``: the reads, and when a player's next digest is due.
+- ``services``: the writes, each checked whole before anything is saved; a change
+  of reminder hours or mode reschedules the player's reminders
+  (notifications.reminders.services, which reads only the selectors).
+- ``receivers``: a new time zone moves the next digest (accounts' signal).
+- ``admin``: the admin of preferences and mutes, through the services.
+
+The API (notifications.api_views) and the settings page (notifications.account_pages)
+call the services.
+"""
