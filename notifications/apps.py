@@ -27,6 +27,8 @@ class NotificationsConfig(AppConfig):
         # Preferences: the receivers of accounts' signals.
         import notifications.preferences.receivers  # noqa: F401
 
-        # Play by email: its tasks, and the receiver of the provider's inbound webhook.
-        import notifications.inbound_tasks  # noqa: F401
-        import notifications.inbound_views  # noqa: F401
+        # Play by email: its tasks, the receiver of the provider's inbound webhook
+        # and the renderers of its replies.
+        import notifications.inbound.provider_webhook  # noqa: F401
+        import notifications.inbound.reply_emails  # noqa: F401
+        import notifications.inbound.tasks  # noqa: F401

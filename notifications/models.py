@@ -133,7 +133,7 @@ class InvitationOptOut(models.Model):
         return self.address_digest[:12]
 
 
-# --- play by email (notifications.inbound_services) -----------------------------------
+# --- play by email (notifications.inbound) ---------------------------------------------
 
 
 class InboundMessage(models.Model):

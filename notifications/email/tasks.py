@@ -7,7 +7,8 @@
 - ``send_due`` (beat): sends queued notifications whose next try is due: retries
   after mail-server errors, and rows whose task never reached a worker.
 
-Reminder and digest tasks live in notifications.reminder_tasks.
+Reminder and digest tasks live in notifications.reminders.tasks, play by
+email's in notifications.inbound.tasks.
 
 The task names are the ones these tasks had before notifications was grouped by
 channel (``notifications.tasks.*``), kept because queued messages, the beat

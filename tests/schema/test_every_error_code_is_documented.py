@@ -64,7 +64,7 @@ ADMIN_ONLY_CODES = {
     "pairing_not_editable",
     "not_a_season_player",
 }
-# Written only in the answer to an emailed command (notifications.inbound_services):
+# Written only in the answer to an emailed command (notifications.inbound.replies):
 # docs/email.md names it.
 EMAIL_ONLY_CODES = {"email_command_refused"}
 

@@ -34,7 +34,7 @@ from django.db import close_old_connections, transaction
 
 from notifications.addresses import address_redacted
 from notifications.inbound.authentication import Resolver
-from notifications.inbound_services import SmtpPeer, inbound_message_receive
+from notifications.inbound.receive import SmtpPeer, inbound_message_receive
 
 logger = logging.getLogger(__name__)
 

@@ -16,7 +16,7 @@ from tests.notifications.email_helpers import mail_to, play, start_game, user_to
 from games.models import Move
 from notifications.email import services
 from notifications.models import Notification
-from notifications.reply_tokens import reply_token_for, seat_for_reply_token
+from notifications.inbound.reply_tokens import reply_token_for, seat_for_reply_token
 from notifications.email.tasks import send_due
 
 Status = Notification.Status

@@ -26,4 +26,4 @@ def _inbound_settings(settings: Any) -> None:
 def _offline_dns(monkeypatch: Any) -> None:
     """No test looks anything up on the network: where a test gives no zone of its
     own, the receiver's resolver is an empty one (every name unknown)."""
-    monkeypatch.setattr("notifications.inbound_services.SystemResolver", FakeZone)
+    monkeypatch.setattr("notifications.inbound.receive.SystemResolver", FakeZone)

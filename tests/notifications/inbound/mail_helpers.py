@@ -20,7 +20,7 @@ from django.core.mail import EmailMessage
 
 from tests.notifications.inbound.sender_helpers import AUTHSERV_ID
 
-from notifications.inbound_services import inbound_message_receive
+from notifications.inbound.receive import inbound_message_receive
 from notifications.models import InboundMessage
 
 Commit = Callable[[], AbstractContextManager[Any]]

@@ -10,7 +10,7 @@ from tests.games.game_helpers import start_two_player_game
 
 from games import errors
 from games.models import Seat
-from notifications.inbound_services import move_text_with_names
+from notifications.inbound.actions import move_text_with_names
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ from tests.notifications.inbound.mail_helpers import authentication_results, rec
 
 from games.models import Game, Move, Seat
 from notifications.models import InboundMessage
-from notifications.reply_tokens import reply_token_for
+from notifications.inbound.reply_tokens import reply_token_for
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""Games played by replying to their email, through notifications.inbound_services."""
+"""Games played by replying to their email, through notifications.inbound.services."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ from tests.notifications.email_helpers import start_game
 from tests.notifications.inbound.mail_helpers import FakeImap, latest, reply_bytes
 
 from games.models import Game, Move, Seat
-from notifications.inbound_tasks import imap_poll
+from notifications.inbound.tasks import imap_poll
 from notifications.management.commands.smtpd import InboundHandler
 from notifications.models import InboundMessage
 

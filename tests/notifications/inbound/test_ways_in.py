@@ -12,7 +12,7 @@ from anymail.inbound import AnymailInboundMessage  # type: ignore[import-untyped
 from anymail.signals import AnymailInboundEvent, inbound  # type: ignore[import-untyped]
 from tests.notifications.inbound.mail_helpers import FakeImap
 
-from notifications.inbound_tasks import imap_poll
+from notifications.inbound.tasks import imap_poll
 from notifications.management.commands.smtpd import InboundHandler
 from notifications.models import InboundMessage
 
@@ -85,7 +85,7 @@ def test_no_imap_host_means_no_poll(settings: Any) -> None:
 
 @pytest.mark.django_db
 def test_a_message_over_the_size_limit_is_not_stored(settings: Any) -> None:
-    from notifications.inbound_services import inbound_message_receive
+    from notifications.inbound.receive import inbound_message_receive
 
     settings.INBOUND_MAX_MESSAGE_BYTES = 10_000
     assert inbound_message_receive(raw=b"Subject: x\r\n\r\n" + b"a" * 20_000, envelope_to=None, source="test") is None

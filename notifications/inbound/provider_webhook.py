@@ -13,7 +13,7 @@ from typing import Any
 from anymail.signals import inbound  # type: ignore[import-untyped]  # no stubs
 from django.dispatch import receiver
 
-from notifications.inbound_services import inbound_message_receive
+from notifications.inbound.receive import inbound_message_receive
 
 
 def _raw_bytes(message: Any) -> bytes:

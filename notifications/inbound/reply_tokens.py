@@ -15,6 +15,8 @@ from django.utils.crypto import constant_time_compare, salted_hmac
 
 from games.models import Seat
 
+# The module's name before notifications was grouped by channel: another salt
+# would revoke every reply address sent so far.
 _SALT = "notifications.reply_tokens"
 _MAC_LENGTH = 24  # hex characters: 96 bits
 _TOKEN = re.compile(r"^(\d{1,18})-([0-9a-f]{%d})$" % _MAC_LENGTH)

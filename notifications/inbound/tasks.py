@@ -1,10 +1,14 @@
-"""Celery tasks of play by email: thin adapters over notifications.inbound_services.
+"""Celery tasks of play by email: thin adapters over notifications.inbound.services
+and notifications.inbound.receive.
 
 - ``process_inbound``: reads and carries out one stored message (queued on commit
   by ``inbound_message_receive``).
 - ``process_pending`` (beat): processes stored messages whose task was lost.
 - ``poll_imap`` (beat, only when INBOUND_IMAP_HOST is set): fetches the unseen
   messages of an IMAP mailbox over SSL, stores each, and marks it seen.
+
+Their names are the ones they had before notifications was grouped by channel
+(``notifications.inbound_tasks.*``): the beat schedule and queued messages name them.
 """
 
 from __future__ import annotations
@@ -16,19 +20,20 @@ from celery import shared_task
 from django.conf import settings
 from django.db import transaction
 
-from notifications import inbound_services
+from notifications.inbound.receive import inbound_message_receive
+from notifications.inbound.services import inbound_message_process, inbound_messages_process_pending
 
 logger = logging.getLogger(__name__)
 
 
 @shared_task(name="notifications.inbound_tasks.process_inbound", acks_late=True, ignore_result=True)
 def process_inbound(inbound_id: int) -> str:
-    return inbound_services.inbound_message_process(inbound_id=inbound_id)
+    return inbound_message_process(inbound_id=inbound_id)
 
 
 @shared_task(name="notifications.inbound_tasks.process_pending", ignore_result=True)
 def process_pending() -> int:
-    return inbound_services.inbound_messages_process_pending()
+    return inbound_messages_process_pending()
 
 
 def imap_poll(*, client: imaplib.IMAP4 | None = None, limit: int = 50) -> int:
@@ -56,7 +61,7 @@ def imap_poll(*, client: imaplib.IMAP4 | None = None, limit: int = 50) -> int:
             if status != "OK" or not isinstance(raw, bytes):
                 continue
             with transaction.atomic():
-                inbound_services.inbound_message_receive(raw=raw, envelope_to=None, source="imap")
+                inbound_message_receive(raw=raw, envelope_to=None, source="imap")
             imap.uid("STORE", uid.decode(), "+FLAGS", "(\\Seen)")
             fetched += 1
     finally:
