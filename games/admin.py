@@ -13,16 +13,12 @@ and are refused without the ``games.moderate_game`` permission. A scoped admin
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable
 from typing import Any, TypeVar
 
-from django import forms
 from django.contrib import admin, messages
-from django.contrib.admin import helpers
-from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
-from django.db.models import F, Model, OuterRef, QuerySet, Subquery
+from django.db.models import F, Model, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
@@ -33,19 +29,29 @@ from django.utils.safestring import SafeString
 from accounts.admin import PlayerAdmin
 from api.admin_tools import happened
 from accounts.models import Player
-from core.errors import DomainError, InvalidInput
-from core.text import counted, listed
+from core.errors import DomainError
 from games import moderation
 from games.links import seat_link_rotate_for_seat
 from api.admin_tools import ReadOnlyMixin
 from games.models import Game, GameEvent, GameEventClaim, ModerationEntry, Move, Seat
 from games.presentation import board_context
-from games.results import ResultReason
 
-MODERATE_PERMISSION = "games.moderate_game"
-# The confirmation page every moderation action shows before it acts.
-CONFIRMATION_TEMPLATE = "admin/games/moderation_confirmation.html"
-
+from games.admin_display import (
+    details_html,
+    moderator_words,
+    result_html,
+    target_words,
+    time_control_words,
+    with_people_names,
+)
+from games.admin_moderation import (
+    ModerationAction,
+    ModerationActionsMixin,
+    ReasonForm,
+    moderation_allowed,
+    moderation_confirm,
+    request_moderator,
+)
 
 HIDDEN_FIELDS = frozenset({"seed", "state", "private_card"})
 
@@ -80,421 +86,6 @@ class MoveInline(ReadOnlyMixin, admin.TabularInline[Move, Game]):
     fields = readonly_fields = ("ply", "seat", "text", "automatic", "created_at")
     extra = 0
     ordering = ["ply"]
-
-
-# --- people, times and results in words -------------------------------------------------
-
-
-def person_words(user_id: int | None, username: str | None, display_name: str | None) -> str:
-    """A person the moderation log names by id, as they are called now: "Hank
-    (hank, user 10)"; an id whose account no longer exists: "user 10 (deleted)"."""
-    if user_id is None:
-        return "—"
-    if username is None:
-        return f"user {user_id} (deleted)"
-    if display_name and display_name != username:
-        return f"{display_name} ({username}, user {user_id})"
-    return f"{username} (user {user_id})"
-
-
-def people_words(user_ids: Iterable[int | None]) -> dict[int, str]:
-    """``person_words`` for each of these ids, in one query."""
-    wanted = {user_id for user_id in user_ids if user_id is not None}
-    found = {
-        user_id: (username, display_name)
-        for user_id, username, display_name in get_user_model()
-        .objects.filter(pk__in=wanted)
-        .values_list("pk", "username", "player__display_name")
-    }
-    return {user_id: person_words(user_id, *found.get(user_id, (None, None))) for user_id in wanted}
-
-
-def with_people_names(queryset: QuerySet[_ModelT]) -> QuerySet[_ModelT]:
-    """Moderation entries with the current username and display name of the
-    moderator (``moderator_username``, ``moderator_display_name``) and of the
-    player (``target_username``, ``target_display_name``), in the same query as
-    the entries: the log keeps ids only, so a list of them would otherwise ask
-    for each name apart."""
-    users = get_user_model().objects
-    names: dict[str, Any] = {}
-    for prefix, column in (("moderator", "user_id"), ("target", "target_user_id")):
-        names[f"{prefix}_username"] = Subquery(users.filter(pk=OuterRef(column)).values("username")[:1])
-        names[f"{prefix}_display_name"] = Subquery(
-            Player.objects.filter(user_id=OuterRef(column)).values("display_name")[:1]
-        )
-    annotated: QuerySet[_ModelT] = queryset.annotate(**names)
-    return annotated
-
-
-def moderator_words(entry: ModerationEntry) -> str:
-    """The entry's moderator by name (``with_people_names`` looked it up)."""
-    return person_words(
-        entry.user_id, getattr(entry, "moderator_username", None), getattr(entry, "moderator_display_name", None)
-    )
-
-
-def target_words(entry: ModerationEntry) -> str:
-    """The player the entry is about, by name (``with_people_names`` looked it up)."""
-    return person_words(
-        entry.target_user_id, getattr(entry, "target_username", None), getattr(entry, "target_display_name", None)
-    )
-
-
-def details_html(entry: ModerationEntry) -> SafeString:
-    """An entry's details one per line, the people in them by name."""
-    details = entry.details or {}
-    names = people_words(value for key, value in details.items() if key.endswith("_user_id") and isinstance(value, int))
-    rows = []
-    for key, value in details.items():
-        if key.endswith("_user_id"):
-            label = key.removesuffix("_user_id").replace("_", " ") + " player"
-            rows.append((label, names[value] if isinstance(value, int) else "—"))
-        elif isinstance(value, list):
-            rows.append((key.replace("_", " "), ", ".join(map(str, value))))
-        else:
-            rows.append((key.replace("_", " "), "—" if value is None else str(value)))
-    if not rows:
-        return format_html("{}", "—")
-    return format_html("<ul>{}</ul>", format_html_join("", "<li>{}: {}</li>", rows))
-
-
-def span_words(seconds: int) -> str:
-    """A span of time as a person says it: "1 minute", "3 days", "1 day 6 hours"."""
-    parts = []
-    rest = max(seconds, 0)
-    for unit, noun in ((86400, "day"), (3600, "hour"), (60, "minute"), (1, "second")):
-        amount, rest = divmod(rest, unit)
-        if amount:
-            parts.append(counted(amount, noun))
-    return " ".join(parts) or "no time"
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
-def time_control_words(game: Game) -> str:
-    """The game's clock as docs/api.md ("Clocks and timeouts") describes it:
-    "1 minute per move; no time bank; the 3rd timeout in a row forfeits the seat"."""
-    per_move = f"{span_words(game.move_seconds)} per move"
-    cap = span_words(game.bank_cap_seconds)
-    if game.bank_start_seconds:
-        bank = f"a bank of {span_words(game.bank_start_seconds)} at the start, at most {cap}"
-    elif game.bank_cap_seconds:
-        bank = f"an empty bank at the start, at most {cap}"
-    else:
-        bank = "no time bank"
-    if game.forfeit_after == 1:
-        forfeit = "the first timeout forfeits the seat"
-    else:
-        forfeit = f"the {_ordinal(game.forfeit_after)} timeout in a row forfeits the seat"
-    return f"{per_move}; {bank}; {forfeit}"
-
-
-# Why a game ended, for a moderator reading its result.
-RESULT_REASON_WORDS: dict[str, str] = {
-    ResultReason.POINTS: "a player reached the points target and the round was finished",
-    ResultReason.GAUNTLET: "a player completed the Infinity Gauntlet and the round was finished",
-    ResultReason.ALL_PASSED: "every player passed in a row",
-    ResultReason.ROUND_LIMIT: "the round limit was reached",
-    ResultReason.RESIGNATION: "every other player resigned",
-    ResultReason.TIMEOUT: "every other player resigned or ran out of time",
-    ResultReason.ACCOUNT_DISABLED: "every other player left the game (an account was disabled)",
-    ResultReason.ADJUDICATED: "a moderator decided the places",
-}
-
-
-def _seat_names(game: Game) -> dict[int, str]:
-    return {seat.index: seat.user.get_username() for seat in game.seats.all() if seat.index is not None}
-
-
-def result_html(game: Game) -> SafeString:
-    """The result as a moderator reads it: who won, each seat's place and score
-    (and whether it left), and why the game ended."""
-    result = game.result
-    if not result:
-        if game.status == Game.Status.ABORTED:
-            return format_html("{}", "No result: the game was aborted.")
-        return format_html("{}", "No result yet.")
-    names = _seat_names(game)
-
-    def who(seat: int) -> str:
-        return f"{names.get(seat, 'nobody')} (seat {seat})"
-
-    places, scores = result.get("places") or [], result.get("scores") or []
-    resigned, timed_out = set(result.get("resigned") or []), set(result.get("timed_out") or [])
-    rows = []
-    for seat in result.get("ranking") or []:
-        left = "out on time" if seat in timed_out else "resigned" if seat in resigned else ""
-        rows.append(
-            (
-                places[seat] if seat < len(places) else "?",
-                who(seat),
-                counted(scores[seat], "point") if seat < len(scores) else "?",
-                left,
-            )
-        )
-    winners = [who(seat) for seat in result.get("winners") or []]
-    reason = str(result.get("reason", ""))
-    return format_html(
-        "<p>{}: {}</p><table><tr><th>place</th><th>player</th><th>score</th><th></th></tr>{}</table><p>{}</p>",
-        "Winners" if len(winners) > 1 else "Winner",
-        listed(winners),
-        format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", rows),
-        f"Why it ended: {RESULT_REASON_WORDS.get(reason, reason)} ({reason}).",
-    )
-
-
-# --- moderation: permission, forms, actions ---------------------------------------
-
-
-def moderation_allowed(request: HttpRequest, game: Game | None = None) -> bool:
-    """The default check: a superuser, or a staff user with ``games.moderate_game``.
-    ``game`` is for overrides that scope moderation (a league admin: the games of
-    their leagues); this one allows every game."""
-    user = request.user
-    return bool(user.is_active and user.is_staff and user.has_perm(MODERATE_PERMISSION))
-
-
-class ReasonForm(forms.Form):
-    reason = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
-        max_length=moderation.MAX_REASON_LENGTH,
-        help_text="Required: it is kept in the moderation log and the game's export.",
-    )
-
-    def clean_reason(self) -> str:
-        try:
-            return moderation.moderation_reason_clean(self.cleaned_data.get("reason"))
-        except InvalidInput as error:
-            raise forms.ValidationError(error.errors["reason"][0]) from None
-
-    @classmethod
-    def for_games(cls, games: Sequence[Game]) -> type[ReasonForm]:
-        """The form for these games: a form whose choices depend on the game (its
-        seats) overrides this; most forms are the same for every game."""
-        return cls
-
-
-class ExtendDeadlineForm(ReasonForm):
-    hours = forms.IntegerField(min_value=1, max_value=24 * 30, initial=24, help_text="Added to this turn's clock.")
-
-
-class AdjudicateForm(ReasonForm):
-    places = forms.CharField(
-        max_length=40,
-        help_text="Places by seat, in seat order, 1 is first; players sharing a place skip the next (1, 1, 3).",
-    )
-
-    def clean_places(self) -> list[int]:
-        text = self.cleaned_data["places"]
-        try:
-            return [int(part) for part in text.replace(" ", "").split(",") if part]
-        except ValueError:
-            raise forms.ValidationError(f"{text!r} is not a list of places such as 2, 1.") from None
-
-
-def seat_choices(game: Game) -> list[tuple[int, str]]:
-    """The seats a moderator may hand over, as they pick one: "seat 1: hank".
-    A seat that left the game is not offered: there is nobody to replace."""
-    seats = sorted((s for s in game.seats.all() if s.index is not None and not s.resigned), key=lambda s: s.index or 0)
-    return [
-        (seat.index or 0, f"seat {seat.index}: {seat.user.get_username()}{' (the bot plays it)' if seat.bot else ''}")
-        for seat in seats
-    ]
-
-
-class ReplaceSeatForm(ReasonForm):
-    seat = forms.TypedChoiceField(coerce=int, choices=[], help_text="The seat to hand over (seat 0 plays first).")
-    username = forms.CharField(required=False, help_text="The player who takes the seat; empty for the bot.")
-    bot = forms.BooleanField(required=False, help_text="Let the built-in greedy bot play the seat.")
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean() or {}
-        username, bot = cleaned.get("username"), cleaned.get("bot")
-        if bool(username) == bool(bot):
-            raise forms.ValidationError("Give either a username or tick the bot, not both.")
-        if username:
-            user = get_user_model().objects.filter(username=username).first()
-            if user is None:
-                raise forms.ValidationError(f"There is no player named {username!r}.")
-            cleaned["new_user"] = user
-        return cleaned
-
-    @classmethod
-    def for_games(cls, games: Sequence[Game]) -> type[ReasonForm]:
-        # The action takes one game; with several, no seat is offered (and the
-        # action refuses them before the form is shown).
-        choices = seat_choices(games[0]) if len(games) == 1 else []
-
-        class ForThisGame(cls):  # type: ignore[valid-type,misc]  # a subclass of the class at hand
-            def __init__(self, *args: Any, **kwargs: Any) -> None:
-                super().__init__(*args, **kwargs)
-                seat_field = self.fields["seat"]
-                assert isinstance(seat_field, forms.TypedChoiceField)
-                seat_field.choices = choices
-
-        return ForThisGame
-
-
-@dataclass(frozen=True)
-class ModerationAction:
-    """One moderation action: its name in the action menu, its form, whether it
-    takes one game at a time, and what it does to one game (returns a message)."""
-
-    name: str
-    description: str
-    form_class: type[ReasonForm]
-    perform: Callable[[HttpRequest, Game, dict[str, Any]], str]
-    one_game: bool = False
-
-
-def _moderator(request: HttpRequest) -> Any:
-    assert request.user.is_authenticated  # the admin site lets only active staff in
-    return request.user
-
-
-def _abort(request: HttpRequest, game: Game, data: dict[str, Any]) -> str:
-    moderation.moderation_game_abort(game_id=game.pk, by_user=_moderator(request), reason=data["reason"])
-    return f"Aborted game {game.pk}."
-
-
-def _adjudicate(request: HttpRequest, game: Game, data: dict[str, Any]) -> str:
-    moderation.moderation_game_adjudicate(
-        game_id=game.pk, by_user=_moderator(request), reason=data["reason"], places=data["places"]
-    )
-    return f"Adjudicated game {game.pk}: places {', '.join(map(str, data['places']))}."
-
-
-def _extend(request: HttpRequest, game: Game, data: dict[str, Any]) -> str:
-    moderation.moderation_deadline_extend(
-        game_id=game.pk, by_user=_moderator(request), reason=data["reason"], hours=data["hours"]
-    )
-    return f"Gave game {game.pk} {data['hours']} more hour{'s' if data['hours'] != 1 else ''}."
-
-
-def _pause(request: HttpRequest, game: Game, data: dict[str, Any]) -> str:
-    moderation.moderation_game_pause(game_id=game.pk, by_user=_moderator(request), reason=data["reason"])
-    return f"Paused game {game.pk}."
-
-
-def _resume(request: HttpRequest, game: Game, data: dict[str, Any]) -> str:
-    moderation.moderation_game_resume(game_id=game.pk, by_user=_moderator(request), reason=data["reason"])
-    return f"Resumed game {game.pk}."
-
-
-def _replace(request: HttpRequest, game: Game, data: dict[str, Any]) -> str:
-    new_user = data.get("new_user")
-    moderation.moderation_seat_replace(
-        game_id=game.pk,
-        seat_index=data["seat"],
-        by_user=_moderator(request),
-        reason=data["reason"],
-        new_user=new_user,
-        bot=new_user is None,
-    )
-    who = new_user.get_username() if new_user is not None else "the bot"
-    return f"Seat {data['seat']} of game {game.pk} is now played by {who}."
-
-
-GAME_MODERATION_ACTIONS: tuple[ModerationAction, ...] = (
-    ModerationAction("moderate_extend_deadline", "Extend the deadline (asks how long and why)", ExtendDeadlineForm, _extend),
-    ModerationAction("moderate_pause", "Pause the clock (moderator; asks why)", ReasonForm, _pause),
-    ModerationAction("moderate_resume", "Resume a moderator's pause (asks why)", ReasonForm, _resume),
-    ModerationAction("moderate_abort", "Abort / annul the game (asks why)", ReasonForm, _abort),
-    ModerationAction("moderate_adjudicate", "Adjudicate the result (one game; asks the places and why)", AdjudicateForm, _adjudicate, one_game=True),
-    ModerationAction("moderate_replace_seat", "Replace a seat with a player or the bot (one game; asks why)", ReplaceSeatForm, _replace, one_game=True),
-)
-
-
-def moderation_confirm(
-    modeladmin: admin.ModelAdmin[Any],
-    request: HttpRequest,
-    *,
-    action: ModerationAction,
-    objects: Sequence[Any],
-    allowed: Callable[[Any], bool],
-    perform: Callable[[Any, dict[str, Any]], str],
-) -> TemplateResponse | None:
-    """Run a moderation action from an admin changelist: show the confirmation
-    page with the action's form (a reason is always required) until it is sent
-    back valid, then do it object by object (each all-or-nothing), refusing the
-    objects ``allowed`` refuses. Returns the page, or None to go back to the list."""
-    refused = [obj for obj in objects if not allowed(obj)]
-    if refused:
-        raise PermissionDenied(f"You may not moderate {', '.join(str(obj.pk) for obj in refused)}.")
-    if action.one_game and len(objects) != 1:
-        modeladmin.message_user(request, f"Choose exactly one for “{action.description}”.", messages.ERROR)
-        return None
-    form = action.form_class(request.POST if request.POST.get("post") == "yes" else None)
-    if form.is_bound and form.is_valid():
-        for obj in objects:
-            try:
-                message = perform(obj, form.cleaned_data)
-            except DomainError as error:
-                modeladmin.message_user(request, f"{obj.pk}: {error.message}", messages.ERROR)
-            else:
-                modeladmin.message_user(request, message, messages.SUCCESS)
-        return None
-    context = {
-        **modeladmin.admin_site.each_context(request),
-        "title": action.description.split(" (")[0],
-        "opts": modeladmin.model._meta,
-        "objects": objects,
-        "form": form,
-        "action_name": action.name,
-        "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
-        "media": modeladmin.media + form.media,
-    }
-    return TemplateResponse(request, CONFIRMATION_TEMPLATE, context)
-
-
-def _game_action(action: ModerationAction) -> Callable[..., TemplateResponse | None]:
-    def run(modeladmin: ModerationActionsMixin, request: HttpRequest, queryset: QuerySet[Game]) -> TemplateResponse | None:
-        games = list(queryset.order_by("pk"))
-        return moderation_confirm(
-            modeladmin,  # type: ignore[arg-type]  # mixed into a ModelAdmin
-            request,
-            action=replace(action, form_class=action.form_class.for_games(games)),
-            objects=games,
-            allowed=lambda game: modeladmin.moderation_allowed(request, game),
-            perform=lambda game, data: action.perform(request, game, data),
-        )
-
-    run.__name__ = action.name
-    return admin.action(description=action.description, permissions=["moderate"])(run)
-
-
-class ModerationActionsMixin:
-    """The game moderation actions, for any ModelAdmin of ``Game``. Override
-    ``moderation_allowed`` to scope them; ``has_moderate_permission`` decides
-    whether they are offered at all."""
-
-    admin_site: admin.AdminSite
-
-    def moderation_allowed(self, request: HttpRequest, game: Game | None = None) -> bool:
-        return moderation_allowed(request, game)
-
-    def has_moderate_permission(self, request: HttpRequest) -> bool:
-        return self.moderation_allowed(request, None)
-
-    # A moderator sees the games they may moderate without also needing the view permission.
-    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        seen: bool = super().has_view_permission(request, obj)  # type: ignore[misc]
-        return seen or self.moderation_allowed(request, obj)
-
-    def has_module_permission(self, request: HttpRequest) -> bool:
-        shown: bool = super().has_module_permission(request)  # type: ignore[misc]
-        return shown or self.moderation_allowed(request, None)
-
-    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
-        found: dict[str, Any] = super().get_actions(request)  # type: ignore[misc]
-        if self.has_moderate_permission(request):
-            for action in GAME_MODERATION_ACTIONS:
-                run = _game_action(action)
-                found[action.name] = (run, action.name, action.description)
-        return found
 
 
 # --- list filters ----------------------------------------------------------------
@@ -653,7 +244,7 @@ class GameModerationAdmin(ReadOnlyMixin, ModerationActionsMixin, HiddenInformati
             raise PermissionDenied("You may not moderate this game.")
         if not any(s.index == seat for s in game.seats.all()):
             raise Http404(f"Game {game.pk} has no seat {seat}.")
-        moderation.moderation_board_view_record(game=game, seat_index=seat, by_user=_moderator(request))
+        moderation.moderation_board_view_record(game=game, seat_index=seat, by_user=request_moderator(request))
         context = {
             **self.admin_site.each_context(request),
             "title": f"Game {game.pk} as seat {seat} sees it",
@@ -785,7 +376,7 @@ def _player_action(
         players = list(queryset.select_related("user").order_by("pk"))
 
         def perform(player: Player, data: dict[str, Any]) -> str:
-            changed = do(player.user, _moderator(request), data["reason"])
+            changed = do(player.user, request_moderator(request), data["reason"])
             verb = description.split(" ")[0].lower()
             return f"{player.user.get_username()}: {'done' if changed is not False else 'nothing to do'} ({verb})."
 

@@ -26,15 +26,8 @@ from django.utils.safestring import mark_safe
 
 from api.admin_tools import NoAddMixin, ReadOnlyMixin, ScopedActionsMixin
 from core.errors import DomainError
-from games.admin import (
-    GameModerationAdmin,
-    HiddenInformationMixin,
-    ModerationAction,
-    ModerationLogMixin,
-    ReasonForm,
-    moderation_confirm,
-    seat_choices,
-)
+from games.admin import GameModerationAdmin, HiddenInformationMixin, ModerationLogMixin
+from games.admin_moderation import ModerationAction, ReasonForm, moderation_confirm, seat_choices
 from games.models import Game, ModerationEntry
 from leagues import selectors, services
 from leagues.models import (

@@ -160,3 +160,16 @@ def test_the_private_name_check_sees_a_borrowed_helper(tmp_path: Path) -> None:
     })
     _, private = imports_between(root)
     assert private == ["pkg.moderation imports _lock_game from pkg.services"] * 2
+
+
+MAX_MODULE_LINES = 800
+
+
+def test_no_module_is_longer_than_a_person_holds_in_their_head() -> None:
+    """Past this many lines a module is split along its seams (tests and migrations aside)."""
+    long = {
+        module: lines
+        for module, path in _modules()
+        if (lines := len(path.read_text().splitlines())) > MAX_MODULE_LINES
+    }
+    assert long == {}

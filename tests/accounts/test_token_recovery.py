@@ -104,7 +104,7 @@ def test_an_email_that_cannot_be_sent_still_answers_the_same(dave, recover, monk
     def fail(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise OSError("smtp down")
 
-    monkeypatch.setattr("accounts.services.send_mail", fail)
+    monkeypatch.setattr("accounts.services.codes.send_mail", fail)
     known, unknown = recover(DAVE), recover("nobody@example.com")
     assert (known.status_code, known.json()) == (unknown.status_code, unknown.json())
 

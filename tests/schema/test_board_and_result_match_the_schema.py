@@ -33,7 +33,7 @@ import engine
 from engine.bots import make_bot
 from games import services
 from games.models import Game, Seat
-from games.serializers import BOARD_END_REASONS
+from games.board_serializers import BOARD_END_REASONS
 from tests.games.game_helpers import client_for, make_player
 
 GAME = "/api/v1/games/{}/"
