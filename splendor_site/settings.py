@@ -8,9 +8,6 @@ Every variable is listed in README.md.
 
 from __future__ import annotations
 
-import ipaddress
-import os
-import re
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -18,7 +15,22 @@ from urllib.parse import urlsplit
 import dj_database_url
 import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
-from django.utils.module_loading import import_string
+
+from splendor_site.environment import (
+    env_bool,
+    env_broker_url,
+    env_class,
+    env_delays,
+    env_int,
+    env_list,
+    env_networks,
+    env_ports,
+    env_rate,
+    env_seconds,
+    env_str,
+    env_trusted_proxies,
+    url_redacted,
+)
 
 # Lets classes that are generic only in the type stubs take type arguments at
 # run time too (`admin.ModelAdmin[Game]`), so `mypy --strict` can check them.
@@ -26,147 +38,9 @@ django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off"}
 
 
-def _raw(name: str) -> str | None:
-    """The variable's value, or None when it is unset or blank."""
-    value = os.environ.get(name)
-    if value is None or value.strip() == "":
-        return None
-    return value.strip()
 
-
-def env_str(name: str, default: str | None = None) -> str | None:
-    value = _raw(name)
-    return default if value is None else value
-
-
-def env_bool(name: str, default: bool) -> bool:
-    value = _raw(name)
-    if value is None:
-        return default
-    if value.lower() in _TRUE:
-        return True
-    if value.lower() in _FALSE:
-        return False
-    raise ImproperlyConfigured(
-        f"{name}={value!r} is not a boolean: use one of true/false, 1/0, yes/no, on/off."
-    )
-
-
-def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
-    value = _raw(name)
-    if value is None:
-        return default
-    try:
-        number = int(value)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name}={value!r} is not a whole number.") from None
-    if minimum is not None and number < minimum:
-        raise ImproperlyConfigured(f"{name}={value!r} must be at least {minimum}.")
-    return number
-
-
-def env_list(name: str, default: list[str]) -> list[str]:
-    """A comma-separated list; blank items are dropped."""
-    value = _raw(name)
-    if value is None:
-        return list(default)
-    return [item.strip() for item in value.split(",") if item.strip()]
-
-
-_RATE = re.compile(r"^\d+/(s|sec|second|m|min|minute|h|hour|d|day)$")
-
-
-def env_rate(name: str, default: str) -> str:
-    """A DRF throttle rate such as "120/min"."""
-    value = env_str(name, default)
-    assert value is not None
-    if not _RATE.match(value):
-        raise ImproperlyConfigured(
-            f"{name}={value!r} is not a rate: write it as N/second, N/minute, N/hour or N/day."
-        )
-    return value
-
-
-def env_class(name: str, default: str, *, must_have: str) -> str:
-    """A dotted path to a class with the method `must_have`, imported now so that a
-    typo stops start-up instead of the first request that needs the class."""
-    value = env_str(name, default)
-    assert value is not None
-    try:
-        imported = import_string(value)
-    except ImportError as exc:
-        raise ImproperlyConfigured(f"{name}={value!r} cannot be imported: {exc}.") from None
-    if not (isinstance(imported, type) and hasattr(imported, must_have)):
-        raise ImproperlyConfigured(f"{name}={value!r} is not a class with a {must_have}() method.")
-    return value
-
-
-# Brokers whose client library is installed with the site (redis; amqp and the
-# embedded filesystem broker come with Celery).
-BROKER_SCHEMES = ("filesystem", "memory", "redis", "rediss", "amqp", "amqps", "pyamqp")
-
-
-def env_broker_url(name: str, default: str) -> str:
-    """A Celery broker URL (or several, separated by ';', for failover)."""
-    value = env_str(name, default)
-    assert value is not None
-    for url in value.split(";"):
-        scheme, separator, _ = url.strip().partition("://")
-        if not separator or scheme.lower() not in BROKER_SCHEMES:
-            allowed = ", ".join(f"{s}://" for s in BROKER_SCHEMES)
-            raise ImproperlyConfigured(
-                f"{name}={';'.join(_redact(u) for u in value.split(';'))!r} is not a broker URL this site can use: "
-                f"start it with one of {allowed} (e.g. redis://127.0.0.1:6379/0)."
-            )
-    return value
-
-
-def env_trusted_proxies(name: str) -> int | list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
-    """How far to believe X-Forwarded-For: a count of proxies (``1``) or the
-    proxies' networks (``10.0.0.0/8, 127.0.0.1``). Unset: none (REMOTE_ADDR only)."""
-    value = _raw(name)
-    if value is None:
-        return 0
-    if value.isdigit():
-        return int(value)
-    networks = []
-    for item in value.split(","):
-        try:
-            networks.append(ipaddress.ip_network(item.strip(), strict=False))
-        except ValueError:
-            raise ImproperlyConfigured(
-                f"{name}={value!r}: {item.strip()!r} is not a network. Give a number of proxies (1) "
-                "or their addresses or networks, comma-separated (10.0.0.0/8, 127.0.0.1)."
-            ) from None
-    return networks
-
-
-def env_seconds(name: str, default: float, *, maximum: float) -> float:
-    value = _raw(name)
-    if value is None:
-        return default
-    try:
-        number = float(value)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name}={value!r} is not a number of seconds.") from None
-    if not 0 < number <= maximum:
-        raise ImproperlyConfigured(f"{name}={value!r} must be more than 0 and at most {maximum} seconds.")
-    return number
-
-
-def _redact(url: str) -> str:
-    """The URL without its password, for error messages."""
-    try:
-        parts = urlsplit(url)
-        if parts.password:
-            return url.replace(f":{parts.password}@", ":***@", 1)
-    except ValueError:
-        pass
-    return url
 
 
 # --- core -------------------------------------------------------------------
@@ -260,11 +134,11 @@ try:
     )
 except Exception as exc:  # dj-database-url raises several kinds; all mean the same here
     raise ImproperlyConfigured(
-        f"DATABASE_URL={_redact(DATABASE_URL)!r} is not a database URL this site can use "
+        f"DATABASE_URL={url_redacted(DATABASE_URL)!r} is not a database URL this site can use "
         f"({exc}). Examples: sqlite:///db.sqlite3, postgres://user:password@host:5432/name."
     ) from None
 if not _database.get("ENGINE"):
-    raise ImproperlyConfigured(f"DATABASE_URL={_redact(DATABASE_URL)!r} names no database engine.")
+    raise ImproperlyConfigured(f"DATABASE_URL={url_redacted(DATABASE_URL)!r} names no database engine.")
 
 if _database["ENGINE"] == "django.db.backends.sqlite3":
     # Concurrent writers (web workers, Celery) would otherwise see "database is
@@ -311,7 +185,7 @@ elif CACHE_URL == "locmem://":
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 else:
     raise ImproperlyConfigured(
-        f"CACHE_URL={_redact(CACHE_URL)!r} is not supported: use locmem:// or redis://host:6379/1."
+        f"CACHE_URL={url_redacted(CACHE_URL)!r} is not supported: use locmem:// or redis://host:6379/1."
     )
 
 # --- passwords, language, time ------------------------------------------------
@@ -565,20 +439,9 @@ if WEBHOOK_CLAIM_LEASE_SECONDS <= WEBHOOKS_ATTEMPT_SECONDS:
     )
 
 
-def _env_ports(name: str, default: list[int]) -> list[int]:
-    texts = env_list(name, [str(port) for port in default])
-    try:
-        ports = [int(text) for text in texts]
-    except ValueError:
-        raise ImproperlyConfigured(f"{name}={','.join(texts)!r} must be port numbers, comma-separated.") from None
-    if not ports or any(not 0 < port < 65536 for port in ports):
-        raise ImproperlyConfigured(f"{name} must list at least one port, each from 1 to 65535.")
-    return ports
-
-
 # The only ports deliveries connect to (loopback, when allowed, keeps any port):
 # a webhook URL cannot reach a public host's mail, database or admin ports.
-WEBHOOKS_ALLOWED_PORTS = _env_ports("WEBHOOKS_ALLOWED_PORTS", [80, 443])
+WEBHOOKS_ALLOWED_PORTS = env_ports("WEBHOOKS_ALLOWED_PORTS", [80, 443])
 # Attempts run on a queue of their own, so that slow receivers never hold the
 # workers that send game email and sweep deadlines (docs/deploy.md: a worker for it).
 WEBHOOKS_QUEUE = "webhooks"
@@ -588,20 +451,9 @@ CELERY_TASK_ROUTES = {
 }
 
 
-def _env_delays(name: str, default: list[int]) -> list[int]:
-    texts = env_list(name, [str(delay) for delay in default])
-    try:
-        delays = [int(text) for text in texts]
-    except ValueError:
-        raise ImproperlyConfigured(f"{name}={','.join(texts)!r} must be whole numbers of seconds, comma-separated.")
-    if not delays or any(delay < 1 for delay in delays):
-        raise ImproperlyConfigured(f"{name} must list at least one delay, each at least 1 second.")
-    return delays
-
-
 # After a failed attempt the next one waits the next of these delays; when they
 # run out the delivery has failed (and its endpoint is disabled).
-WEBHOOKS_RETRY_DELAYS_SECONDS = _env_delays(
+WEBHOOKS_RETRY_DELAYS_SECONDS = env_delays(
     "WEBHOOKS_RETRY_DELAYS_SECONDS", [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 10 * 3600]
 )
 # An endpoint is also disabled after this many failed attempts in a row that
@@ -656,23 +508,10 @@ INBOUND_REQUIRE_AUTHENTICATION = env_bool("INBOUND_REQUIRE_AUTHENTICATION", True
 INBOUND_AUTHSERV_ID = env_str("INBOUND_AUTHSERV_ID", "") or ""
 
 
-def _env_networks(name: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
-    networks = []
-    for item in env_list(name, []):
-        try:
-            networks.append(ipaddress.ip_network(item, strict=False))
-        except ValueError:
-            raise ImproperlyConfigured(
-                f"{name}: {item!r} is not an address or a network; write them comma-separated "
-                "(127.0.0.1, 10.0.0.0/8)."
-            ) from None
-    return networks
-
-
 # Clients of `manage.py smtpd` (a Postfix with OpenDKIM/OpenDMARC in front of it) whose
 # Authentication-Results (INBOUND_AUTHSERV_ID) are believed; mail from any other client
 # is checked by the receiver itself. Empty by default.
-INBOUND_TRUSTED_RELAYS = _env_networks("INBOUND_TRUSTED_RELAYS")
+INBOUND_TRUSTED_RELAYS = env_networks("INBOUND_TRUSTED_RELAYS")
 # Replies of every kind to one address an hour, and codes to confirm mailed to one
 # address an hour (challenges, resign, new game): past them, nothing is sent.
 INBOUND_REPLIES_PER_HOUR = env_int("INBOUND_REPLIES_PER_HOUR", 20, minimum=1)

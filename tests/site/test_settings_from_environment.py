@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from splendor_site.settings import (
+from splendor_site.environment import (
     BROKER_SCHEMES,
     env_bool,
     env_broker_url,

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from splendor_site import settings as site_settings
+from splendor_site import environment, settings as site_settings
 
 
 def test_retry_delays_are_read_as_whole_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("WEBHOOKS_RETRY_DELAYS_SECONDS", "5, 60,3600")
 
-    assert site_settings._env_delays("WEBHOOKS_RETRY_DELAYS_SECONDS", [1]) == [5, 60, 3600]
+    assert environment.env_delays("WEBHOOKS_RETRY_DELAYS_SECONDS", [1]) == [5, 60, 3600]
 
 
 @pytest.mark.parametrize("value", ["5,soon", "5,0", "1.5"])
@@ -21,7 +21,7 @@ def test_a_retry_delay_that_is_not_a_positive_whole_number_stops_start_up(
     monkeypatch.setenv("WEBHOOKS_RETRY_DELAYS_SECONDS", value)
 
     with pytest.raises(ImproperlyConfigured, match="WEBHOOKS_RETRY_DELAYS_SECONDS"):
-        site_settings._env_delays("WEBHOOKS_RETRY_DELAYS_SECONDS", [1])
+        environment.env_delays("WEBHOOKS_RETRY_DELAYS_SECONDS", [1])
 
 
 def test_the_beat_sweeps_due_deliveries_and_the_outbox_has_the_webhooks_consumer() -> None:
