@@ -1,17 +1,23 @@
-"""Game email: the outbox's "email" consumer, reminders and the daily digest.
+"""Game email, one folder per channel: the outbox's "email" and "reminders"
+consumers, play by email, and the player's choices about all of it.
 
-- notifications.events decides who hears of each game event; notifications.services
-  records one ``Notification`` per event, recipient and kind (``notify``), suppresses
-  what the player does not want (mode, mutes, opt-outs, undeliverable addresses)
-  and sends through Django's email backend from a worker, after commit, retrying
-  mail-server errors (``send_due``).
-- notifications.emails renders each kind per recipient (templates under
-  templates/notifications/email/), from what that recipient may see only.
-- notifications.bounces reads bounces (RFC 3464 reports, the provider's webhooks);
-  notifications.views_pages serves the one-click unsubscribe and invitation opt-out
-  pages; notifications.reply_tokens makes the per-seat reply address token.
-- Reminders and digests: notifications.reminders and notifications.reminder_tasks;
-  preferences and mutes: notifications.preferences and the API views.
+- notifications.email: outgoing email. Who hears of each game event, one
+  ``Notification`` per event, recipient and kind (``notify``), suppressed when the
+  player does not want it, rendered per recipient from what they may see, sent
+  from a worker after commit, retried, and bounces.
+- notifications.inbound: play by email. The pure reader of a reply, and what
+  carries its command out.
+- notifications.reminders: reminders before a deadline and the daily digest.
+- notifications.preferences: email preferences and per-game mutes.
+
+At the top, what the app as a whole has: the models, the admin, the API
+(``urls``, ``views``, ``serializers``: preferences and mutes), the pages behind
+the links in game email (``page_urls``, ``pages``: unsubscribe and the
+invitation opt-out), the account settings page (``account_pages``, which combines
+accounts, games and notifications), and ``addresses`` (address digests and
+redaction, shared by the channels). Each channel registers its kinds of email
+with ``notifications.email.render.renderer``; apps.py imports the modules that
+register something.
 
 Sign-up codes are sent by the accounts services, not from here.
 """

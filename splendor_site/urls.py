@@ -25,9 +25,9 @@ urlpatterns = [
     path("api/v1/games/<str:game_id>/link/rotate/", SeatLinkRotateView.as_view(), name="game-link-rotate"),
     # The game page opened by a seat's signed link (games.links), and its actions; HTML, not the API.
     path("", include("games.page_urls")),
-    path("api/v1/", include("notifications.api_urls")),
+    path("api/v1/", include("notifications.urls")),
     # Pages behind the links in game email (unsubscribe, invitation opt-out); HTML.
-    path("notifications/", include("notifications.urls_pages")),
+    path("notifications/", include("notifications.page_urls")),
     # The account pages, for people who play in a browser (HTML): accounts.pages,
     # and the ones that combine apps (games.account_pages, notifications.account_pages).
     path("accounts/games/", game_account_pages.my_games, name="accounts-games"),

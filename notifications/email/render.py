@@ -8,6 +8,11 @@ what every email has (the recipient's name, the unsubscribe link, the site)
 and renders ``notifications/email/<kind>_subject.txt``, ``<kind>.txt`` and
 ``<kind>.html``.
 
+The kinds of the game events are rendered here. The other channels register
+their own from their folders: the account notice (notifications.email.account_notices),
+the reminder and the digest (notifications.reminders.emails) and the replies to
+emailed commands (notifications.inbound.reply_emails); apps.py imports them.
+
 Everything shown comes from public game facts or from what the recipient's own
 seat may see (``games.presentation.board_context``, built on engine.observe):
 never another seat's blind-reserved card, the deck order, or the seed before

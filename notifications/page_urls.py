@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from django.urls import path
 
-from notifications import views_pages
+from notifications import pages
 
 app_name = "notifications"
 
 urlpatterns = [
-    path("unsubscribe/<str:token>/", views_pages.unsubscribe, name="unsubscribe"),
-    path("opt-out/<str:token>/", views_pages.invitation_opt_out, name="opt-out"),
+    path("unsubscribe/<str:token>/", pages.unsubscribe, name="unsubscribe"),
+    path("opt-out/<str:token>/", pages.invitation_opt_out, name="opt-out"),
 ]
