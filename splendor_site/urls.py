@@ -36,7 +36,8 @@ urlpatterns = [
     path("accounts/", include("accounts.page_urls")),
 ]
 
-# Bounce reports from the email provider (notifications.bounces), only with a
+# Bounce reports (notifications.email.bounces) and inbound mail
+# (notifications.inbound.provider_webhook) from the email provider, only with a
 # shared secret: anymail would otherwise accept unauthenticated posts.
 if settings.ANYMAIL_WEBHOOK_SECRET:
     urlpatterns.append(path("anymail/", include("anymail.urls")))

@@ -44,6 +44,9 @@ Status = Notification.Status
 # row to be retried after it.
 def _send_lease() -> timedelta:
     return timedelta(seconds=settings.NOTIFICATION_SEND_LEASE_SECONDS)
+
+
+# The task's name (notifications.email.tasks.send_notification), queued by name.
 SEND_TASK = "notifications.tasks.send_notification"
 # Email about the account itself, not a game (notifications.email.account_notices):
 # sent even with email turned off.
