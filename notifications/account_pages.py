@@ -23,9 +23,9 @@ from accounts.forms import TimeZoneForm, errors_to_form
 from accounts.pages import private_page
 from core.errors import DomainError, InvalidInput
 from games.account_pages import VacationForm, player_zone, vacation_context
+from notifications.models import Preferences
 from notifications.preferences.selectors import preferences_for
 from notifications.preferences.services import MAX_REMINDERS, preferences_update
-from notifications.models import Preferences
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -10,8 +10,8 @@ from django.http import HttpRequest
 
 from api.admin_tools import NoAddMixin
 from notifications.preferences import admin as preferences_admin  # noqa: F401  (registers Preferences and GameMute)
-from notifications.models import InboundMessage, InvitationOptOut, Notification
 from notifications.email.services import notifications_retry
+from notifications.models import InboundMessage, InvitationOptOut, Notification
 
 
 @admin.register(Notification)

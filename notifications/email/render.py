@@ -38,8 +38,8 @@ from games.links import seat_link_url
 from games.models import Game, GameEvent, Seat
 from games.presentation import Board, board_context
 from notifications.addresses import address_digest
-from notifications.models import Notification
 from notifications.email.links import opt_out_url, unsubscribe_url
+from notifications.models import Notification
 
 logger = logging.getLogger(__name__)
 

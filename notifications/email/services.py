@@ -32,8 +32,8 @@ from accounts.services import player_email_undeliverable_mark
 from notifications.addresses import address_digest, address_redacted
 from notifications.email.links import unsubscribe_url
 from notifications.email.render import RenderedEmail, email_render, renderer_for
-from notifications.models import GameMute, InvitationOptOut, Notification, Preferences
 from notifications.inbound.reply_tokens import reply_token_for
+from notifications.models import GameMute, InvitationOptOut, Notification, Preferences
 
 logger = logging.getLogger(__name__)
 

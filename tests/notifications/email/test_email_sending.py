@@ -15,9 +15,9 @@ from tests.notifications.email_helpers import mail_to, play, start_game, user_to
 
 from games.models import Move
 from notifications.email import services
-from notifications.models import Notification
-from notifications.inbound.reply_tokens import reply_token_for, seat_for_reply_token
 from notifications.email.tasks import send_due
+from notifications.inbound.reply_tokens import reply_token_for, seat_for_reply_token
+from notifications.models import Notification
 
 Status = Notification.Status
 
