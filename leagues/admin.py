@@ -300,21 +300,25 @@ class MembershipAdmin(NoAddMixin, ScopedActionsMixin, LeagueScopedAdmin):
 
     @admin.action(description=SUSPEND_MEMBERS.description, permissions=["change"])
     def suspend_members(self, request: HttpRequest, queryset: QuerySet[Membership]) -> TemplateResponse | None:
-        def perform(membership: Membership, data: dict[str, Any]) -> str:
-            done = services.member_suspend(membership_id=membership.pk, by=request.user, reason=data["reason"])  # type: ignore[arg-type]
-            name, league = membership.user.get_username(), membership.league.name
-            return f"{name} is suspended from {league}." if done else f"{name} was already suspended from {league}."
-
-        return self._moderate(request, queryset, SUSPEND_MEMBERS, perform)
+        return self._suspension(request, queryset, SUSPEND_MEMBERS, suspend=True)
 
     @admin.action(description=UNSUSPEND_MEMBERS.description, permissions=["change"])
     def unsuspend_members(self, request: HttpRequest, queryset: QuerySet[Membership]) -> TemplateResponse | None:
+        return self._suspension(request, queryset, UNSUSPEND_MEMBERS, suspend=False)
+
+    def _suspension(
+        self, request: HttpRequest, queryset: QuerySet[Membership], action: ModerationAction, *, suspend: bool
+    ) -> TemplateResponse | None:
+        change = services.member_suspend if suspend else services.member_unsuspend
+
         def perform(membership: Membership, data: dict[str, Any]) -> str:
-            done = services.member_unsuspend(membership_id=membership.pk, by=request.user, reason=data["reason"])  # type: ignore[arg-type]
+            done = change(membership_id=membership.pk, by=request.user, reason=data["reason"])  # type: ignore[arg-type]
             name, league = membership.user.get_username(), membership.league.name
+            if suspend:
+                return f"{name} is suspended from {league}." if done else f"{name} was already suspended from {league}."
             return f"{name} may play in {league} again." if done else f"{name} was not suspended from {league}."
 
-        return self._moderate(request, queryset, UNSUSPEND_MEMBERS, perform)
+        return self._moderate(request, queryset, action, perform)
 
 
 @admin.register(SeasonEntry)

@@ -209,48 +209,38 @@ def member_warn(*, membership_id: int, by: User, reason: str) -> None:
 def member_suspend(*, membership_id: int, by: User, reason: str, now: datetime | None = None) -> bool:
     """Suspend a player from the league. False, and nothing logged, when they
     were suspended from it already."""
+    return _member_suspension_set(membership_id=membership_id, by=by, reason=reason, suspend=True, now=now)
+
+
+def member_unsuspend(*, membership_id: int, by: User, reason: str, now: datetime | None = None) -> bool:
+    """Lift a player's suspension from the league: they may ask to join again and
+    be paired. False, and nothing logged, when there was none."""
+    return _member_suspension_set(membership_id=membership_id, by=by, reason=reason, suspend=False, now=now)
+
+
+def _member_suspension_set(*, membership_id: int, by: User, reason: str, suspend: bool, now: datetime | None) -> bool:
+    """Suspend or lift, under the membership's row lock: logged (the league in the
+    entry's details) and told to the player once it commits."""
     reason = game_moderation.moderation_reason_clean(reason)
     now = now or timezone.now()
     with transaction.atomic():
         membership = Membership.objects.select_for_update().select_related("league", "user").get(pk=membership_id)
-        if membership.suspended_at is not None:
+        if (membership.suspended_at is not None) == suspend:
             return False
-        membership.suspended_at = now
-        membership.suspended_by = by
+        membership.suspended_at = now if suspend else None
+        membership.suspended_by = by if suspend else None
         membership.save(update_fields=["suspended_at", "suspended_by"])
+        action = ModerationEntry.Action.LEAGUE_SUSPENDED if suspend else ModerationEntry.Action.LEAGUE_UNSUSPENDED
         entry = game_moderation.moderation_entry_record(
             by_user=by,
-            action=ModerationEntry.Action.LEAGUE_SUSPENDED,
+            action=action,
             reason=reason,
             target_user_id=membership.user_id,
             details=_league_details(membership.league),
             now=now,
         )
-        _tell_after_commit(signals.member_suspended, membership, entry.pk)
-    logger.info("user %s suspended from league %s by user %s", membership.user_id, membership.league_id, by.pk)
-    return True
-
-
-def member_unsuspend(*, membership_id: int, by: User, reason: str) -> bool:
-    """Lift a player's suspension from the league: they may ask to join again and
-    be paired. False, and nothing logged, when there was none."""
-    reason = game_moderation.moderation_reason_clean(reason)
-    with transaction.atomic():
-        membership = Membership.objects.select_for_update().select_related("league", "user").get(pk=membership_id)
-        if membership.suspended_at is None:
-            return False
-        membership.suspended_at = None
-        membership.suspended_by = None
-        membership.save(update_fields=["suspended_at", "suspended_by"])
-        entry = game_moderation.moderation_entry_record(
-            by_user=by,
-            action=ModerationEntry.Action.LEAGUE_UNSUSPENDED,
-            reason=reason,
-            target_user_id=membership.user_id,
-            details=_league_details(membership.league),
-        )
-        _tell_after_commit(signals.member_unsuspended, membership, entry.pk)
-    logger.info("user %s unsuspended from league %s by user %s", membership.user_id, membership.league_id, by.pk)
+        _tell_after_commit(signals.member_suspended if suspend else signals.member_unsuspended, membership, entry.pk)
+    logger.info("league %s: %s for user %s by user %s", membership.league_id, action, membership.user_id, by.pk)
     return True
 
 
