@@ -37,7 +37,6 @@ CODE_LIFETIME: dict[str, timedelta] = {
 }
 
 
-@transaction.atomic
 def pending_signups() -> QuerySet[User]:
     """Users who signed up and never verified their email address."""
     return User.objects.filter(is_active=False, player__isnull=False, player__email_verified_at__isnull=True)

@@ -159,6 +159,7 @@ def username_skeleton_save(user: User) -> None:
         raise InvalidInput({"username": ["This username is taken."]}) from None
 
 
+@transaction.atomic
 def player_create(
     *,
     username: str,
