@@ -29,6 +29,12 @@ def end_pauses() -> int:
     return services.game_pauses_end_due()
 
 
+@shared_task(name="games.tasks.consume_events", acks_late=True, ignore_result=True)
+def consume_events(event_ids: list[int]) -> None:
+    """Every outbox consumer, on each event of one change (services.game_events_consume_all)."""
+    services.game_events_consume_all(event_ids=event_ids)
+
+
 @shared_task(name="games.tasks.redeliver_events", ignore_result=True)
 def redeliver_events() -> int:
     """Queue again the outbox events a consumer has not finished (its worker or

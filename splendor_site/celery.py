@@ -6,6 +6,7 @@ import os
 from typing import Any
 
 from celery import Celery
+from celery.signals import task_postrun, task_prerun
 from kombu import Connection
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "splendor_site.settings")
@@ -69,6 +70,22 @@ _closed_redis_channels_raise_connection_errors()
 app = SiteCelery("splendor_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@task_prerun.connect(weak=False)
+@task_postrun.connect(weak=False)
+def _close_old_connections(**kwargs: Any) -> None:
+    """Each task is a request to Django's connection handling: a connection past
+    CONN_MAX_AGE, or one that fails its health check, is closed; the others are
+    kept for the next task (CELERY_DB_REUSE_MAX keeps Celery from closing them all).
+    Tasks run inline (eager) are part of the request that runs them."""
+    task = kwargs.get("task")
+    request = getattr(task, "request", None)
+    if getattr(request, "is_eager", False):
+        return
+    from django.db import close_old_connections
+
+    close_old_connections()
 
 
 def broker_folders_make() -> None:

@@ -287,6 +287,13 @@ CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", None)
 CELERY_TASK_IGNORE_RESULT = CELERY_RESULT_BACKEND is None
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Database connections in a worker live as long as in a web process (CONN_MAX_AGE,
+# with health checks): splendor_site.celery closes them between tasks only when
+# Django would between requests. Without this Celery closes them before and after
+# every task, and each task paid for a new PostgreSQL connection (most of a small
+# task's cost, in the worker and in the database). Celery still reopens them after
+# twice this many tasks.
+CELERY_DB_REUSE_MAX = 10_000
 # What tasks print (the console email backend) stays plain text on the worker's
 # stdout rather than becoming WARNING log lines.
 CELERY_WORKER_REDIRECT_STDOUTS = False

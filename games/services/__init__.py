@@ -64,6 +64,7 @@ from games.services.outbox import (
     game_event_claim,
     game_event_consume,
     game_event_done,
+    game_events_consume_all,
     game_events_dispatch,
     game_events_redeliver,
 )
@@ -91,6 +92,7 @@ __all__ = [
     "game_event_claim",
     "game_event_consume",
     "game_event_done",
+    "game_events_consume_all",
     "game_events_dispatch",
     "game_events_redeliver",
     "game_expire_open",

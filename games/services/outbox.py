@@ -1,13 +1,15 @@
 """The outbox: queueing each consumer's task for new events, the consumers'
 claims on events, and redelivering what no consumer finished.
 
-Consumers are named in ``settings.GAME_EVENT_CONSUMERS`` and queued by task
-name, so this app imports none of them.
+Consumers are named in ``settings.GAME_EVENT_CONSUMERS`` (their Celery tasks, by
+name), so this app imports none of them; one task (``games.tasks.consume_events``)
+runs them all on the events of a change.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
@@ -41,41 +43,72 @@ PUBLISH_PAUSE_SECONDS = 5.0
 _publish_failed_at: float | None = None
 
 
+# The one task that runs every consumer for the events of one change (games.tasks).
+CONSUME_TASK = "games.tasks.consume_events"
+# While game_events_consume_all runs: the events it has read, by id, for every consumer.
+_consuming = threading.local()
+
+
 def game_events_dispatch(*, event_ids: Sequence[int]) -> None:
-    """Queue each outbox consumer's task for these events, by task name.
+    """Queue the consumers' work for the events of one change: one message, for
+    the task that runs every consumer of ``settings.GAME_EVENT_CONSUMERS`` on each
+    event in turn (``game_events_consume_all``), rather than one per consumer and
+    event: the request that made the change pays for one publish.
 
     Runs after commit, in the request (or task) that made the change, so it
-    costs that request one failed publish at most: each waits on the broker for
-    BROKER_TIMEOUT_SECONDS at most (the Celery app's publishing connections), the
-    first that fails ends the dispatch, and for PUBLISH_PAUSE_SECONDS after it this
-    process does not try at all. A broker that cannot take the message loses
-    nothing: the events stay unclaimed and ``game_events_redeliver`` queues them again.
+    costs that request one failed publish at most: it waits on the broker for
+    BROKER_TIMEOUT_SECONDS at most (the Celery app's publishing connections), and
+    for PUBLISH_PAUSE_SECONDS after a failure this process does not try at all. A
+    broker that cannot take the message loses nothing: the events stay unclaimed
+    and ``game_events_redeliver`` queues them again.
     """
     global _publish_failed_at
+    if not event_ids or not settings.GAME_EVENT_CONSUMERS:
+        return
     paused = _publish_failed_at is not None and time.monotonic() - _publish_failed_at < PUBLISH_PAUSE_SECONDS
     if paused and not current_app.conf.task_always_eager:  # eager tasks run here: no broker to spare
         logger.info("outbox events %s not queued (the broker failed just now); they will be redelivered", list(event_ids))
         return
-    consumers: dict[str, str] = settings.GAME_EVENT_CONSUMERS
-    for consumer, task_name in consumers.items():
-        for event_id in event_ids:
-            try:
-                task_send(task_name, event_id)
-            except Exception as exc:
-                if not _broker_failed(exc):
-                    logger.warning(
-                        "could not queue outbox event %s for consumer %s; it will be redelivered",
-                        event_id, consumer, exc_info=True,
-                    )
-                    continue
-                _publish_failed_at = time.monotonic()
-                logger.warning(
-                    "could not queue outbox event %s for consumer %s (the broker did not take it); "
-                    "it and the rest of %s will be redelivered",
-                    event_id, consumer, list(event_ids), exc_info=True,
-                )
-                return
+    try:
+        task_send(CONSUME_TASK, list(event_ids))
+    except Exception as exc:
+        if _broker_failed(exc):
+            _publish_failed_at = time.monotonic()
+        logger.warning(
+            "could not queue outbox events %s; they will be redelivered", list(event_ids), exc_info=True
+        )
+        return
     _publish_failed_at = None
+
+
+def game_events_consume_all(*, event_ids: Sequence[int]) -> None:
+    """Run every consumer of ``settings.GAME_EVENT_CONSUMERS`` on each event, in
+    order: each consumer's task (by name) is called in this process, where it
+    claims the event for itself, so one that fails leaves only its own claim to
+    expire and be redelivered, and the others go on. A consumer whose task this
+    process does not know is queued by name for a worker that does."""
+    consumers: dict[str, str] = settings.GAME_EVENT_CONSUMERS
+    # Each event (with its game) is read once for all the consumers (game_event_consume).
+    _consuming.events = {}
+    try:
+        _consume_each(event_ids, consumers)
+    finally:
+        _consuming.events = None
+
+
+def _consume_each(event_ids: Sequence[int], consumers: dict[str, str]) -> None:
+    for event_id in event_ids:
+        for consumer, task_name in consumers.items():
+            task = current_app.tasks.get(task_name)
+            try:
+                if task is None:
+                    task_send(task_name, event_id)
+                else:
+                    task(event_id)
+            except Exception:
+                logger.exception(
+                    "outbox event %s: consumer %s failed; its claim expires and it will be redelivered", event_id, consumer
+                )
 
 
 def _broker_failed(exc: Exception) -> bool:
@@ -116,34 +149,50 @@ def game_event_consume(*, event_id: int, consumer: str, handle: Callable[[GameEv
     """
     if not game_event_claim(event_id=event_id, consumer=consumer):
         return False
-    event = GameEvent.objects.select_related("game").get(pk=event_id)
+    loaded = getattr(_consuming, "events", None)
+    event = loaded.get(event_id) if loaded is not None else None
+    if event is None:
+        event = GameEvent.objects.select_related("game").get(pk=event_id)
+        if loaded is not None:
+            loaded[event_id] = event
     handle(event)
     game_event_done(event_id=event_id, consumer=consumer)
     return True
 
 
 def game_events_redeliver(*, older_than: timedelta | None = None, limit: int = 500) -> int:
-    """Queue again, for each consumer, the events it has not finished: never
-    claimed (the broker or the worker was down when they were written) or
-    claimed by a worker that died. Events older than OUTBOX_REDELIVER_MAX_HOURS
-    are news no more and are left alone: a consumer added later is not sent the
-    whole history. Returns how many were queued."""
+    """Queue again the events some consumer has not finished: never claimed (the
+    broker or the worker was down when they were written) or claimed by a worker
+    that died. Each goes to the task that runs every consumer, in messages of up
+    to REDELIVER_BATCH events; the consumers that finished an event skip it.
+    Events older than OUTBOX_REDELIVER_MAX_HOURS are news no more and are left
+    alone: a consumer added later is not sent the whole history. Returns how many
+    events were queued."""
     consumers: dict[str, str] = settings.GAME_EVENT_CONSUMERS
-    queued = 0
     now = timezone.now()
     oldest = now - timedelta(hours=settings.OUTBOX_REDELIVER_MAX_HOURS)
-    for consumer, task_name in consumers.items():
-        event_ids = selectors.game_events_pending(
-            consumer=consumer,
-            created_before=now - (older_than or timedelta(seconds=settings.OUTBOX_REDELIVER_AFTER_SECONDS)),
-            created_after=oldest,
-            claimed_before=now - _event_claim_lease(),
-            limit=limit,
+    pending: set[int] = set()
+    for consumer in consumers:
+        pending.update(
+            selectors.game_events_pending(
+                consumer=consumer,
+                created_before=now - (older_than or timedelta(seconds=settings.OUTBOX_REDELIVER_AFTER_SECONDS)),
+                created_after=oldest,
+                claimed_before=now - _event_claim_lease(),
+                limit=limit,
+            )
         )
-        for event_id in event_ids:
-            try:
-                task_send(task_name, event_id)
-                queued += 1
-            except Exception:
-                logger.warning("could not queue outbox event %s for %s", event_id, consumer, exc_info=True)
+    ordered = sorted(pending)
+    queued = 0
+    for start in range(0, len(ordered), REDELIVER_BATCH):
+        batch = ordered[start : start + REDELIVER_BATCH]
+        try:
+            task_send(CONSUME_TASK, batch)
+            queued += len(batch)
+        except Exception:
+            logger.warning("could not queue outbox events %s", batch, exc_info=True)
     return queued
+
+
+# Events per message when redelivering: a backlog becomes a few tasks, each short.
+REDELIVER_BATCH = 50
