@@ -32,6 +32,7 @@ from api.conditional import (
     versions_named,
 )
 from api.pagination import LimitOffsetPagination
+from api.representation import representation_for
 from core.db import retry_when_database_locked
 from core.errors import DomainError
 from games import selectors, services
@@ -82,12 +83,19 @@ if TYPE_CHECKING:
 
 MAX_IDEMPOTENCY_KEY_LENGTH = 255
 
+# The answers every turn returns, rendered as their serializers would without
+# making them (api.representation); the serializers describe them in the schema.
+_game_view_json = representation_for(GameViewSerializer)
+_game_summary_json = representation_for(GameSummarySerializer)
+_legal_moves_json = representation_for(LegalMovesSerializer)
+_move_created_json = representation_for(MoveCreatedSerializer)
+
 # --- helpers -------------------------------------------------------------------------
 
 
 def _game_view_response(game: Game, request: Request, status_code: int = status.HTTP_200_OK) -> Response:
     view = selectors.game_get_view(game=game, user=request.user)
-    response = Response(GameViewSerializer(view).data, status=status_code)
+    response = Response(_game_view_json(view), status=status_code)
     response["ETag"] = etag_for(game.version)
     return response
 
@@ -137,7 +145,7 @@ class GameListCreateView(GenericAPIView[Any]):
         assert page is not None  # REST_FRAMEWORK sets a DEFAULT_PAGINATION_CLASS
         data = [selectors.game_summary(game=game, user=user) for game in page]
         # The stubs type the instance as one summary; with many=True DRF builds a ListSerializer.
-        return self.get_paginated_response(GameSummarySerializer(data, many=True).data)  # type: ignore[arg-type]
+        return self.get_paginated_response([_game_summary_json(summary) for summary in data])
 
     @extend_schema(
         operation_id="games_create",
@@ -243,7 +251,7 @@ class GameLegalMovesView(APIView):
     )
     def get(self, request: Request, game_id: str) -> Response:
         data = selectors.game_legal_moves(game_id=game_id, user=request.user)
-        response = Response(LegalMovesSerializer(data).data)
+        response = Response(_legal_moves_json(data))
         response["ETag"] = etag_for(data["version"])
         return response
 
@@ -490,7 +498,7 @@ def _replay(record: IdempotencyRecord, fingerprint: str) -> tuple[int, dict[str,
 
 def _move_created_body(played: services.MovePlayed, user: User) -> dict[str, Any]:
     view = selectors.game_get_view(game=played.game, user=user)
-    return dict(MoveCreatedSerializer({"move": played.move.text, "ply": played.move.ply, "game": view}).data)
+    return _move_created_json({"move": played.move.text, "ply": played.move.ply, "game": view})
 
 
 def _move_response(body: dict[str, Any], status_code: int, *, replayed: bool = False) -> Response:
