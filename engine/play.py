@@ -7,6 +7,7 @@ This module sits above both ``rules`` (legality and the next state) and
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import Any, Iterable, Mapping
 
 from .diagnosis import diagnose
@@ -24,7 +25,10 @@ def apply(state: State, move: Move | str) -> State:
         if not isinstance(move, str):
             raise TypeError(f"apply() needs a Move, not {type(move).__name__}")
         move = parse_move(state, move)
-    if move not in legal_moves(state):
+    legal = legal_moves(state)
+    # The legal moves are sorted, so a binary search is the membership test.
+    at = bisect_left(legal, move)
+    if at == len(legal) or legal[at] != move:
         diagnose(state, move)
     return apply_legal(state, move)
 

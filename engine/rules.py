@@ -7,29 +7,37 @@
 which rule the move breaks, so the error can name it.
 
 Hot paths cache what depends on a few small values (the supply pattern, a
-player's tokens, a payment), never on the state object itself.
+player's tokens, a payment) in bounded module-level tables, and memoise what
+depends on one state's parts in private slots of that state and its players
+(the legal moves, the market as a bit mask, the plain reservations, what a
+seat's bonuses make of the tiles on the table). ``apply_legal`` hands a memo on
+to the next state while the parts it depends on stay the same, or brings it up
+to date. Memos are never part of a state's value (``==``, ``hash``,
+``to_dict``), and ``tests/engine/test_reference.py`` holds every result to the
+rules written plainly.
 """
 
 from __future__ import annotations
 
+from bisect import insort
 from itertools import combinations
-from typing import Any
+from typing import Any, Sequence
 
 from .moves import Move, make_move
 from .results import EndReason, MoveDetails, Outcome
 from .state import Player, State, score
-from .variants import JOKER, TIME, Variant
+from .variants import JOKER, TIME, VARIANTS, Variant
 
 LIMIT = 10  # B-LIMIT-1
 MAX_RESERVED = 3  # B-RESERVE-2
 
-_TAKE_OPTIONS: dict[tuple[str, tuple[int, ...]], list[tuple[tuple[int, ...], str]]] = {}
+_TAKE_OPTIONS: dict[tuple[str, tuple[int, ...]], list[tuple[tuple[int, ...], str, Move]]] = {}
 _RETURNS: dict[tuple[str, tuple[int, ...], int], list[str]] = {}
 _PAYS: dict[tuple[str, tuple[int, ...], int], list[str]] = {}
-_RESERVES: dict[tuple[Any, ...], Move] = {}  # bounded: cards x decks x return letters
-_NEAR: dict[tuple[Any, ...], tuple[str, ...]] = {}
+_RESERVE_RETURN_MOVES: dict[str, dict[str, Move]] = {}  # reservation -> return letters -> move: small
 _BUYS: dict[tuple[Any, ...], list[Move]] = {}
 _TAKE_RETURNS: dict[tuple[str, str, tuple[int, ...]], list[Move]] = {}
+_TAKE_RETURN_MOVES: dict[str, dict[str, Move]] = {}  # take letters -> return letters -> move: small
 _TAKE_MOVES: dict[tuple[Any, ...], tuple[Move, ...]] = {}
 
 
@@ -43,9 +51,10 @@ def _bounded(cache: dict[Any, Any], size: int = 50_000) -> None:
 
 # --- building blocks ---------------------------------------------------------
 
-def _take_options(v: Variant, supply: tuple[int, ...]) -> list[tuple[tuple[int, ...], str]]:
-    """Every take action for a supply: (counts over the five colours, letters)."""
-    sig = tuple(0 if n == 0 else (1 if n < 4 else 2) for n in supply[:5])
+def _take_options(v: Variant, sig: tuple[int, ...]) -> list[tuple[tuple[int, ...], str, Move]]:
+    """Every take action for a supply whose five piles read ``sig`` (``_SIG``):
+    (counts over the five colours, letters, the move without returns), in the
+    order of their move texts."""
     key = (v.letters, sig)
     opts = _TAKE_OPTIONS.get(key)
     if opts is None:
@@ -60,10 +69,13 @@ def _take_options(v: Variant, supply: tuple[int, ...]) -> list[tuple[tuple[int, 
             groups = []
         for g in groups:
             vec = tuple(1 if i in g else 0 for i in range(5))
-            opts.append((vec, "".join(v.letters[i] for i in g)))
+            letters = "".join(v.letters[i] for i in g)
+            opts.append((vec, letters, make_move("take", take=letters)))
         for i in range(5):
             if sig[i] == 2:  # B-TAKE-2: at least 4 in the pile
-                opts.append((tuple(2 if j == i else 0 for j in range(5)), v.letters[i] * 2))
+                letters = v.letters[i] * 2
+                opts.append((tuple(2 if j == i else 0 for j in range(5)), letters, make_move("take", take=letters)))
+        opts.sort(key=lambda opt: opt[2])
         _TAKE_OPTIONS[key] = opts
     return opts
 
@@ -113,10 +125,6 @@ def _pay_options(v: Variant, paid: tuple[int, ...], spare: int) -> list[str]:
     return out
 
 
-def _shortfall(req: tuple[int, ...], bonuses: tuple[int, ...]) -> int:
-    return sum(r - b for r, b in zip(req, bonuses) if r > b)
-
-
 def qualifying_tiles(state: State, bonuses: tuple[int, ...]) -> list[str]:
     """Nobles / locations on the table whose requirement these bonuses meet
     (B-NOBLE-1, M-LOCATION-1)."""
@@ -153,6 +161,129 @@ def gains_time_stone(state: State, player: Player, card_id: str) -> bool:
     return card.time_stone and card.level == 3 and player.tokens[TIME] == 0 and state.supply[TIME] > 0
 
 
+# --- tables for the hot paths ----------------------------------------------------
+
+_WIDE = 64  # bonuses + gems (< 32) and jokers (< 32) of one colour: the afford tables' reach
+
+
+class _Tables:
+    """One variant's cards as bit masks, and the moves and move plans built once.
+
+    Bit ``k`` is the ``k``-th card id in sorted order, so taking the lowest bit
+    first visits cards in the order of their move texts. ``afford[i][w]`` holds
+    the cards whose cost in colour ``i`` is at most ``w``, for ``w`` below
+    ``_WIDE``.
+    """
+
+    __slots__ = ("bit", "card", "afford", "reserve", "reserve_deck")
+
+    def __init__(self, v: Variant) -> None:
+        ids = sorted(v.cards)
+        cards = [v.cards[cid] for cid in ids]
+        self.bit = {c.id: 1 << k for k, c in enumerate(cards)}
+        # bit -> (card id, its colour, its "buy" move, whether it can bring the Time Stone: M-TIME-1)
+        self.card = {1 << k: (c.id, c.color, make_move("buy", card=c.id), c.time_stone and c.level == 3)
+                     for k, c in enumerate(cards)}
+        self.afford = tuple(
+            tuple(sum(1 << k for k, c in enumerate(cards) if c.cost[i] <= w) for w in range(_WIDE))
+            for i in range(5)
+        )
+        self.reserve = {c.id: make_move("reserve", card=c.id) for c in cards}
+        self.reserve_deck = {level: make_move("reserve", deck=level) for level in (1, 2, 3)}
+
+
+_TABLES = {name: _Tables(v) for name, v in VARIANTS.items()}
+
+
+def _counts(letters: str, alphabet: str, size: int) -> tuple[int, ...]:
+    """How many of each of the first ``size`` slots' letters ``letters`` holds
+    (0 for a slot the variant has no letter for: the base game's Time Stone)."""
+    return tuple(letters.count(alphabet[i]) if i < len(alphabet) else 0 for i in range(size))
+
+
+Plan = tuple[str, "str | None", "int | None", "str | None", tuple[int, ...], tuple[int, ...]]  # see _plan
+_PLANS: dict[str, Plan] = {}
+
+
+def _plan(v: Variant, move: Move) -> Plan:
+    """A move's fields as ``apply_legal`` reads them: kind, card, deck, tile, the
+    tokens taken less those given back (over seven slots) and the jokers spent
+    per ``J:`` colour. Memoised by text: a letter stands for the same slot in
+    every variant that has it (``U``, ``R``, ``J``; the others belong to one variant)."""
+    plan = _PLANS.get(move)
+    if plan is None:
+        letters = v.all_letters
+        take, ret = _counts(move.take, letters, 7), _counts(move.ret, letters, 7)
+        plan = (move.kind, move.card, move.deck, move.tile,
+                tuple(t - r for t, r in zip(take, ret)), _counts(move.pay, letters, 5))
+        _bounded(_PLANS, 200_000)
+        _PLANS[move] = plan
+    return plan
+
+
+_NO_TILES: tuple[list[str], None] = ([], None)
+TileInfo = tuple[list[str], "tuple[list[str] | None, ...] | None"]
+
+
+def _tile_info(state: State, bonuses: tuple[int, ...]) -> TileInfo:
+    """The tiles on the table that ``bonuses`` meet now (B-NOBLE-1, M-LOCATION-1)
+    and, per colour, those met after buying a card of that colour when they are
+    two or more (B-NOBLE-2, M-LOCATION-2: the choice is then part of the move);
+    ``None`` when no colour leads to such a choice."""
+    tiles = state.variant.tiles
+    b0, b1, b2, b3, b4 = bonuses
+    met: list[str] = []
+    near = False  # a tile one card of one colour short
+    for t in state.tiles:  # in table order, as qualifying_tiles lists them
+        r0, r1, r2, r3, r4 = tiles[t].requires
+        short = ((r0 - b0 if r0 > b0 else 0) + (r1 - b1 if r1 > b1 else 0) + (r2 - b2 if r2 > b2 else 0)
+                 + (r3 - b3 if r3 > b3 else 0) + (r4 - b4 if r4 > b4 else 0))
+        if short == 0:
+            met.append(t)
+        elif short == 1:
+            near = True
+    if near:
+        after = []
+        for colour in range(5):
+            b = list(bonuses)
+            b[colour] += 1
+            q = qualifying_tiles(state, tuple(b))
+            after.append(q if len(q) >= 2 else None)
+        return met, tuple(after) if any(after) else None
+    return met, (met,) * 5 if len(met) >= 2 else None
+
+
+def _player_tile_info(state: State, p: Player) -> TileInfo:
+    """``_tile_info`` for a seat's bonuses, memoised on the seat's ``Player``
+    while the tiles on the table stay the same (``apply_legal`` hands it on to
+    the seat's next ``Player`` when a move changes neither): bonuses only grow,
+    so a memo keyed on their value would rarely be met again."""
+    tiles = state.tiles
+    if not tiles:
+        return _NO_TILES
+    memo = p._tile_memo
+    if memo is not None and memo[0] is tiles:
+        return memo[1]  # type: ignore[no-any-return]
+    info = _tile_info(state, p.bonuses)
+    p._tile_memo = (tiles, info)
+    return info
+
+
+def _market_bits(state: State, tables: _Tables) -> int:
+    """The cards face up in the market as a bit mask (memoised on the state;
+    ``apply_legal`` hands it on when the market does not change)."""
+    bits = state._market_bits
+    if bits is None:
+        bits = 0
+        bit = tables.bit
+        for row in state.market:
+            for cid in row:
+                if cid is not None:
+                    bits |= bit[cid]
+        state._market_bits = bits
+    return bits  # type: ignore[no-any-return]
+
+
 # --- legal moves ---------------------------------------------------------------
 
 def legal_moves(state: State) -> tuple[Move, ...]:
@@ -178,7 +309,7 @@ def is_legal(state: State, move: Move) -> bool:
     return move.text in legal_index(state)
 
 
-def _with_tiles(moves: list[Move], tiles: list[str]) -> list[Move]:
+def _with_tiles(moves: Sequence[Move], tiles: list[str]) -> list[Move]:
     return [m.with_suffix(m.ret, t) for m in moves for t in tiles]
 
 
@@ -187,10 +318,10 @@ def _generate(state: State) -> tuple[Move, ...]:
     p = state.players[state.seat]
     held = p.tokens
     total = sum(held)
-    q0 = qualifying_tiles(state, p.bonuses)
+    q0, after = _player_tile_info(state, p)
 
-    buys = _buy_moves(state, p, total)
-    reserves = _reserve_moves(state, p, total)
+    buys = _buy_moves(state, p, total, after)
+    reserves = _reserve_moves(state, p, total) if len(p.reserved) < MAX_RESERVED else ()  # B-RESERVE-2
     takes = _take_moves(v, state.supply, held, total)
     if not (buys or reserves or takes):
         passes = [make_move("pass")]  # B-PASS-1
@@ -198,11 +329,14 @@ def _generate(state: State) -> tuple[Move, ...]:
             passes = _with_tiles(passes, q0)
         return tuple(passes)
     if len(q0) >= 2:  # B-NOBLE-2: the choice is part of every move
-        reserves = _with_tiles(reserves, q0)
-        takes = tuple(sorted(_with_tiles(list(takes), q0)))
-    buys.sort()
-    reserves.sort()
-    return (*buys, *reserves, *takes)
+        reserves = tuple(sorted(_with_tiles(reserves, q0)))
+        takes = tuple(sorted(_with_tiles(takes, q0)))
+    # "buy" < "reserve" < "take": the three sorted runs are the sorted whole.
+    if buys:
+        if len(buys) > 1:
+            buys.sort()
+        return (*buys, *reserves, *takes)
+    return reserves + takes if reserves else takes
 
 
 def _take_moves(v: Variant, supply: tuple[int, ...], held: tuple[int, ...], total: int) -> tuple[Move, ...]:
@@ -211,33 +345,67 @@ def _take_moves(v: Variant, supply: tuple[int, ...], held: tuple[int, ...], tota
            held if total > LIMIT - 3 else None)
     moves = _TAKE_MOVES.get(key)
     if moves is None:
-        out = []
-        for vec, letters in _take_options(v, supply):
-            after = sum(vec) + total
+        # The options come in text order, and no option's text is the start of
+        # another's but "take W" of "take WW" (followed by " return", which sorts
+        # first): the moves come out sorted with no sort.
+        out: list[Move] = []
+        for vec, letters, move in _take_options(v, key[1:6]):
+            after = vec[0] + vec[1] + vec[2] + vec[3] + vec[4] + total
             if after <= LIMIT:
-                out.append(make_move("take", take=letters))
+                out.append(move)
             else:
                 new = (held[0] + vec[0], held[1] + vec[1], held[2] + vec[2], held[3] + vec[3],
                        held[4] + vec[4], held[5], held[6])
                 rkey = (v.name, letters, new)
                 with_returns = _TAKE_RETURNS.get(rkey)
                 if with_returns is None:
-                    with_returns = [make_move("take", take=letters, ret=ret)
-                                    for ret in _return_options(v, new, after - LIMIT)]
+                    by_return = _TAKE_RETURN_MOVES.get(letters)
+                    if by_return is None:
+                        by_return = _TAKE_RETURN_MOVES[letters] = {}
+                    with_returns = []
+                    for ret in _return_options(v, new, after - LIMIT):
+                        m = by_return.get(ret)
+                        if m is None:
+                            m = by_return[ret] = make_move("take", take=letters, ret=ret)
+                        with_returns.append(m)
                     _bounded(_TAKE_RETURNS)
                     _TAKE_RETURNS[rkey] = with_returns
                 out.extend(with_returns)
-        out.sort()
         moves = tuple(out)
         _bounded(_TAKE_MOVES, 20_000)
         _TAKE_MOVES[key] = moves
     return moves
 
 
-def _reserve_moves(state: State, p: Player, total: int) -> list[Move]:
-    if len(p.reserved) >= MAX_RESERVED:  # B-RESERVE-2
-        return []
+def _reserve_moves(state: State, p: Player, total: int) -> tuple[Move, ...]:
+    """The reservations of a seat holding fewer than three reserved cards, sorted."""
     v = state.variant
+    plain = state._reserves
+    if plain is None:  # memoised on the state; apply_legal keeps it up to date
+        tables = _TABLES[v.name]
+        plain = state._reserves = tuple(sorted(
+            tables.reserve[cid] if cid is not None else tables.reserve_deck[level]  # type: ignore[index]
+            for cid, level in _reserve_targets(state)))
+    if state.supply[JOKER] > 0 and total + 1 > LIMIT:  # the joker (B-RESERVE-1) overflows the hand
+        new = p.tokens[:JOKER] + (p.tokens[JOKER] + 1,) + p.tokens[JOKER + 1:]
+        # No reservation's text is the start of another's, and the returns are
+        # sorted and all as long: every move after its plain one keeps the order.
+        out = []
+        for move in plain:
+            by_return = _RESERVE_RETURN_MOVES.get(move)
+            if by_return is None:
+                by_return = _RESERVE_RETURN_MOVES[move] = {}
+            for ret in _return_options(v, new, total + 1 - LIMIT):
+                m = by_return.get(ret)
+                if m is None:
+                    m = by_return[ret] = move.with_suffix(ret)
+                out.append(m)
+        return tuple(out)
+    return plain  # type: ignore[no-any-return]
+
+
+def _reserve_targets(state: State) -> list[tuple[str | None, int | None]]:
+    """What can be reserved: every card face up (B-RESERVE-1), the top of every deck left."""
     targets: list[tuple[str | None, int | None]] = []
     for row in state.market:
         for cid in row:
@@ -246,112 +414,124 @@ def _reserve_moves(state: State, p: Player, total: int) -> list[Move]:
     for level, deck in enumerate(state.decks, start=1):
         if deck:
             targets.append((None, level))
-    if not targets:
-        return []
-    gets_joker = state.supply[JOKER] > 0  # B-RESERVE-1 / M-RESERVE-1
-    rets = [""]
-    if gets_joker and total + 1 > LIMIT:
-        new = p.tokens[:JOKER] + (p.tokens[JOKER] + 1,) + p.tokens[JOKER + 1:]
-        rets = _return_options(v, new, total + 1 - LIMIT)
-    out = []
-    for target in targets:
-        for r in rets:
-            key = (v.name, target, r)
-            m = _RESERVES.get(key)
-            if m is None:
-                m = _RESERVES[key] = make_move("reserve", card=target[0], deck=target[1], ret=r)
-            out.append(m)
+    return targets
+
+
+def _buy_moves(state: State, p: Player, total: int,
+               after: tuple[list[str] | None, ...] | None) -> list[Move]:
+    """Every purchase, with its payments, returns and tile choices (unsorted)."""
+    v = state.variant
+    tables = _TABLES[v.name]
+    held = p.tokens
+    jokers = held[JOKER]
+    b0, b1, b2, b3, b4 = p.bonuses
+    w0, w1, w2, w3, w4 = b0 + held[0], b1 + held[1], b2 + held[2], b3 + held[3], b4 + held[4]
+    candidates = _market_bits(state, tables)
+    bit = tables.bit
+    for cid, _ in p.reserved:
+        candidates |= bit[cid]
+    a0, a1, a2, a3, a4 = tables.afford
+    may_gain = bool(v.time_letter) and held[TIME] == 0 and state.supply[TIME] > 0  # M-TIME-1
+    card = tables.card
+    out: list[Move] = []
+    if (w0 | w1 | w2 | w3 | w4 | jokers) >> 5:
+        # A count below 0 or above 31, which no game reaches (a corrupt state
+        # from from_dict): every candidate, card by card.
+        cheap, reach = 0, candidates
+    elif jokers == 0 and total <= LIMIT:
+        # Without jokers a card is affordable exactly when bonuses and gems
+        # cover every colour: one mask for all cards. The default payment is
+        # then the only one, and only a Time Stone can overflow the hand.
+        cheap, reach = a0[w0] & a1[w1] & a2[w2] & a3[w3] & a4[w4] & candidates, 0
+    else:
+        # Jokers cover shortfalls: these masks only narrow the candidates down.
+        cheap = 0
+        reach = (a0[w0 + jokers] & a1[w1 + jokers] & a2[w2 + jokers] & a3[w3 + jokers]
+                 & a4[w4 + jokers] & candidates)
+    while cheap:
+        low = cheap & -cheap
+        cheap ^= low
+        cid, colour, move, stone = card[low]
+        if stone and may_gain:
+            moves = _buy_card(v, state, cid, p, total, 1)
+        else:
+            if after is not None and after[colour] is not None:
+                out.extend(move.with_suffix("", t) for t in after[colour])  # type: ignore[union-attr]
+            else:
+                out.append(move)
+            continue
+        _add_tile_choices(out, moves, after, colour)
+    while reach:
+        low = reach & -reach
+        reach ^= low
+        cid, colour, move, stone = card[low]
+        moves = _buy_card(v, state, cid, p, total, 1 if stone and may_gain else 0)
+        if moves:
+            _add_tile_choices(out, moves, after, colour)
     return out
 
 
-def _buy_moves(state: State, p: Player, total: int) -> list[Move]:
-    v = state.variant
-    costs = v.costs
+def _add_tile_choices(out: list[Move], moves: list[Move],
+                      after: tuple[list[str] | None, ...] | None, colour: int) -> None:
+    """``moves`` (buying a card of ``colour``) into ``out``, each once per tile
+    choice when the purchase meets two tiles or more (B-NOBLE-2)."""
+    q = None if after is None else after[colour]
+    if q is None:
+        out.extend(moves)
+    else:
+        out.extend(m.with_suffix(m.ret, t) for m in moves for t in q)
+
+
+def _buy_card(v: Variant, state: State, cid: str, p: Player, total: int, gain: int) -> list[Move]:
+    """Every way to buy ``cid``, or none when it is out of reach (B-BUY-1)."""
     held = p.tokens
-    bonuses = p.bonuses
     jokers = held[JOKER]
     t0, t1, t2, t3, t4 = held[:5]
-    b0, b1, b2, b3, b4 = bonuses
-    out: list[Move] = []
-    candidates = [cid for row in state.market for cid in row if cid is not None]
-    candidates.extend(cid for cid, _ in p.reserved)
-    near = _near_tiles(state, bonuses) if state.tiles else ()
-    tiles_after: dict[int, list[str]] = {}
-    may_gain = v.time_letter and held[TIME] == 0 and state.supply[TIME] > 0
-    vname = v.name
-    w0, w1, w2, w3, w4 = b0 + t0, b1 + t1, b2 + t2, b3 + t3, b4 + t4
-    for cid in candidates:
-        c0, c1, c2, c3, c4 = costs[cid]
-        # most cards are out of reach: reject them before working out a payment
-        if ((c0 - w0 if c0 > w0 else 0) + (c1 - w1 if c1 > w1 else 0) + (c2 - w2 if c2 > w2 else 0)
-                + (c3 - w3 if c3 > w3 else 0) + (c4 - w4 if c4 > w4 else 0)) > jokers:
-            continue
-        # B-BUY-1: bonuses first, then gems in hand, then jokers for the rest
-        short = 0
-        n0 = c0 - b0
-        if n0 <= 0:
-            n0 = 0
-        elif n0 > t0:
-            short += n0 - t0
-            n0 = t0
-        n1 = c1 - b1
-        if n1 <= 0:
-            n1 = 0
-        elif n1 > t1:
-            short += n1 - t1
-            n1 = t1
-        n2 = c2 - b2
-        if n2 <= 0:
-            n2 = 0
-        elif n2 > t2:
-            short += n2 - t2
-            n2 = t2
-        n3 = c3 - b3
-        if n3 <= 0:
-            n3 = 0
-        elif n3 > t3:
-            short += n3 - t3
-            n3 = t3
-        n4 = c4 - b4
-        if n4 <= 0:
-            n4 = 0
-        elif n4 > t4:
-            short += n4 - t4
-            n4 = t4
-        if short > jokers:
-            continue
-        gain = 1 if may_gain and gains_time_stone(state, p, cid) else 0
-        overflow = total - (n0 + n1 + n2 + n3 + n4 + short) + gain - LIMIT
-        key = (vname, cid, n0, n1, n2, n3, n4, jokers - short, held if overflow > 0 else None)
-        moves = _BUYS.get(key)
-        if moves is None:
-            moves = _buy_options(v, cid, (n0, n1, n2, n3, n4), short, held, gain, overflow)
-            _bounded(_BUYS)
-            _BUYS[key] = moves
-        if near:
-            colour = v.cards[cid].color
-            q = tiles_after.get(colour)
-            if q is None:
-                b = list(bonuses)
-                b[colour] += 1
-                q = tiles_after[colour] = qualifying_tiles(state, tuple(b))
-            if len(q) >= 2:  # B-NOBLE-2: the choice is part of the move
-                out.extend(m.with_suffix(m.ret, t) for m in moves for t in q)
-                continue
-        out.extend(moves)
-    return out
-
-
-def _near_tiles(state: State, bonuses: tuple[int, ...]) -> tuple[str, ...]:
-    """Tiles one card or less short: only those can be reached by buying this turn."""
-    key = (state.variant.name, state.tiles, bonuses)
-    near = _NEAR.get(key)
-    if near is None:
-        tiles = state.variant.tiles
-        near = tuple(t for t in state.tiles if _shortfall(tiles[t].requires, bonuses) <= 1)
-        _bounded(_NEAR)
-        _NEAR[key] = near
-    return near
+    b0, b1, b2, b3, b4 = p.bonuses
+    c0, c1, c2, c3, c4 = v.costs[cid]
+    # B-BUY-1: bonuses first, then gems in hand, then jokers for the rest
+    # (unrolled over the five colours: this runs for every card within reach)
+    short = 0
+    n0 = c0 - b0
+    if n0 <= 0:
+        n0 = 0
+    elif n0 > t0:
+        short += n0 - t0
+        n0 = t0
+    n1 = c1 - b1
+    if n1 <= 0:
+        n1 = 0
+    elif n1 > t1:
+        short += n1 - t1
+        n1 = t1
+    n2 = c2 - b2
+    if n2 <= 0:
+        n2 = 0
+    elif n2 > t2:
+        short += n2 - t2
+        n2 = t2
+    n3 = c3 - b3
+    if n3 <= 0:
+        n3 = 0
+    elif n3 > t3:
+        short += n3 - t3
+        n3 = t3
+    n4 = c4 - b4
+    if n4 <= 0:
+        n4 = 0
+    elif n4 > t4:
+        short += n4 - t4
+        n4 = t4
+    if short > jokers:
+        return []
+    overflow = total - (n0 + n1 + n2 + n3 + n4 + short) + gain - LIMIT
+    key = (v.name, cid, n0, n1, n2, n3, n4, jokers - short, held if overflow > 0 else None)
+    moves = _BUYS.get(key)
+    if moves is None:
+        moves = _buy_options(v, cid, (n0, n1, n2, n3, n4), short, held, gain, overflow)
+        _bounded(_BUYS)
+        _BUYS[key] = moves
+    return moves
 
 
 def _buy_options(v: Variant, cid: str, paid: tuple[int, ...], deficit: int,
@@ -379,20 +559,65 @@ def _buy_options(v: Variant, cid: str, paid: tuple[int, ...], deficit: int,
 
 # --- applying a move -----------------------------------------------------------
 
-def _replace_in_market(state: State, cid: str) -> tuple[tuple[tuple[str | None, ...], ...], tuple[tuple[str, ...], ...]]:
-    """B-MARKET-1: a card leaving the market is replaced from its deck, in its slot."""
+def _replace_in_market(state: State, cid: str) -> tuple[tuple[tuple[str | None, ...], ...], tuple[tuple[str, ...], ...], str | None]:
+    """B-MARKET-1: a card leaving the market is replaced from its deck, in its
+    slot; also returns the card that comes in."""
     level = int(cid[0]) - 1
     row = list(state.market[level])
     deck = state.decks[level]
     slot = row.index(cid)
     decks = state.decks
+    new: str | None = None
     if deck:
-        row[slot] = deck[0]
+        new = row[slot] = deck[0]
         decks = decks[:level] + (deck[1:],) + decks[level + 1:]
     else:
         row[slot] = None
     market = state.market[:level] + (tuple(row),) + state.market[level + 1:]
-    return market, decks
+    return market, decks, new
+
+
+def _paid(cost: tuple[int, ...], bonuses: tuple[int, ...], held: tuple[int, ...],
+          pay: tuple[int, ...]) -> tuple[int, int, int, int, int, int]:
+    """B-BUY-1: the gems of each colour and the jokers a purchase spends, when the
+    ``J:`` part (``pay``) spends jokers instead of some gems. Unrolled over the
+    five colours: a third of all moves are purchases."""
+    c0, c1, c2, c3, c4 = cost
+    b0, b1, b2, b3, b4 = bonuses
+    t0, t1, t2, t3, t4 = held[:5]
+    p0, p1, p2, p3, p4 = pay
+    jokers = p0 + p1 + p2 + p3 + p4
+    g0 = c0 - b0
+    if g0 <= 0:
+        g0 = 0
+    elif g0 > t0:
+        jokers += g0 - t0
+        g0 = t0
+    g1 = c1 - b1
+    if g1 <= 0:
+        g1 = 0
+    elif g1 > t1:
+        jokers += g1 - t1
+        g1 = t1
+    g2 = c2 - b2
+    if g2 <= 0:
+        g2 = 0
+    elif g2 > t2:
+        jokers += g2 - t2
+        g2 = t2
+    g3 = c3 - b3
+    if g3 <= 0:
+        g3 = 0
+    elif g3 > t3:
+        jokers += g3 - t3
+        g3 = t3
+    g4 = c4 - b4
+    if g4 <= 0:
+        g4 = 0
+    elif g4 > t4:
+        jokers += g4 - t4
+        g4 = t4
+    return g0 - p0, g1 - p1, g2 - p2, g3 - p3, g4 - p4, jokers
 
 
 def apply_legal(state: State, move: Move) -> State:
@@ -400,57 +625,42 @@ def apply_legal(state: State, move: Move) -> State:
 
     Nothing is checked here: an illegal move gives a corrupt state. Everything
     outside the engine goes through the validating ``apply`` (``engine.play``).
+    The new state shares every part that did not change with ``state``, and is
+    handed what was memoised about those parts (its market, the seat's tiles).
     """
     v = state.variant
-    seat = state.seat
+    n = state.n
+    seat = state.ply % n
     p = state.players[seat]
-    tokens = list(p.tokens)
-    supply = list(state.supply)
-    market, decks = state.market, state.decks
+    plan = _PLANS.get(move)
+    if plan is None:
+        plan = _plan(v, move)
+    kind, cid, deck_level, tile, change, pay = plan
+    d0, d1, d2, d3, d4, d5, d6 = change  # tokens the seat takes less those it gives back
+    market, decks, tiles = state.market, state.decks, state.tiles
+    market_bits, reserves = state._market_bits, state._reserves
     reserved, cards, bonuses = p.reserved, p.cards, p.bonuses
     points, icons, avengers = p.points, p.icons, state.avengers
-    letters = v.letters
+    tile_memo = p._tile_memo  # still true while the bonuses and the tiles stay
 
-    kind = move.kind
-    if kind == "take":
-        for ch in move.take:
-            i = letters.index(ch)
-            tokens[i] += 1
-            supply[i] -= 1
-    elif kind == "reserve":
-        if move.card is not None:
-            market, decks = _replace_in_market(state, move.card)
-            reserved = reserved + ((move.card, False),)
-        else:
-            level = move.deck - 1  # type: ignore[operator]
-            deck = decks[level]
-            reserved = reserved + ((deck[0], True),)  # B-RESERVE-3: blind
-            decks = decks[:level] + (deck[1:],) + decks[level + 1:]
-        if supply[JOKER] > 0:
-            supply[JOKER] -= 1
-            tokens[JOKER] += 1
-    elif kind == "buy":
-        cid = move.card
+    if kind == "buy":
         assert cid is not None
         card = v.cards[cid]
-        if any(r[0] == cid for r in reserved):
-            reserved = tuple(r for r in reserved if r[0] != cid)
+        for k, r in enumerate(reserved):
+            if r[0] == cid:
+                reserved = reserved[:k] + reserved[k + 1:]
+                break
         else:
-            market, decks = _replace_in_market(state, cid)
-        paid, deficit = default_payment(card.cost, bonuses, p.tokens)
-        gems = list(paid)
-        for ch in move.pay:
-            i = letters.index(ch)
-            gems[i] -= 1
-            deficit += 1
-        for i in range(5):
-            tokens[i] -= gems[i]
-            supply[i] += gems[i]
-        tokens[JOKER] -= deficit
-        supply[JOKER] += deficit
+            market, decks, market_bits, reserves = _leave_market(state, cid)
+        g0, g1, g2, g3, g4, jokers = _paid(card.cost, bonuses, p.tokens, pay)
+        d0 -= g0
+        d1 -= g1
+        d2 -= g2
+        d3 -= g3
+        d4 -= g4
+        d5 -= jokers
         if gains_time_stone(state, p, cid):  # M-TIME-1
-            tokens[TIME] += 1
-            supply[TIME] -= 1
+            d6 += 1
         cards = cards + (cid,)
         b = list(bonuses)
         b[card.color] += 1
@@ -460,30 +670,75 @@ def apply_legal(state: State, move: Move) -> State:
         if v.avengers and icons >= 3 and avengers != seat:  # M-AVENGERS-1, M-AVENGERS-2
             if avengers is None or icons > state.players[avengers].icons:
                 avengers = seat
-    for ch in move.ret:  # B-LIMIT-1
-        i = letters.index(ch)
-        tokens[i] -= 1
-        supply[i] += 1
+        tile_memo = None
+    elif kind == "reserve":
+        if cid is not None:
+            market, decks, market_bits, reserves = _leave_market(state, cid)
+            reserved = reserved + ((cid, False),)
+        else:
+            level = deck_level - 1  # type: ignore[operator]
+            deck = decks[level]
+            reserved = reserved + ((deck[0], True),)  # B-RESERVE-3: blind
+            decks = decks[:level] + (deck[1:],) + decks[level + 1:]
+            if len(deck) == 1 and reserves is not None:  # the deck is gone
+                reserves = tuple(m for m in reserves if m.deck != deck_level)
+        if state.supply[JOKER] > 0:  # B-RESERVE-1
+            d5 += 1
+    t0, t1, t2, t3, t4, t5, t6 = p.tokens
+    s0, s1, s2, s3, s4, s5, s6 = state.supply
+    tokens = (t0 + d0, t1 + d1, t2 + d2, t3 + d3, t4 + d4, t5 + d5, t6 + d6)
+    supply = (s0 - d0, s1 - d1, s2 - d2, s3 - d3, s4 - d4, s5 - d5, s6 - d6)
 
-    tiles = state.tiles
     ptiles = p.tiles
-    tile = move.tile
-    if tile is None:
-        q = qualifying_tiles(state, bonuses)
-        if len(q) == 1:
-            tile = q[0]
+    if tile is None and tiles:
+        if tile_memo is None or tile_memo[0] is not tiles:
+            tile_memo = (tiles, _tile_info(state, bonuses))
+        met = tile_memo[1][0]
+        if len(met) == 1:
+            tile = met[0]
     if tile is not None:  # B-NOBLE-1 / M-LOCATION-1
         tiles = tuple(t for t in tiles if t != tile)
         ptiles = ptiles + (tile,)
         points += v.tiles[tile].points
+        tile_memo = None
 
-    player = Player(tuple(tokens), bonuses, points, cards, reserved, ptiles, icons)
-    players = state.players[:seat] + (player,) + state.players[seat + 1:]
+    player = Player(tokens, bonuses, points, cards, reserved, ptiles, icons)
+    player._tile_memo = tile_memo
+    seats = list(state.players)
+    seats[seat] = player
+    players = tuple(seats)
     passes = state.passes + 1 if kind == "pass" else 0
-    nxt = State(v, state.n, state.ply + 1, tuple(supply), decks, market, tiles, players,
+    nxt = State(v, n, state.ply + 1, supply, decks, market, tiles, players,
                 passes, state.end_triggered, False, None, avengers)
-    _end_of_turn(nxt, seat)
+    nxt._market_bits = market_bits
+    nxt._reserves = reserves
+    # Mid-round, with no pass, no end triggered and a score too low to trigger
+    # it even with Avengers Assemble, the turn ends with nothing more to do.
+    if passes or seat == n - 1 or nxt.end_triggered or points + 3 >= v.target_points:
+        _end_of_turn(nxt, seat)
     return nxt
+
+
+def _leave_market(state: State, cid: str) -> tuple[tuple[tuple[str | None, ...], ...], tuple[tuple[str, ...], ...],
+                                                   int | None, tuple[Move, ...] | None]:
+    """The market and decks once ``cid`` leaves the market (B-MARKET-1), and the
+    state's market memos brought up to date (when it has them)."""
+    market, decks, new = _replace_in_market(state, cid)
+    bits, reserves = state._market_bits, state._reserves
+    if bits is not None or reserves is not None:
+        tables = _TABLES[state.variant.name]
+        if bits is not None:
+            bits ^= tables.bit[cid] | (tables.bit[new] if new is not None else 0)
+        if reserves is not None:
+            kept = list(reserves)
+            kept.remove(tables.reserve[cid])
+            if new is not None:
+                insort(kept, tables.reserve[new])
+            if new is not None and not decks[int(cid[0]) - 1]:  # its last card came up: the deck is gone
+                level = int(cid[0])
+                kept = [m for m in kept if m.deck != level]
+            reserves = tuple(kept)
+    return market, decks, bits, reserves
 
 
 def meets_gauntlet(state: State, seat: int) -> bool:

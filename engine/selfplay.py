@@ -14,7 +14,7 @@ from .notation import parse_move
 from .observation import observe
 from .play import apply
 from .rules import check_invariants, is_over, legal_moves, outcome, to_move
-from .state import State, new_game
+from .state import State, clear_memos, new_game
 
 
 def _cards_in_play(state: State) -> int:
@@ -107,7 +107,7 @@ def bench(variant: str = "base", players: int = 2, rounds: int = 5, seconds: flo
         elapsed = time.perf_counter() - start
         playout_rates.append(done / elapsed)
         ply_rates.append(plies / elapsed)
-    # legal-move generation alone, on positions from real playouts, memo cleared
+    # legal-move generation alone, on positions from real playouts, memos cleared
     positions = []
     rng = random.Random(seed)
     for k in range(20):
@@ -123,7 +123,7 @@ def bench(variant: str = "base", players: int = 2, rounds: int = 5, seconds: flo
         count = 0
         while time.perf_counter() - start < seconds / 2:
             for pos in positions:
-                pos._legal = None
+                clear_memos(pos)
                 sizes.append(len(legal_moves(pos)))
             count += len(positions)
         gen_rates.append(count / (time.perf_counter() - start))

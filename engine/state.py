@@ -1,8 +1,9 @@
 """Game state as a value: :class:`State` and :class:`Player`, set-up and serialisation.
 
 States are never mutated once built; the rules module builds new ones. The only
-private slot that changes is a memo of the legal moves, which is a pure function
-of the rest of the state.
+private slots that change are memos of the rules module (the legal moves, the
+market as a bit mask, the plain reservations), each a pure function of the rest
+of the state.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ Reserved = tuple[tuple[str, bool], ...]  # (card id, reserved blind?) in reserva
 class Player:
     """One seat's holdings."""
 
-    __slots__ = ("tokens", "bonuses", "points", "cards", "reserved", "tiles", "icons")
+    __slots__ = ("tokens", "bonuses", "points", "cards", "reserved", "tiles", "icons", "_tile_memo")
+    FIELDS = ("tokens", "bonuses", "points", "cards", "reserved", "tiles", "icons")
 
     def __init__(
         self,
@@ -40,10 +42,13 @@ class Player:
         self.reserved = reserved
         self.tiles = tiles
         self.icons = icons  # Avengers icons on recruited characters
+        # A memo of the rules module: (the tiles on the table, what these bonuses
+        # make of them); a function of the fields above, never part of the value.
+        self._tile_memo: Any = None
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Player) and all(
-            getattr(self, a) == getattr(other, a) for a in Player.__slots__
+            getattr(self, a) == getattr(other, a) for a in Player.FIELDS
         )
 
     def __hash__(self) -> int:
@@ -64,7 +69,8 @@ class State:
 
     __slots__ = (
         "variant", "n", "ply", "supply", "decks", "market", "tiles", "players",
-        "passes", "end_triggered", "over", "reason", "avengers", "_legal", "_index",
+        "passes", "end_triggered", "over", "reason", "avengers",
+        "_legal", "_index", "_market_bits", "_reserves",
     )
 
     def __init__(
@@ -96,8 +102,11 @@ class State:
         self.over = over
         self.reason = reason  # None until the game is over
         self.avengers = avengers  # seat holding Avengers Assemble (M-AVENGERS)
+        # Memos of the rules module: functions of the fields above, never part of the value.
         self._legal: Any = None
         self._index: Any = None
+        self._market_bits: Any = None
+        self._reserves: Any = None
 
     @property
     def seat(self) -> int:
@@ -118,6 +127,14 @@ class State:
 
     def __repr__(self) -> str:
         return f"<State {self.variant.name} players={self.n} ply={self.ply} over={self.over}>"
+
+
+def clear_memos(state: State) -> None:
+    """Forget what the rules module memoised on ``state`` and its seats, so the
+    next query computes it from scratch (``python -m engine bench`` times it so)."""
+    state._legal = state._index = state._market_bits = state._reserves = None
+    for p in state.players:
+        p._tile_memo = None
 
 
 def score(state: State, seat: int) -> int:

@@ -142,3 +142,33 @@ def test_the_state_a_move_leaves_behind_is_the_same_as_its_rebuilt_copy_for_ever
             assert engine.legal_moves(rebuilt) == engine.legal_moves(state)
             assert engine.observe(rebuilt, 1) == engine.observe(state, 1)
             state = engine.apply(state, buyer(rng, engine.legal_moves(state)))
+
+
+def test_games_played_in_turn_share_nothing_they_memoise():
+    """Memos hang on states and seats, and every game's seats start as one shared
+    empty seat: games played a ply each in turn still each follow the reference."""
+    rng = random.Random(7)
+    games = [engine.new_game("base", 2, seed=1), engine.new_game("base", 3, seed=2),
+             engine.new_game("marvel", 2, seed=3)]
+    while not all(engine.is_over(g) for g in games):
+        for k, state in enumerate(games):
+            if engine.is_over(state):
+                continue
+            move = buyer(rng, engine.legal_moves(state))
+            check_position(state, (move,))
+            games[k] = engine.apply(state, move)
+
+
+def test_memos_are_never_part_of_a_states_value():
+    """A state whose memos are filled equals, hashes, serialises and shows like a
+    fresh copy of it, and so do its seats."""
+    state = engine.new_game("marvel", 2, seed=5)
+    for _ in range(30):
+        moves = engine.legal_moves(state)
+        state = engine.apply(state, moves[state.ply * 7 % len(moves)])
+    fresh = engine.from_dict(engine.to_dict(state))
+    engine.apply(state, engine.legal_moves(state)[0])  # fills the memos of state and its seats
+    assert state == fresh and hash(state) == hash(fresh)
+    assert state.players == fresh.players and [hash(p) for p in state.players] == [hash(p) for p in fresh.players]
+    assert engine.to_dict(state) == engine.to_dict(fresh)
+    assert engine.observe(state, 0) == engine.observe(fresh, 0)
