@@ -8,13 +8,13 @@ which rule the move breaks, so the error can name it.
 
 Hot paths cache what depends on a few small values (the supply pattern, a
 player's tokens, a payment) in bounded module-level tables, and memoise what
-depends on one state's parts in private slots of that state and its players
-(the legal moves, the market as a bit mask, the plain reservations, what a
-seat's bonuses make of the tiles on the table). ``apply_legal`` hands a memo on
-to the next state while the parts it depends on stay the same, or brings it up
-to date. Memos are never part of a state's value (``==``, ``hash``,
-``to_dict``), and ``tests/engine/test_reference.py`` holds every result to the
-rules written plainly.
+depends on one state's parts in private slots of that state and its players:
+the legal moves, the market and a seat's reserve as bit masks, the plain
+reservations, what a seat's bonuses make of the tiles on the table.
+``apply_legal`` hands a memo on to the next state while the parts it depends on
+stay the same, or brings it up to date. Memos are never part of a state's value
+(``==``, ``hash``, ``to_dict``), and ``tests/engine/test_reference.py`` holds
+every result to the rules written plainly.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ _RETURNS: dict[tuple[str, tuple[int, ...], int], list[str]] = {}
 _PAYS: dict[tuple[str, tuple[int, ...], int], list[str]] = {}
 _RESERVE_RETURN_MOVES: dict[str, dict[str, Move]] = {}  # reservation -> return letters -> move: small
 _BUYS: dict[tuple[Any, ...], list[Move]] = {}
-_TAKE_RETURNS: dict[tuple[str, str, tuple[int, ...]], list[Move]] = {}
+_TAKE_RETURNS: dict[tuple[str, tuple[Any, ...]], dict[str, tuple[Move, ...]]] = {}  # by hand, then take letters
 _TAKE_RETURN_MOVES: dict[str, dict[str, Move]] = {}  # take letters -> return letters -> move: small
 _TAKE_MOVES: dict[tuple[Any, ...], tuple[Move, ...]] = {}
 
@@ -233,21 +233,20 @@ def _tile_info(state: State, bonuses: tuple[int, ...]) -> TileInfo:
     tiles = state.variant.tiles
     b0, b1, b2, b3, b4 = bonuses
     met: list[str] = []
-    near = False  # a tile one card of one colour short
+    reach: list[tuple[str, int]] = []  # (tile, the colour it lacks one card of, or -1: met)
     for t in state.tiles:  # in table order, as qualifying_tiles lists them
         r0, r1, r2, r3, r4 = tiles[t].requires
         short = ((r0 - b0 if r0 > b0 else 0) + (r1 - b1 if r1 > b1 else 0) + (r2 - b2 if r2 > b2 else 0)
                  + (r3 - b3 if r3 > b3 else 0) + (r4 - b4 if r4 > b4 else 0))
         if short == 0:
             met.append(t)
+            reach.append((t, -1))
         elif short == 1:
-            near = True
-    if near:
+            reach.append((t, 0 if r0 > b0 else 1 if r1 > b1 else 2 if r2 > b2 else 3 if r3 > b3 else 4))
+    if len(reach) > len(met):  # a purchase may meet more tiles
         after = []
         for colour in range(5):
-            b = list(bonuses)
-            b[colour] += 1
-            q = qualifying_tiles(state, tuple(b))
+            q = [t for t, lacks in reach if lacks < 0 or lacks == colour]
             after.append(q if len(q) >= 2 else None)
         return met, tuple(after) if any(after) else None
     return met, (met,) * 5 if len(met) >= 2 else None
@@ -335,46 +334,68 @@ def _generate(state: State) -> tuple[Move, ...]:
     if buys:
         if len(buys) > 1:
             buys.sort()
-        return (*buys, *reserves, *takes)
+        buys.extend(reserves)
+        buys.extend(takes)
+        return tuple(buys)
     return reserves + takes if reserves else takes
 
 
 def _take_moves(v: Variant, supply: tuple[int, ...], held: tuple[int, ...], total: int) -> tuple[Move, ...]:
     s = supply
-    key = (v.name, _SIG[s[0]], _SIG[s[1]], _SIG[s[2]], _SIG[s[3]], _SIG[s[4]],
-           held if total > LIMIT - 3 else None)
+    hand: tuple[Any, ...] | None = None  # what of the hand the moves depend on
+    if total > LIMIT:  # only a corrupt state holds more than 10
+        hand = ("over", held)
+    elif total > LIMIT - 3:
+        # A take gives back at most 3 tokens (B-LIMIT-1), so beyond its total the
+        # hand matters only up to 3 per slot: far fewer keys than whole hands.
+        h0, h1, h2, h3, h4, h5 = held[:6]
+        hand = (total, h0 if h0 < 3 else 3, h1 if h1 < 3 else 3, h2 if h2 < 3 else 3,
+                h3 if h3 < 3 else 3, h4 if h4 < 3 else 3, h5 if h5 < 3 else 3)
+    key = (v.name, _SIG[s[0]], _SIG[s[1]], _SIG[s[2]], _SIG[s[3]], _SIG[s[4]], hand)
     moves = _TAKE_MOVES.get(key)
     if moves is None:
         # The options come in text order, and no option's text is the start of
         # another's but "take W" of "take WW" (followed by " return", which sorts
         # first): the moves come out sorted with no sort.
-        out: list[Move] = []
-        for vec, letters, move in _take_options(v, key[1:6]):
-            after = vec[0] + vec[1] + vec[2] + vec[3] + vec[4] + total
-            if after <= LIMIT:
-                out.append(move)
-            else:
-                new = (held[0] + vec[0], held[1] + vec[1], held[2] + vec[2], held[3] + vec[3],
-                       held[4] + vec[4], held[5], held[6])
-                rkey = (v.name, letters, new)
-                with_returns = _TAKE_RETURNS.get(rkey)
+        options = _take_options(v, key[1:6])
+        if hand is None:  # no take can overflow the hand
+            moves = tuple(move for _, _, move in options)
+        else:
+            hkey = (v.name, hand)
+            by_take = _TAKE_RETURNS.get(hkey)
+            if by_take is None:
+                _bounded(_TAKE_RETURNS, 20_000)
+                by_take = _TAKE_RETURNS[hkey] = {}
+            out: list[Move] = []
+            for vec, letters, move in options:
+                with_returns = by_take.get(letters)
                 if with_returns is None:
-                    by_return = _TAKE_RETURN_MOVES.get(letters)
-                    if by_return is None:
-                        by_return = _TAKE_RETURN_MOVES[letters] = {}
-                    with_returns = []
-                    for ret in _return_options(v, new, after - LIMIT):
-                        m = by_return.get(ret)
-                        if m is None:
-                            m = by_return[ret] = make_move("take", take=letters, ret=ret)
-                        with_returns.append(m)
-                    _bounded(_TAKE_RETURNS)
-                    _TAKE_RETURNS[rkey] = with_returns
+                    with_returns = by_take[letters] = _take_returns(v, vec, letters, move, held, total)
                 out.extend(with_returns)
-        moves = tuple(out)
+            moves = tuple(out)
         _bounded(_TAKE_MOVES, 20_000)
         _TAKE_MOVES[key] = moves
     return moves
+
+
+def _take_returns(v: Variant, vec: tuple[int, ...], letters: str, move: Move,
+                  held: tuple[int, ...], total: int) -> tuple[Move, ...]:
+    """A take, with every way to give back what it takes beyond 10 (B-LIMIT-1)."""
+    after = vec[0] + vec[1] + vec[2] + vec[3] + vec[4] + total
+    if after <= LIMIT:
+        return (move,)
+    new = (held[0] + vec[0], held[1] + vec[1], held[2] + vec[2], held[3] + vec[3],
+           held[4] + vec[4], held[5], held[6])
+    by_return = _TAKE_RETURN_MOVES.get(letters)
+    if by_return is None:
+        by_return = _TAKE_RETURN_MOVES[letters] = {}
+    out = []
+    for ret in _return_options(v, new, after - LIMIT):
+        m = by_return.get(ret)
+        if m is None:
+            m = by_return[ret] = make_move("take", take=letters, ret=ret)
+        out.append(m)
+    return tuple(out)
 
 
 def _reserve_moves(state: State, p: Player, total: int) -> tuple[Move, ...]:
@@ -426,10 +447,13 @@ def _buy_moves(state: State, p: Player, total: int,
     jokers = held[JOKER]
     b0, b1, b2, b3, b4 = p.bonuses
     w0, w1, w2, w3, w4 = b0 + held[0], b1 + held[1], b2 + held[2], b3 + held[3], b4 + held[4]
-    candidates = _market_bits(state, tables)
-    bit = tables.bit
-    for cid, _ in p.reserved:
-        candidates |= bit[cid]
+    reserved = p._reserved_bits
+    if reserved is None:  # memoised on the seat; apply_legal hands it on while the reserve stays
+        reserved = 0
+        for cid, _ in p.reserved:
+            reserved |= tables.bit[cid]
+        p._reserved_bits = reserved
+    candidates = _market_bits(state, tables) | reserved
     a0, a1, a2, a3, a4 = tables.afford
     may_gain = bool(v.time_letter) and held[TIME] == 0 and state.supply[TIME] > 0  # M-TIME-1
     card = tables.card
@@ -453,7 +477,7 @@ def _buy_moves(state: State, p: Player, total: int,
         cheap ^= low
         cid, colour, move, stone = card[low]
         if stone and may_gain:
-            moves = _buy_card(v, state, cid, p, total, 1)
+            moves = _buy_card(v, cid, move, p, total, 1)
         else:
             if after is not None and after[colour] is not None:
                 out.extend(move.with_suffix("", t) for t in after[colour])  # type: ignore[union-attr]
@@ -465,13 +489,13 @@ def _buy_moves(state: State, p: Player, total: int,
         low = reach & -reach
         reach ^= low
         cid, colour, move, stone = card[low]
-        moves = _buy_card(v, state, cid, p, total, 1 if stone and may_gain else 0)
+        moves = _buy_card(v, cid, move, p, total, 1 if stone and may_gain else 0)
         if moves:
             _add_tile_choices(out, moves, after, colour)
     return out
 
 
-def _add_tile_choices(out: list[Move], moves: list[Move],
+def _add_tile_choices(out: list[Move], moves: Sequence[Move],
                       after: tuple[list[str] | None, ...] | None, colour: int) -> None:
     """``moves`` (buying a card of ``colour``) into ``out``, each once per tile
     choice when the purchase meets two tiles or more (B-NOBLE-2)."""
@@ -482,8 +506,9 @@ def _add_tile_choices(out: list[Move], moves: list[Move],
         out.extend(m.with_suffix(m.ret, t) for m in moves for t in q)
 
 
-def _buy_card(v: Variant, state: State, cid: str, p: Player, total: int, gain: int) -> list[Move]:
-    """Every way to buy ``cid``, or none when it is out of reach (B-BUY-1)."""
+def _buy_card(v: Variant, cid: str, move: Move, p: Player, total: int, gain: int) -> Sequence[Move]:
+    """Every way to buy ``cid`` (``move`` is the plain purchase), or none when it
+    is out of reach (B-BUY-1)."""
     held = p.tokens
     jokers = held[JOKER]
     t0, t1, t2, t3, t4 = held[:5]
@@ -523,8 +548,10 @@ def _buy_card(v: Variant, state: State, cid: str, p: Player, total: int, gain: i
         short += n4 - t4
         n4 = t4
     if short > jokers:
-        return []
+        return ()
     overflow = total - (n0 + n1 + n2 + n3 + n4 + short) + gain - LIMIT
+    if short == jokers and overflow <= 0:  # no joker to spare, nothing to give back
+        return (move,)
     key = (v.name, cid, n0, n1, n2, n3, n4, jokers - short, held if overflow > 0 else None)
     moves = _BUYS.get(key)
     if moves is None:
@@ -559,7 +586,11 @@ def _buy_options(v: Variant, cid: str, paid: tuple[int, ...], deficit: int,
 
 # --- applying a move -----------------------------------------------------------
 
-def _replace_in_market(state: State, cid: str) -> tuple[tuple[tuple[str | None, ...], ...], tuple[tuple[str, ...], ...], str | None]:
+Market = tuple[tuple["str | None", ...], ...]
+Decks = tuple[tuple[str, ...], ...]
+
+
+def _replace_in_market(state: State, cid: str) -> tuple[Market, Decks, str | None]:
     """B-MARKET-1: a card leaving the market is replaced from its deck, in its
     slot; also returns the card that comes in."""
     level = int(cid[0]) - 1
@@ -626,7 +657,8 @@ def apply_legal(state: State, move: Move) -> State:
     Nothing is checked here: an illegal move gives a corrupt state. Everything
     outside the engine goes through the validating ``apply`` (``engine.play``).
     The new state shares every part that did not change with ``state``, and is
-    handed what was memoised about those parts (its market, the seat's tiles).
+    handed what was memoised about those parts (its market, the seat's reserve
+    and tiles).
     """
     v = state.variant
     n = state.n
@@ -702,25 +734,35 @@ def apply_legal(state: State, move: Move) -> State:
         points += v.tiles[tile].points
         tile_memo = None
 
-    player = Player(tokens, bonuses, points, cards, reserved, ptiles, icons)
-    player._tile_memo = tile_memo
+    # Built slot by slot rather than through __init__: one call less per
+    # object, on the path every move takes.
+    player = _new_player(Player)
+    player.tokens, player.bonuses, player.points, player.cards = tokens, bonuses, points, cards
+    player.reserved, player.tiles, player.icons, player._tile_memo = reserved, ptiles, icons, tile_memo
+    player._reserved_bits = p._reserved_bits if reserved is p.reserved else None
     seats = list(state.players)
     seats[seat] = player
-    players = tuple(seats)
     passes = state.passes + 1 if kind == "pass" else 0
-    nxt = State(v, n, state.ply + 1, supply, decks, market, tiles, players,
-                passes, state.end_triggered, False, None, avengers)
-    nxt._market_bits = market_bits
-    nxt._reserves = reserves
-    # Mid-round, with no pass, no end triggered and a score too low to trigger
-    # it even with Avengers Assemble, the turn ends with nothing more to do.
-    if passes or seat == n - 1 or nxt.end_triggered or points + 3 >= v.target_points:
+    nxt = _new_state(State)
+    nxt.variant, nxt.n, nxt.ply, nxt.supply, nxt.decks, nxt.market = v, n, state.ply + 1, supply, decks, market
+    nxt.tiles, nxt.players, nxt.passes, nxt.end_triggered = tiles, tuple(seats), passes, state.end_triggered
+    nxt.over, nxt.reason, nxt.avengers = False, None, avengers
+    nxt._legal = nxt._index = None
+    nxt._market_bits, nxt._reserves = market_bits, reserves
+    if passes or nxt.end_triggered or points + 3 >= v.target_points:
         _end_of_turn(nxt, seat)
+    elif seat == n - 1 and nxt.ply >= v.round_limit * n:
+        # No pass, no end triggered and a score too low to trigger it even with
+        # Avengers Assemble: all _end_of_turn could do is end the last round.
+        nxt.over, nxt.reason = True, EndReason.ROUND_LIMIT  # B-END-3
     return nxt
 
 
-def _leave_market(state: State, cid: str) -> tuple[tuple[tuple[str | None, ...], ...], tuple[tuple[str, ...], ...],
-                                                   int | None, tuple[Move, ...] | None]:
+_new_player = Player.__new__
+_new_state = State.__new__
+
+
+def _leave_market(state: State, cid: str) -> tuple[Market, Decks, int | None, tuple[Move, ...] | None]:
     """The market and decks once ``cid`` leaves the market (B-MARKET-1), and the
     state's market memos brought up to date (when it has them)."""
     market, decks, new = _replace_in_market(state, cid)

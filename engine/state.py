@@ -20,9 +20,14 @@ Reserved = tuple[tuple[str, bool], ...]  # (card id, reserved blind?) in reserva
 
 
 class Player:
-    """One seat's holdings."""
+    """One seat's holdings.
 
-    __slots__ = ("tokens", "bonuses", "points", "cards", "reserved", "tiles", "icons", "_tile_memo")
+    ``engine.rules.apply_legal`` builds players (and states) slot by slot, without
+    ``__init__``: a new slot is set there too.
+    """
+
+    __slots__ = ("tokens", "bonuses", "points", "cards", "reserved", "tiles", "icons",
+                 "_tile_memo", "_reserved_bits")
     FIELDS = ("tokens", "bonuses", "points", "cards", "reserved", "tiles", "icons")
 
     def __init__(
@@ -42,9 +47,11 @@ class Player:
         self.reserved = reserved
         self.tiles = tiles
         self.icons = icons  # Avengers icons on recruited characters
-        # A memo of the rules module: (the tiles on the table, what these bonuses
-        # make of them); a function of the fields above, never part of the value.
+        # Memos of the rules module: (the tiles on the table, what these bonuses
+        # make of them), and the reserved cards as a bit mask; functions of the
+        # fields above, never part of the value.
         self._tile_memo: Any = None
+        self._reserved_bits: Any = None
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Player) and all(
@@ -65,7 +72,11 @@ EMPTY_PLAYER = Player((0,) * SLOTS, (0,) * 5, 0, (), (), (), 0)
 
 
 class State:
-    """A whole game position, hidden information included (server side only)."""
+    """A whole game position, hidden information included (server side only).
+
+    ``engine.rules.apply_legal`` builds states slot by slot, without
+    ``__init__``: a new slot is set there too.
+    """
 
     __slots__ = (
         "variant", "n", "ply", "supply", "decks", "market", "tiles", "players",
@@ -134,7 +145,7 @@ def clear_memos(state: State) -> None:
     next query computes it from scratch (``python -m engine bench`` times it so)."""
     state._legal = state._index = state._market_bits = state._reserves = None
     for p in state.players:
-        p._tile_memo = None
+        p._tile_memo = p._reserved_bits = None
 
 
 def score(state: State, seat: int) -> int:

@@ -123,13 +123,15 @@ def test_the_rare_positions_reach_what_they_are_named_after():
     assert legal["B-PASS-1: nothing else is possible"] == ["pass"]
     after = engine.apply(RARE["B-PASS-2: the last seat passes after the others"](), "pass")
     assert engine.outcome(after)["reason"] == "all-passed"
-    assert any(m.startswith("reserve ") and " return " in m for m in legal["B-LIMIT-1: a reservation's joker overflows the hand"])
+    assert any(m.startswith("reserve ") and " return " in m
+               for m in legal["B-LIMIT-1: a reservation's joker overflows the hand"])
     assert any(m.startswith("buy 3-") and " return " in m for m in legal["M-TIME-3: the Time Stone overflows the hand"])
     avengers = engine.apply(RARE["M-AVENGERS-2: a seat with more icons takes the tile"](), "buy 1-06")
     assert avengers.avengers == 0
     ended = engine.apply(RARE["M-END-3: the end was triggered and nobody meets the Gauntlet any more"](), "take YUO")
     assert not ended.end_triggered and not ended.over
-    assert engine.outcome(engine.apply(RARE["B-END-3: the last ply of the round limit"](), "take WUG"))["reason"] == "round-limit"
+    last = engine.apply(RARE["B-END-3: the last ply of the round limit"](), "take WUG")
+    assert engine.outcome(last)["reason"] == "round-limit"
 
 
 def test_the_state_a_move_leaves_behind_is_the_same_as_its_rebuilt_copy_for_every_later_query():
@@ -172,3 +174,14 @@ def test_memos_are_never_part_of_a_states_value():
     assert state.players == fresh.players and [hash(p) for p in state.players] == [hash(p) for p in fresh.players]
     assert engine.to_dict(state) == engine.to_dict(fresh)
     assert engine.observe(state, 0) == engine.observe(fresh, 0)
+
+
+def test_apply_sets_every_slot_a_state_and_a_seat_have():
+    """apply_legal builds states and seats slot by slot, without __init__."""
+    start = engine.new_game("base", 2, seed=9)
+    for move in engine.legal_moves(start)[::5]:
+        after = engine.apply(start, move)
+        for name in engine.State.__slots__:
+            getattr(after, name)
+        for name in type(after.players[0]).__slots__:
+            getattr(after.players[0], name)
