@@ -749,11 +749,11 @@ def apply_legal(state: State, move: Move) -> State:
     nxt.over, nxt.reason, nxt.avengers = False, None, avengers
     nxt._legal = nxt._index = None
     nxt._market_bits, nxt._reserves = market_bits, reserves
-    if passes or nxt.end_triggered or points + 3 >= v.target_points:
+    if passes or nxt.end_triggered or points + (3 if avengers == seat else 0) >= v.target_points:
         _end_of_turn(nxt, seat)
     elif seat == n - 1 and nxt.ply >= v.round_limit * n:
-        # No pass, no end triggered and a score too low to trigger it even with
-        # Avengers Assemble: all _end_of_turn could do is end the last round.
+        # No pass, no end triggered and a score (score()) below the target, which
+        # both ends need: all _end_of_turn could do is end the last round.
         nxt.over, nxt.reason = True, EndReason.ROUND_LIMIT  # B-END-3
     return nxt
 
