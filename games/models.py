@@ -250,6 +250,9 @@ class GameEventClaim(models.Model):
     claimed_at = models.DateTimeField()
     done_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveIntegerField(default=1)
+    # The token of the run that took the claim when several are taken at once
+    # (games.services.outbox._claims_take): what tells it the pairs it holds.
+    claimed_by = models.CharField(max_length=32, blank=True, default="")
 
     class Meta:
         constraints = [

@@ -10,7 +10,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from games.models import GameEvent
-from games.services import game_event_consume
+from games.services import game_event_consume, game_event_handler_register
 from leagues import services
 
 CONSUMER = "ratings"
@@ -24,3 +24,7 @@ def event_handle(event: GameEvent) -> None:
 @shared_task(name="leagues.tasks.consume_event", acks_late=True, ignore_result=True)
 def consume_event(event_id: int) -> bool:
     return game_event_consume(event_id=event_id, consumer=CONSUMER, handle=event_handle)
+
+
+# games.services.game_events_consume_all runs the handler itself, with the other consumers.
+game_event_handler_register(task_name=consume_event.name, handle=event_handle)

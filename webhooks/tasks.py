@@ -13,7 +13,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from games.models import GameEvent
-from games.services import game_event_consume
+from games.services import game_event_consume, game_event_handler_register
 from webhooks import services
 
 
@@ -25,6 +25,10 @@ def consume_event(event_id: int) -> bool:
 
 def _fan_out(event: GameEvent) -> None:
     services.event_fan_out(event=event)
+
+
+# games.services.game_events_consume_all runs the handler itself, with the other consumers.
+game_event_handler_register(task_name=consume_event.name, handle=_fan_out)
 
 
 @shared_task(name="webhooks.tasks.deliver", ignore_result=True, acks_late=True)

@@ -9,6 +9,7 @@ runs them all on the events of a change.
 from __future__ import annotations
 
 import logging
+import secrets
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -17,7 +18,7 @@ from datetime import datetime, timedelta
 from celery import current_app
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
@@ -81,34 +82,88 @@ def game_events_dispatch(*, event_ids: Sequence[int]) -> None:
     _publish_failed_at = None
 
 
+# Each consumer's handler, by the name of its task: registered by the consumer's
+# tasks module (game_event_handler_register), so that games imports none of them.
+_HANDLERS: dict[str, Callable[[GameEvent], None]] = {}
+
+
+def game_event_handler_register(*, task_name: str, handle: Callable[[GameEvent], None]) -> None:
+    """Let ``game_events_consume_all`` run the consumer whose task is ``task_name``
+    in process, with the others' claims, instead of calling its task event by event."""
+    _HANDLERS[task_name] = handle
+
+
 def game_events_consume_all(*, event_ids: Sequence[int]) -> None:
-    """Run every consumer of ``settings.GAME_EVENT_CONSUMERS`` on each event, in
-    order: each consumer's task (by name) is called in this process, where it
-    claims the event for itself, so one that fails leaves only its own claim to
-    expire and be redelivered, and the others go on. A consumer whose task this
-    process does not know is queued by name for a worker that does."""
+    """Run every consumer of ``settings.GAME_EVENT_CONSUMERS`` on each event of one
+    change, in order, in this process. Each still claims each event for itself,
+    so one that fails leaves only its own claims to expire and be redelivered,
+    and the others go on; but the claims of the consumers whose handlers are
+    registered are taken and recorded done together, in a few statements for the
+    whole change (``_claims_take``), and each event is read once. A consumer with
+    no registered handler has its task called per event (it claims for itself),
+    or queued by name when this process does not know it."""
     consumers: dict[str, str] = settings.GAME_EVENT_CONSUMERS
-    # Each event (with its game) is read once for all the consumers (game_event_consume).
-    _consuming.events = {}
+    handled = {consumer: _HANDLERS[task_name] for consumer, task_name in consumers.items() if task_name in _HANDLERS}
+    events = {event.pk: event for event in GameEvent.objects.select_related("game").filter(pk__in=event_ids)}
+    ours = _claims_take(event_ids=list(events), consumers=list(handled)) if handled else set()
+    done: list[tuple[int, str]] = []
+    # The consumers called through their tasks find the events read already (game_event_consume).
+    _consuming.events = dict(events)
     try:
-        _consume_each(event_ids, consumers)
+        for event_id in event_ids:
+            for consumer, task_name in consumers.items():
+                try:
+                    if consumer in handled:
+                        if event_id in events and (event_id, consumer) in ours:
+                            handled[consumer](events[event_id])
+                            done.append((event_id, consumer))
+                        continue
+                    task = current_app.tasks.get(task_name)
+                    if task is None:
+                        task_send(task_name, event_id)
+                    else:
+                        task(event_id)
+                except Exception:
+                    logger.exception(
+                        "outbox event %s: consumer %s failed; its claim expires and it will be redelivered",
+                        event_id, consumer,
+                    )
     finally:
         _consuming.events = None
+        _claims_done(done)
 
 
-def _consume_each(event_ids: Sequence[int], consumers: dict[str, str]) -> None:
-    for event_id in event_ids:
-        for consumer, task_name in consumers.items():
-            task = current_app.tasks.get(task_name)
-            try:
-                if task is None:
-                    task_send(task_name, event_id)
-                else:
-                    task(event_id)
-            except Exception:
-                logger.exception(
-                    "outbox event %s: consumer %s failed; its claim expires and it will be redelivered", event_id, consumer
-                )
+def _claims_take(*, event_ids: list[int], consumers: list[str]) -> set[tuple[int, str]]:
+    """Claim every (event, consumer) pair at once: insert the claims nobody holds,
+    retake those whose lease ran out, and return the pairs this call holds (each
+    marked with a token of its own, so that a worker racing for the same events
+    holds only what it inserted or retook)."""
+    if not event_ids:
+        return set()
+    now = timezone.now()
+    token = secrets.token_hex(8)
+    GameEventClaim.objects.bulk_create(
+        [
+            GameEventClaim(event_id=event_id, consumer=consumer, claimed_at=now, claimed_by=token)
+            for event_id in event_ids
+            for consumer in consumers
+        ],
+        ignore_conflicts=True,
+    )
+    GameEventClaim.objects.filter(
+        event_id__in=event_ids, consumer__in=consumers, done_at__isnull=True, claimed_at__lte=now - _event_claim_lease()
+    ).exclude(claimed_by=token).update(claimed_at=now, claimed_by=token, attempts=F("attempts") + 1)
+    held = GameEventClaim.objects.filter(event_id__in=event_ids, claimed_by=token, done_at__isnull=True)
+    return set(held.values_list("event_id", "consumer"))
+
+
+def _claims_done(done: list[tuple[int, str]]) -> None:
+    if not done:
+        return
+    pairs = Q()
+    for event_id, consumer in done:
+        pairs |= Q(event_id=event_id, consumer=consumer)
+    GameEventClaim.objects.filter(pairs).update(done_at=timezone.now())
 
 
 def _broker_failed(exc: Exception) -> bool:

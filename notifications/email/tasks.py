@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games.services import game_event_consume
+from games.services import game_event_consume, game_event_handler_register
 from notifications.email import services
 from notifications.email.game_events import event_handle
 
@@ -27,6 +27,10 @@ from notifications.email.game_events import event_handle
 @shared_task(name="notifications.tasks.consume_event", acks_late=True, ignore_result=True)
 def consume_event(event_id: int) -> bool:
     return game_event_consume(event_id=event_id, consumer="email", handle=event_handle)
+
+
+# games.services.game_events_consume_all runs the handler itself, with the other consumers.
+game_event_handler_register(task_name=consume_event.name, handle=event_handle)
 
 
 @shared_task(name="notifications.tasks.send_notification", acks_late=True, ignore_result=True)

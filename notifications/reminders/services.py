@@ -55,13 +55,17 @@ def _seat_to_move(game: Game) -> Seat | None:
 # --- scheduling ----------------------------------------------------------------------
 
 
-def reminders_schedule_for_game(*, game_id: str, now: datetime | None = None) -> int:
+def reminders_schedule_for_game(*, game_id: str, now: datetime | None = None, game: Game | None = None) -> int:
     """Make the game's unsent reminders match its current turn: rows for the
     player to move at each of their reminder hours still ahead, none for any
     other deadline or player. Safe to run any number of times. Returns how many
-    rows were written."""
+    rows were written. ``game``: the row, when the caller has just read it.
+
+    One delete of whatever no longer matches and one insert of what is missing
+    (the rows are unique per game, player, deadline and hour), so that a turn
+    costs the same few queries whatever the player's reminder hours."""
     now = now or timezone.now()
-    game = Game.objects.filter(pk=game_id).first()
+    game = game if game is not None else Game.objects.filter(pk=game_id).first()
     if game is None:
         return 0
     seat = _seat_to_move(game)
@@ -70,24 +74,31 @@ def reminders_schedule_for_game(*, game_id: str, now: datetime | None = None) ->
         unsent.delete()
         return 0
     assert game.deadline_at is not None  # _seat_to_move checked it
-    unsent.exclude(user_id=seat.user_id, deadline_at=game.deadline_at).delete()
     preferences = preferences_for(user=seat.user)
     wanted = [] if preferences.mode == Preferences.Mode.OFF else list(preferences.reminder_hours)
-    unsent.filter(user_id=seat.user_id).exclude(hours_before__in=wanted).delete()
-    written = 0
-    for hours in wanted:
-        due_at = game.deadline_at - timedelta(hours=hours)
-        if due_at <= now:
-            continue
-        _, created = Reminder.objects.get_or_create(
+    unsent.exclude(user_id=seat.user_id, deadline_at=game.deadline_at, hours_before__in=wanted).delete()
+    rows = [
+        Reminder(
             game_id=game_id,
             user_id=seat.user_id,
             deadline_at=game.deadline_at,
             hours_before=hours,
-            defaults={"due_at": due_at},
+            due_at=game.deadline_at - timedelta(hours=hours),
         )
-        written += int(created)
-    return written
+        for hours in wanted
+        if game.deadline_at - timedelta(hours=hours) > now
+    ]
+    if not rows:
+        return 0
+    have = set(
+        Reminder.objects.filter(game_id=game_id, user_id=seat.user_id, deadline_at=game.deadline_at).values_list(
+            "hours_before", flat=True
+        )
+    )
+    missing = [row for row in rows if row.hours_before not in have]
+    # ignore_conflicts: a second worker scheduling the same turn at once writes nothing twice.
+    Reminder.objects.bulk_create(missing, ignore_conflicts=True)
+    return len(missing)
 
 
 def _waiting_on(user_id: int) -> Exists:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from games.models import GameEvent
-from games.services import game_event_consume
+from games.services import game_event_consume, game_event_handler_register
 from notifications.reminders import services as reminders
 
 CONSUMER = "reminders"
@@ -30,6 +30,10 @@ def _schedule(event: GameEvent) -> None:
 def schedule_for_event(event_id: int) -> bool:
     """Write the reminders of the turn that this event started (if it did)."""
     return game_event_consume(event_id=event_id, consumer=CONSUMER, handle=_schedule)
+
+
+# games.services.game_events_consume_all runs the handler itself, with the other consumers.
+game_event_handler_register(task_name=schedule_for_event.name, handle=_schedule)
 
 
 @shared_task(name="notifications.reminder_tasks.send_due_reminders", ignore_result=True)

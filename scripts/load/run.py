@@ -436,7 +436,7 @@ def summarise_profile(path: Path, top: int = 25) -> None:
     if not total:
         print("profile: no samples")
         return
-    print(f"\nprofile: {total} samples of the gunicorn processes; inclusive share (time in a function and below):")
+    print(f"\nprofile: {total} samples; inclusive share (time in a function and below):")
     for frame, samples in inclusive.most_common(top):
         print(f"  {100 * samples / total:5.1f}%  {frame}")
     print("self share (time in the function itself):")

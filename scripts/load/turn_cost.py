@@ -11,13 +11,15 @@ For each run (and with --before, for each code in turn, --rounds times) it:
    is real;
 2. seeds --games started two-player games, each player with a webhook
    (turn_cost_seed.py, through the services, with the measured code);
-3. starts gunicorn with the shipped config (--web-workers sync workers), one Celery
-   worker consuming both queues (celery, webhooks) and beat, all from the measured code;
+3. starts gunicorn with the shipped config (--web-workers sync workers), the two Celery
+   workers of docs/deploy.md (the celery queue, the webhooks queue; --worker-concurrency
+   processes each) and beat, all from the measured code;
 4. plays: one thread per game, each asking its legal moves and playing one (a take
    when it can) every --games/--rate seconds, so --rate turns a second are offered;
 5. after --warmup seconds measures, for --seconds: the CPU time of gunicorn (master and
-   workers), of the worker and beat, of the PostgreSQL backends of its database and of
-   redis-server (Linux /proc), the accepted moves, and the broker's queue length each
+   workers), of the workers and beat, of PostgreSQL (every process of the server, the
+   backends of short-lived connections included) and of redis-server (Linux /proc),
+   the accepted moves, and the broker's queue length each
    second; then stops playing and waits for the emails and webhooks to drain.
 
 It prints per run and then the medians per code: accepted turns/s; CPU ms per accepted
@@ -56,7 +58,64 @@ ROOT = HERE.parents[1]
 PYTHON = sys.executable
 sys.path.insert(0, str(HERE))
 
-from run import backend_pids, cpu_seconds, database_url, free_port, group_pids, recreate_database  # noqa: E402
+from run import (  # noqa: E402
+    CLOCK_TICKS,
+    cpu_seconds,
+    database_url,
+    free_port,
+    group_pids,
+    py_spy,
+    recreate_database,
+    summarise_profile,
+)
+
+
+def postmaster_pid(server_url: str) -> int:
+    import psycopg
+
+    with psycopg.connect(database_url(server_url, "postgres"), autocommit=True) as conn:
+        backend = int(conn.execute("SELECT pg_backend_pid()").fetchone()[0])  # type: ignore[index]
+    fields = Path(f"/proc/{backend}/stat").read_text().rpartition(")")[2].split()
+    return int(fields[1])
+
+
+def children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if int((entry / "stat").read_text().rpartition(")")[2].split()[1]) == pid:
+                    found.append(int(entry.name))
+            except (OSError, IndexError, ValueError):
+                continue
+    return found
+
+
+@dataclass
+class DatabaseClock:
+    """All the CPU PostgreSQL spends: the postmaster, its live children and (through
+    the postmaster's cutime and cstime) the children it reaped, such as the backend
+    of a connection opened and closed inside the window, which a list of live
+    processes would miss."""
+
+    postmaster: int
+    start_total: float = 0.0
+    start_children: dict[int, float] = field(default_factory=dict)
+
+    def _total(self) -> float:
+        fields = Path(f"/proc/{self.postmaster}/stat").read_text().rpartition(")")[2].split()
+        return sum(int(value) for value in fields[11:15]) / CLOCK_TICKS  # utime, stime, cutime, cstime
+
+    def start(self) -> None:
+        self.start_total = self._total()
+        self.start_children = {pid: cpu_seconds([pid]) for pid in children(self.postmaster)}
+
+    def used(self) -> float:
+        now = {pid: cpu_seconds([pid]) for pid in children(self.postmaster)}
+        alive = sum(seconds - self.start_children.get(pid, 0.0) for pid, seconds in now.items())
+        # A child alive at the start and reaped since: its whole life is in cutime now.
+        reaped_before = sum(seconds for pid, seconds in self.start_children.items() if pid not in now)
+        return self._total() - self.start_total + alive - reaped_before
 
 
 # --- what arrives: the SMTP sink and the webhook receiver ------------------------------------
@@ -316,17 +375,25 @@ def run_once(code: Path, args: argparse.Namespace, label: str, workdir: Path) ->
              "--bind", f"127.0.0.1:{web_port}", "--workers", str(args.web_workers), "--log-level", "warning"],
             cwd=code, env=env, log=workdir / f"{label}-gunicorn.log",
         )
+        # As docs/deploy.md starts them: a worker for the celery queue and one for webhooks.
         worker = Process(
-            [PYTHON, "-m", "celery", "-A", "splendor_site", "worker", "-Q", "celery,webhooks", "--concurrency", "1",
-             "--without-gossip", "--without-mingle", "--loglevel", "WARNING", "--hostname", f"turncost-{label}@%h"],
+            [PYTHON, "-m", "celery", "-A", "splendor_site", "worker", "--queues", "celery",
+             "--concurrency", str(args.worker_concurrency), "--without-gossip", "--without-mingle",
+             "--loglevel", "WARNING", "--hostname", f"turncost-{label}@%h"],
             cwd=code, env=env, log=workdir / f"{label}-worker.log",
+        )
+        webhooks_worker = Process(
+            [PYTHON, "-m", "celery", "-A", "splendor_site", "worker", "--queues", "webhooks",
+             "--concurrency", str(args.worker_concurrency), "--without-gossip", "--without-mingle",
+             "--loglevel", "WARNING", "--hostname", f"turncost-webhooks-{label}@%h"],
+            cwd=code, env=env, log=workdir / f"{label}-webhooks-worker.log",
         )
         beat = Process(
             [PYTHON, "-m", "celery", "-A", "splendor_site", "beat", "--loglevel", "WARNING",
              "--schedule", str(var / "celerybeat-schedule")],
             cwd=code, env=env, log=workdir / f"{label}-beat.log",
         )
-        processes += [web, worker, beat]
+        processes += [web, worker, webhooks_worker, beat]
         url = f"http://127.0.0.1:{web_port}"
         wait_for(lambda: urllib.request.urlopen(url + "/healthz", timeout=2).status == 200, "gunicorn")
         import redis as redis_client
@@ -345,13 +412,21 @@ def run_once(code: Path, args: argparse.Namespace, label: str, workdir: Path) ->
         def server_pids() -> dict[str, list[int]]:
             return {
                 "web": web.pids(),
-                "worker": worker.pids() + beat.pids(),
-                "database": backend_pids(args.postgres, db_name),
+                "worker": worker.pids() + webhooks_worker.pids() + beat.pids(),
                 "broker": redis.pids(),
             }
 
+        database = DatabaseClock(postmaster_pid(args.postgres))
         pids = server_pids()
         start_cpu = {pid: cpu_seconds([pid]) for group in pids.values() for pid in group}
+        database.start()
+        spies = []
+        if args.profile and label == "this":
+            # py-spy on the processes of this code only, for the measured window; the
+            # sampling slows them, so a profiled run's figures do not count.
+            for name, process in (("web", web), ("worker", worker), ("webhooks", webhooks_worker)):
+                out = args.profile.with_name(f"{args.profile.stem}-{name}{args.profile.suffix}")
+                spies.append((name, out, py_spy(process.process.pid, int(args.seconds), out)))
         with lock:
             start_accepted = counts["accepted"]
         started = time.monotonic()
@@ -364,6 +439,11 @@ def run_once(code: Path, args: argparse.Namespace, label: str, workdir: Path) ->
         cpu = {
             name: sum(cpu_seconds([pid]) - start_cpu.get(pid, 0.0) for pid in group) for name, group in pids.items()
         }
+        cpu["database"] = database.used()
+        for name, out, spy in spies:
+            spy.wait(timeout=60)
+            print(f"\n{name}:")
+            summarise_profile(out, top=args.profile_top)
         with lock:
             turns = counts["accepted"] - start_accepted
         stop.set()
@@ -432,8 +512,15 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=10.0, help="seconds played before measuring (default 10)")
     parser.add_argument("--rounds", type=int, default=1, help="runs of each code, alternated (default 1)")
     parser.add_argument("--web-workers", type=int, default=2, help="gunicorn sync workers (default 2)")
+    parser.add_argument(
+        "--worker-concurrency", type=int, default=4, help="processes of each Celery worker (default 4, as docs/deploy.md)"
+    )
     parser.add_argument("--before", type=Path, help="a checkout of the code to compare with, run in turn with this one")
     parser.add_argument("--postgres", default="postgres://postgres@127.0.0.1:5432/postgres")
+    parser.add_argument(
+        "--profile", type=Path, help="py-spy the web and both workers of this code while measuring: FILE-web.txt, ..."
+    )
+    parser.add_argument("--profile-top", type=int, default=30, help="functions listed per profile (default 30)")
     args = parser.parse_args()
 
     codes = [("before", args.before.resolve())] if args.before else []
@@ -441,7 +528,7 @@ def main() -> None:
     results: dict[str, list[Figures]] = {label: [] for label, _ in codes}
     with tempfile.TemporaryDirectory(prefix="turn-cost-") as tmp:
         print(f"{args.rate:g} turns/s offered over {args.games} games, {args.seconds:g} s measured, "
-              f"{args.web_workers} web workers, one Celery worker and beat", flush=True)
+              f"{args.web_workers} web workers, two Celery workers of {args.worker_concurrency} and beat", flush=True)
         print(HEADER, flush=True)
         for _ in range(args.rounds):
             for label, code in codes:

@@ -242,7 +242,7 @@ def broken(event_id: int) -> None:
     raise ConnectionError("the consumer's own mail server")
 
 
-def test_one_task_reads_each_event_once_for_all_its_consumers(
+def test_one_task_reads_the_events_of_a_change_once_for_all_its_consumers(
     two_consumers: list[tuple[str, int]], alice: Any, bob: Any
 ) -> None:
     from django.db import connection
@@ -253,5 +253,72 @@ def test_one_task_reads_each_event_once_for_all_its_consumers(
     with CaptureQueriesContext(connection) as queries:
         services.game_events_consume_all(event_ids=events)
     reads = [q["sql"] for q in queries.captured_queries if q["sql"].startswith('SELECT "games_gameevent"')]
-    assert len(reads) == len(events) == 3
+    assert len(reads) == 1 and len(events) == 3
     assert sorted(two_consumers) == sorted([("first", e) for e in events] + [("second", e) for e in events])
+
+
+# --- consumers whose handlers are registered: their claims taken and done together ---------
+
+HANDLED: list[tuple[str, int]] = []
+
+
+@shared_task(name="tests.outbox.handled_first")
+def handled_first(event_id: int) -> None:
+    services.game_event_consume(event_id=event_id, consumer="first", handle=lambda e: HANDLED.append(("first", e.pk)))
+
+
+@shared_task(name="tests.outbox.handled_broken")
+def handled_broken(event_id: int) -> None:
+    raise AssertionError("the registered handler runs instead")
+
+
+def _broken(event: GameEvent) -> None:
+    raise RuntimeError("this consumer fails")
+
+
+services.game_event_handler_register(task_name="tests.outbox.handled_first", handle=lambda e: HANDLED.append(("first", e.pk)))
+services.game_event_handler_register(task_name="tests.outbox.handled_broken", handle=_broken)
+
+
+@pytest.fixture
+def handled_consumers(settings: Any) -> list[tuple[str, int]]:
+    settings.GAME_EVENT_CONSUMERS = {"first": "tests.outbox.handled_first", "broken": "tests.outbox.handled_broken"}
+    HANDLED.clear()
+    return HANDLED
+
+
+def test_registered_handlers_claim_every_event_of_a_change_in_a_few_statements(
+    handled_consumers: list[tuple[str, int]], alice: Any, bob: Any
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    game = start_two_player_game(alice, bob)
+    events = list(GameEvent.objects.filter(game=game).values_list("pk", flat=True))
+    with CaptureQueriesContext(connection) as queries:
+        services.game_events_consume_all(event_ids=events)
+    claim_statements = [q for q in queries.captured_queries if "games_gameeventclaim" in q["sql"]]
+    # insert, retake, read what is held, record done: whatever the number of events.
+    assert len(claim_statements) == 4
+    assert handled_consumers == [("first", e) for e in events]
+    # The failing consumer's claims stay open, to expire and be redelivered; the other's are done.
+    assert set(GameEventClaim.objects.filter(done_at__isnull=False).values_list("consumer", flat=True)) == {"first"}
+    assert GameEventClaim.objects.filter(consumer="broken", done_at__isnull=True).count() == 3
+    # Run again at once: nothing is held by anybody else's lease, nothing is done twice.
+    services.game_events_consume_all(event_ids=events)
+    assert handled_consumers == [("first", e) for e in events]
+
+
+def test_a_claim_another_worker_holds_is_left_to_it_until_its_lease_runs_out(
+    handled_consumers: list[tuple[str, int]], alice: Any, bob: Any, time_machine: Any
+) -> None:
+    game = start_two_player_game(alice, bob)
+    event = GameEvent.objects.filter(game=game).first()
+    assert event is not None
+    assert services.game_event_claim(event_id=event.pk, consumer="first")  # another worker's
+    services.game_events_consume_all(event_ids=[event.pk])
+    assert handled_consumers == []
+    time_machine.move_to(timezone.now() + timedelta(seconds=settings.OUTBOX_CLAIM_LEASE_SECONDS + 1))
+    services.game_events_consume_all(event_ids=[event.pk])
+    assert handled_consumers == [("first", event.pk)]
+    assert GameEventClaim.objects.get(event=event, consumer="first").attempts == 2
