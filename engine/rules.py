@@ -455,7 +455,7 @@ def _buy_moves(state: State, p: Player, total: int,
         p._reserved_bits = reserved
     candidates = _market_bits(state, tables) | reserved
     a0, a1, a2, a3, a4 = tables.afford
-    may_gain = bool(v.time_letter) and held[TIME] == 0 and state.supply[TIME] > 0  # M-TIME-1
+    may_gain = held[TIME] == 0 and state.supply[TIME] > 0  # M-TIME-1 (only Marvel cards bring it)
     card = tables.card
     out: list[Move] = []
     if (w0 | w1 | w2 | w3 | w4 | jokers) >> 5:
