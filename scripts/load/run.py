@@ -395,7 +395,9 @@ def median_figures(runs: list[Figures]) -> Figures:
     return Figures(**{name: statistics.median(getattr(run, name) for run in runs) for name in fields})  # type: ignore[arg-type]
 
 
-def py_spy(pid: int, seconds: int, out: Path) -> subprocess.Popen[bytes]:
+def py_spy(pid: int, seconds: int, out: Path, *, gil: bool = False) -> subprocess.Popen[bytes]:
+    """Sample ``pid`` and its children; ``gil``: only samples holding the GIL, which
+    leaves out waiting on the database or the network (closer to CPU time)."""
     command = [
         "py-spy",
         "record",
@@ -411,6 +413,7 @@ def py_spy(pid: int, seconds: int, out: Path) -> subprocess.Popen[bytes]:
         "--output",
         str(out),
         "--nonblocking",
+        *(["--gil"] if gil else []),
     ]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 

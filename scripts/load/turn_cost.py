@@ -426,7 +426,7 @@ def run_once(code: Path, args: argparse.Namespace, label: str, workdir: Path) ->
             # sampling slows them, so a profiled run's figures do not count.
             for name, process in (("web", web), ("worker", worker), ("webhooks", webhooks_worker)):
                 out = args.profile.with_name(f"{args.profile.stem}-{name}{args.profile.suffix}")
-                spies.append((name, out, py_spy(process.process.pid, int(args.seconds), out)))
+                spies.append((name, out, py_spy(process.process.pid, int(args.seconds), out, gil=True)))
         with lock:
             start_accepted = counts["accepted"]
         started = time.monotonic()
@@ -518,7 +518,7 @@ def main() -> None:
     parser.add_argument("--before", type=Path, help="a checkout of the code to compare with, run in turn with this one")
     parser.add_argument("--postgres", default="postgres://postgres@127.0.0.1:5432/postgres")
     parser.add_argument(
-        "--profile", type=Path, help="py-spy the web and both workers of this code while measuring: FILE-web.txt, ..."
+        "--profile", type=Path, help="py-spy (samples holding the GIL) the web and both workers of this code while measuring: FILE-web.txt, ..."
     )
     parser.add_argument("--profile-top", type=int, default=30, help="functions listed per profile (default 30)")
     args = parser.parse_args()
