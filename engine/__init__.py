@@ -14,7 +14,8 @@ Typed results (``engine.results``), to annotate against: ``Outcome`` (from
 ``GauntletView``. At run time all are plain JSON-ready dicts (``EndReason`` is a ``str``).
 
 Modules, each importing only those below it: ``errors``, ``data``, ``results``;
-``moves``, ``variants``; ``state``; ``rules`` (legality, the next state, the end);
+``moves``, ``variants``; ``state``; ``memos`` (what the rules' hot paths work out
+once and keep); ``rules`` (legality, the next state, the end);
 ``diagnosis`` (which rule a refused move breaks); ``notation`` (reading text)
 and ``observation`` (views); ``play`` (the validating ``apply``, ``replay``);
 ``bots``; ``selfplay``. ``tests/engine/test_layers.py`` holds them to it.

@@ -20,20 +20,31 @@ every result to the rules written plainly.
 from __future__ import annotations
 
 from bisect import insort
-from itertools import combinations
 from typing import Any, Sequence
 
+from .memos import (
+    NO_TILES,
+    PLANS,
+    SIG,
+    TABLES,
+    TileInfo,
+    bounded,
+    market_bits,
+    move_plan,
+    pay_options,
+    return_options,
+    seat_tile_info,
+    take_options,
+    tile_info,
+)
 from .moves import Move, make_move
 from .results import EndReason, MoveDetails, Outcome
 from .state import Player, State, score
-from .variants import JOKER, TIME, VARIANTS, Variant
+from .variants import JOKER, TIME, Variant
 
 LIMIT = 10  # B-LIMIT-1
 MAX_RESERVED = 3  # B-RESERVE-2
 
-_TAKE_OPTIONS: dict[tuple[str, tuple[int, ...]], list[tuple[tuple[int, ...], str, Move]]] = {}
-_RETURNS: dict[tuple[str, tuple[int, ...], int], list[str]] = {}
-_PAYS: dict[tuple[str, tuple[int, ...], int], list[str]] = {}
 _RESERVE_RETURN_MOVES: dict[str, dict[str, Move]] = {}  # reservation -> return letters -> move: small
 _BUYS: dict[tuple[Any, ...], list[Move]] = {}
 _TAKE_RETURNS: dict[tuple[str, tuple[Any, ...]], dict[str, tuple[Move, ...]]] = {}  # by hand, then take letters
@@ -41,89 +52,7 @@ _TAKE_RETURN_MOVES: dict[str, dict[str, Move]] = {}  # take letters -> return le
 _TAKE_MOVES: dict[tuple[Any, ...], tuple[Move, ...]] = {}
 
 
-_SIG = (0, 1, 1, 1) + (2,) * 40  # a pile: empty, 1-3 (no take-2), 4+ (B-TAKE-2)
-
-
-def _bounded(cache: dict[Any, Any], size: int = 50_000) -> None:
-    if len(cache) > size:
-        cache.clear()
-
-
 # --- building blocks ---------------------------------------------------------
-
-def _take_options(v: Variant, sig: tuple[int, ...]) -> list[tuple[tuple[int, ...], str, Move]]:
-    """Every take action for a supply whose five piles read ``sig`` (``_SIG``):
-    (counts over the five colours, letters, the move without returns), in the
-    order of their move texts."""
-    key = (v.letters, sig)
-    opts = _TAKE_OPTIONS.get(key)
-    if opts is None:
-        opts = []
-        left = [i for i in range(5) if sig[i]]
-        groups: list[tuple[int, ...]]
-        if len(left) >= 3:  # B-TAKE-3
-            groups = list(combinations(left, 3))
-        elif left:  # B-TAKE-3 decision: one of each colour left
-            groups = [tuple(left)]
-        else:
-            groups = []
-        for g in groups:
-            vec = tuple(1 if i in g else 0 for i in range(5))
-            letters = "".join(v.letters[i] for i in g)
-            opts.append((vec, letters, make_move("take", take=letters)))
-        for i in range(5):
-            if sig[i] == 2:  # B-TAKE-2: at least 4 in the pile
-                letters = v.letters[i] * 2
-                opts.append((tuple(2 if j == i else 0 for j in range(5)), letters, make_move("take", take=letters)))
-        opts.sort(key=lambda opt: opt[2])
-        _TAKE_OPTIONS[key] = opts
-    return opts
-
-
-def _return_options(v: Variant, tokens: tuple[int, ...], k: int) -> list[str]:
-    """Every multiset of ``k`` returnable tokens (never the Time Stone, M-TIME-3)."""
-    key = (v.letters, tokens[:6], k)
-    out = _RETURNS.get(key)
-    if out is None:
-        out = []
-        letters = v.letters
-
-        def rec(i: int, left: int, acc: str) -> None:
-            if left == 0:
-                out.append(acc)
-                return
-            if i == 6:
-                return
-            for c in range(min(left, tokens[i]), -1, -1):
-                rec(i + 1, left - c, acc + letters[i] * c)
-
-        rec(0, k, "")
-        out.sort()
-        _bounded(_RETURNS)
-        _RETURNS[key] = out
-    return out
-
-
-def _pay_options(v: Variant, paid: tuple[int, ...], spare: int) -> list[str]:
-    """Every ``J:`` part: jokers spent beyond the default, at most one per gem paid."""
-    key = (v.letters, paid, spare)
-    out = _PAYS.get(key)
-    if out is None:
-        out = []
-        letters = v.letters
-
-        def rec(i: int, left: int, acc: str) -> None:
-            if i == 5:
-                out.append(acc)
-                return
-            for c in range(0, min(left, paid[i]) + 1):
-                rec(i + 1, left - c, acc + letters[i] * c)
-
-        rec(0, spare, "")
-        _bounded(_PAYS)
-        _PAYS[key] = out
-    return out
-
 
 def qualifying_tiles(state: State, bonuses: tuple[int, ...]) -> list[str]:
     """Nobles / locations on the table whose requirement these bonuses meet
@@ -161,128 +90,6 @@ def gains_time_stone(state: State, player: Player, card_id: str) -> bool:
     return card.time_stone and card.level == 3 and player.tokens[TIME] == 0 and state.supply[TIME] > 0
 
 
-# --- tables for the hot paths ----------------------------------------------------
-
-_WIDE = 64  # bonuses + gems (< 32) and jokers (< 32) of one colour: the afford tables' reach
-
-
-class _Tables:
-    """One variant's cards as bit masks, and the moves and move plans built once.
-
-    Bit ``k`` is the ``k``-th card id in sorted order, so taking the lowest bit
-    first visits cards in the order of their move texts. ``afford[i][w]`` holds
-    the cards whose cost in colour ``i`` is at most ``w``, for ``w`` below
-    ``_WIDE``.
-    """
-
-    __slots__ = ("bit", "card", "afford", "reserve", "reserve_deck")
-
-    def __init__(self, v: Variant) -> None:
-        ids = sorted(v.cards)
-        cards = [v.cards[cid] for cid in ids]
-        self.bit = {c.id: 1 << k for k, c in enumerate(cards)}
-        # bit -> (card id, its colour, its "buy" move, whether it can bring the Time Stone: M-TIME-1)
-        self.card = {1 << k: (c.id, c.color, make_move("buy", card=c.id), c.time_stone and c.level == 3)
-                     for k, c in enumerate(cards)}
-        self.afford = tuple(
-            tuple(sum(1 << k for k, c in enumerate(cards) if c.cost[i] <= w) for w in range(_WIDE))
-            for i in range(5)
-        )
-        self.reserve = {c.id: make_move("reserve", card=c.id) for c in cards}
-        self.reserve_deck = {level: make_move("reserve", deck=level) for level in (1, 2, 3)}
-
-
-_TABLES = {name: _Tables(v) for name, v in VARIANTS.items()}
-
-
-def _counts(letters: str, alphabet: str, size: int) -> tuple[int, ...]:
-    """How many of each of the first ``size`` slots' letters ``letters`` holds
-    (0 for a slot the variant has no letter for: the base game's Time Stone)."""
-    return tuple(letters.count(alphabet[i]) if i < len(alphabet) else 0 for i in range(size))
-
-
-Plan = tuple[str, "str | None", "int | None", "str | None", tuple[int, ...], tuple[int, ...]]  # see _plan
-_PLANS: dict[str, Plan] = {}
-
-
-def _plan(v: Variant, move: Move) -> Plan:
-    """A move's fields as ``apply_legal`` reads them: kind, card, deck, tile, the
-    tokens taken less those given back (over seven slots) and the jokers spent
-    per ``J:`` colour. Memoised by text: a letter stands for the same slot in
-    every variant that has it (``U``, ``R``, ``J``; the others belong to one variant)."""
-    plan = _PLANS.get(move)
-    if plan is None:
-        letters = v.all_letters
-        take, ret = _counts(move.take, letters, 7), _counts(move.ret, letters, 7)
-        plan = (move.kind, move.card, move.deck, move.tile,
-                tuple(t - r for t, r in zip(take, ret)), _counts(move.pay, letters, 5))
-        _bounded(_PLANS, 200_000)
-        _PLANS[move] = plan
-    return plan
-
-
-_NO_TILES: tuple[list[str], None] = ([], None)
-TileInfo = tuple[list[str], "tuple[list[str] | None, ...] | None"]
-
-
-def _tile_info(state: State, bonuses: tuple[int, ...]) -> TileInfo:
-    """The tiles on the table that ``bonuses`` meet now (B-NOBLE-1, M-LOCATION-1)
-    and, per colour, those met after buying a card of that colour when they are
-    two or more (B-NOBLE-2, M-LOCATION-2: the choice is then part of the move);
-    ``None`` when no colour leads to such a choice."""
-    tiles = state.variant.tiles
-    b0, b1, b2, b3, b4 = bonuses
-    met: list[str] = []
-    reach: list[tuple[str, int]] = []  # (tile, the colour it lacks one card of, or -1: met)
-    for t in state.tiles:  # in table order, as qualifying_tiles lists them
-        r0, r1, r2, r3, r4 = tiles[t].requires
-        short = ((r0 - b0 if r0 > b0 else 0) + (r1 - b1 if r1 > b1 else 0) + (r2 - b2 if r2 > b2 else 0)
-                 + (r3 - b3 if r3 > b3 else 0) + (r4 - b4 if r4 > b4 else 0))
-        if short == 0:
-            met.append(t)
-            reach.append((t, -1))
-        elif short == 1:
-            reach.append((t, 0 if r0 > b0 else 1 if r1 > b1 else 2 if r2 > b2 else 3 if r3 > b3 else 4))
-    if len(reach) > len(met):  # a purchase may meet more tiles
-        after = []
-        for colour in range(5):
-            q = [t for t, lacks in reach if lacks < 0 or lacks == colour]
-            after.append(q if len(q) >= 2 else None)
-        return met, tuple(after) if any(after) else None
-    return met, (met,) * 5 if len(met) >= 2 else None
-
-
-def _player_tile_info(state: State, p: Player) -> TileInfo:
-    """``_tile_info`` for a seat's bonuses, memoised on the seat's ``Player``
-    while the tiles on the table stay the same (``apply_legal`` hands it on to
-    the seat's next ``Player`` when a move changes neither): bonuses only grow,
-    so a memo keyed on their value would rarely be met again."""
-    tiles = state.tiles
-    if not tiles:
-        return _NO_TILES
-    memo = p._tile_memo
-    if memo is not None and memo[0] is tiles:
-        return memo[1]  # type: ignore[no-any-return]
-    info = _tile_info(state, p.bonuses)
-    p._tile_memo = (tiles, info)
-    return info
-
-
-def _market_bits(state: State, tables: _Tables) -> int:
-    """The cards face up in the market as a bit mask (memoised on the state;
-    ``apply_legal`` hands it on when the market does not change)."""
-    bits = state._market_bits
-    if bits is None:
-        bits = 0
-        bit = tables.bit
-        for row in state.market:
-            for cid in row:
-                if cid is not None:
-                    bits |= bit[cid]
-        state._market_bits = bits
-    return bits  # type: ignore[no-any-return]
-
-
 # --- legal moves ---------------------------------------------------------------
 
 def legal_moves(state: State) -> tuple[Move, ...]:
@@ -317,7 +124,7 @@ def _generate(state: State) -> tuple[Move, ...]:
     p = state.players[state.seat]
     held = p.tokens
     total = sum(held)
-    q0, after = _player_tile_info(state, p)
+    q0, after = seat_tile_info(state, p)
 
     buys = _buy_moves(state, p, total, after)
     reserves = _reserve_moves(state, p, total) if len(p.reserved) < MAX_RESERVED else ()  # B-RESERVE-2
@@ -351,20 +158,20 @@ def _take_moves(v: Variant, supply: tuple[int, ...], held: tuple[int, ...], tota
         h0, h1, h2, h3, h4, h5 = held[:6]
         hand = (total, h0 if h0 < 3 else 3, h1 if h1 < 3 else 3, h2 if h2 < 3 else 3,
                 h3 if h3 < 3 else 3, h4 if h4 < 3 else 3, h5 if h5 < 3 else 3)
-    key = (v.name, _SIG[s[0]], _SIG[s[1]], _SIG[s[2]], _SIG[s[3]], _SIG[s[4]], hand)
+    key = (v.name, SIG[s[0]], SIG[s[1]], SIG[s[2]], SIG[s[3]], SIG[s[4]], hand)
     moves = _TAKE_MOVES.get(key)
     if moves is None:
         # The options come in text order, and no option's text is the start of
         # another's but "take W" of "take WW" (followed by " return", which sorts
         # first): the moves come out sorted with no sort.
-        options = _take_options(v, key[1:6])
+        options = take_options(v, key[1:6])
         if hand is None:  # no take can overflow the hand
             moves = tuple(move for _, _, move in options)
         else:
             hkey = (v.name, hand)
             by_take = _TAKE_RETURNS.get(hkey)
             if by_take is None:
-                _bounded(_TAKE_RETURNS, 20_000)
+                bounded(_TAKE_RETURNS, 20_000)
                 by_take = _TAKE_RETURNS[hkey] = {}
             out: list[Move] = []
             for vec, letters, move in options:
@@ -373,7 +180,7 @@ def _take_moves(v: Variant, supply: tuple[int, ...], held: tuple[int, ...], tota
                     with_returns = by_take[letters] = _take_returns(v, vec, letters, move, held, total)
                 out.extend(with_returns)
             moves = tuple(out)
-        _bounded(_TAKE_MOVES, 20_000)
+        bounded(_TAKE_MOVES, 20_000)
         _TAKE_MOVES[key] = moves
     return moves
 
@@ -390,7 +197,7 @@ def _take_returns(v: Variant, vec: tuple[int, ...], letters: str, move: Move,
     if by_return is None:
         by_return = _TAKE_RETURN_MOVES[letters] = {}
     out = []
-    for ret in _return_options(v, new, after - LIMIT):
+    for ret in return_options(v, new, after - LIMIT):
         m = by_return.get(ret)
         if m is None:
             m = by_return[ret] = make_move("take", take=letters, ret=ret)
@@ -403,7 +210,7 @@ def _reserve_moves(state: State, p: Player, total: int) -> tuple[Move, ...]:
     v = state.variant
     plain = state._reserves
     if plain is None:  # memoised on the state; apply_legal keeps it up to date
-        tables = _TABLES[v.name]
+        tables = TABLES[v.name]
         plain = state._reserves = tuple(sorted(
             tables.reserve[cid] if cid is not None else tables.reserve_deck[level]  # type: ignore[index]
             for cid, level in _reserve_targets(state)))
@@ -416,7 +223,7 @@ def _reserve_moves(state: State, p: Player, total: int) -> tuple[Move, ...]:
             by_return = _RESERVE_RETURN_MOVES.get(move)
             if by_return is None:
                 by_return = _RESERVE_RETURN_MOVES[move] = {}
-            for ret in _return_options(v, new, total + 1 - LIMIT):
+            for ret in return_options(v, new, total + 1 - LIMIT):
                 m = by_return.get(ret)
                 if m is None:
                     m = by_return[ret] = move.with_suffix(ret)
@@ -442,7 +249,7 @@ def _buy_moves(state: State, p: Player, total: int,
                after: tuple[list[str] | None, ...] | None) -> list[Move]:
     """Every purchase, with its payments, returns and tile choices (unsorted)."""
     v = state.variant
-    tables = _TABLES[v.name]
+    tables = TABLES[v.name]
     held = p.tokens
     jokers = held[JOKER]
     b0, b1, b2, b3, b4 = p.bonuses
@@ -453,7 +260,7 @@ def _buy_moves(state: State, p: Player, total: int,
         for cid, _ in p.reserved:
             reserved |= tables.bit[cid]
         p._reserved_bits = reserved
-    candidates = _market_bits(state, tables) | reserved
+    candidates = market_bits(state, tables) | reserved
     a0, a1, a2, a3, a4 = tables.afford
     may_gain = held[TIME] == 0 and state.supply[TIME] > 0  # M-TIME-1 (only Marvel cards bring it)
     card = tables.card
@@ -556,7 +363,7 @@ def _buy_card(v: Variant, cid: str, move: Move, p: Player, total: int, gain: int
     moves = _BUYS.get(key)
     if moves is None:
         moves = _buy_options(v, cid, (n0, n1, n2, n3, n4), short, held, gain, overflow)
-        _bounded(_BUYS)
+        bounded(_BUYS)
         _BUYS[key] = moves
     return moves
 
@@ -566,7 +373,7 @@ def _buy_options(v: Variant, cid: str, paid: tuple[int, ...], deficit: int,
     """Every payment (and, when a Time Stone overflows the hand, every return)
     for buying an affordable card; tile choices are added by the caller."""
     out = []
-    for pay in _pay_options(v, paid, held[JOKER] - deficit):
+    for pay in pay_options(v, paid, held[JOKER] - deficit):
         rets = [""]
         if overflow > 0:  # only a Time Stone gain can overflow the hand (M-TIME-3)
             after = list(held)
@@ -578,7 +385,7 @@ def _buy_options(v: Variant, cid: str, paid: tuple[int, ...], deficit: int,
                 after[i] += 1
                 after[JOKER] -= 1
             after[TIME] += gain
-            rets = _return_options(v, tuple(after), overflow)
+            rets = return_options(v, tuple(after), overflow)
         for r in rets:
             out.append(make_move("buy", card=cid, pay=pay, ret=r))
     return out
@@ -664,9 +471,9 @@ def apply_legal(state: State, move: Move) -> State:
     n = state.n
     seat = state.ply % n
     p = state.players[seat]
-    plan = _PLANS.get(move)
+    plan = PLANS.get(move)
     if plan is None:
-        plan = _plan(v, move)
+        plan = move_plan(v, move)
     kind, cid, deck_level, tile, change, pay = plan
     d0, d1, d2, d3, d4, d5, d6 = change  # tokens the seat takes less those it gives back
     market, decks, tiles = state.market, state.decks, state.tiles
@@ -724,7 +531,7 @@ def apply_legal(state: State, move: Move) -> State:
     ptiles = p.tiles
     if tile is None and tiles:
         if tile_memo is None or tile_memo[0] is not tiles:
-            tile_memo = (tiles, _tile_info(state, bonuses))
+            tile_memo = (tiles, tile_info(state, bonuses))
         met = tile_memo[1][0]
         if len(met) == 1:
             tile = met[0]
@@ -768,7 +575,7 @@ def _leave_market(state: State, cid: str) -> tuple[Market, Decks, int | None, tu
     market, decks, new = _replace_in_market(state, cid)
     bits, reserves = state._market_bits, state._reserves
     if bits is not None or reserves is not None:
-        tables = _TABLES[state.variant.name]
+        tables = TABLES[state.variant.name]
         if bits is not None:
             bits ^= tables.bit[cid] | (tables.bit[new] if new is not None else 0)
         if reserves is not None:

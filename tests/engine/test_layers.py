@@ -32,8 +32,9 @@ def test_the_layers_stand_in_the_documented_order():
     assert {"engine.rules", "engine.diagnosis"} <= graph["engine.notation"]
     assert {"engine.rules", "engine.notation", "engine.diagnosis"} <= graph["engine.play"]
     below_rules = {"engine.errors", "engine.data", "engine.results", "engine.moves", "engine.variants",
-                   "engine.state"}
+                   "engine.state", "engine.memos"}
     assert graph["engine.rules"] <= below_rules
+    assert graph["engine.memos"] <= below_rules - {"engine.memos"}
 
 
 def test_the_graph_is_read_from_every_kind_of_import(tmp_path):
