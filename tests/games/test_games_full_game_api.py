@@ -63,7 +63,15 @@ def test_two_bot_clients_play_a_game_from_creation_to_a_result(alice: Any, bob: 
     export = clients["bob"].get(f"/api/v1/games/{game_id}/export/").json()
     assert export["seed_commitment"] == commitment
     assert hashlib.sha256(export["seed"].encode()).hexdigest() == commitment
-    assert len(export["moves"]) == plies
+    # The players' moves, and the passes the server played for a seat whose only
+    # legal move was pass (B-PASS-1), which no client is asked for.
+    history = clients["bob"].get(f"/api/v1/games/{game_id}/moves/").json()
+    history = history.get("results", history) if isinstance(history, dict) else history
+    by_player = [entry for entry in history if entry["played_by"] == "player"]
+    forced = [entry for entry in history if entry["played_by"] != "player"]
+    assert len(by_player) == plies
+    assert all(entry["played_by"] == "service" and entry["move"] == "pass" for entry in forced)
+    assert len(export["moves"]) == plies + len(forced)
     replayed = engine.replay(export["variant"], export["players"], int(export["seed"]), export["moves"])
     assert engine.is_over(replayed)
     assert {**engine.outcome(replayed), "resigned": [], "timed_out": []} == final["result"]
