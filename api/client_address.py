@@ -6,7 +6,8 @@ proxies in front of the service (take that many hops from the right of
 X-Forwarded-For) or a list of networks (walk X-Forwarded-For from the right,
 skipping addresses inside them, and stop at the first one outside). The
 default, no proxies, uses REMOTE_ADDR alone: any X-Forwarded-For a client sends
-is ignored, so it cannot pick its own rate-limit bucket.
+is ignored, so it cannot pick its own rate-limit bucket. The same trust decides
+whether a request's X-Request-ID is taken (api.request_id).
 """
 
 from __future__ import annotations
@@ -27,6 +28,17 @@ def _parse(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
         return None
 
 
+def from_trusted_proxy(remote_addr: str, trusted: int | Sequence[Network]) -> bool:
+    """Whether the request came through one of our proxies, so that the headers
+    they set (X-Forwarded-For, X-Request-ID) may be believed: with a count of
+    proxies, always (the nearest one is REMOTE_ADDR); with their networks, when
+    REMOTE_ADDR is inside one; with none, never."""
+    if isinstance(trusted, int):
+        return trusted > 0
+    remote = _parse(remote_addr)
+    return remote is not None and any(remote in net for net in trusted)
+
+
 def address_from(remote_addr: str, forwarded_for: str | None, trusted: int | Sequence[Network]) -> str:
     """The client's address from REMOTE_ADDR, an X-Forwarded-For value and the
     trusted proxies (a count, or networks). Pure, for tests."""
@@ -39,8 +51,7 @@ def address_from(remote_addr: str, forwarded_for: str | None, trusted: int | Seq
         chain = [*hops, remote_addr]
         candidate = chain[max(0, len(chain) - 1 - trusted)]
         return candidate if _parse(candidate) is not None else remote_addr
-    remote = _parse(remote_addr)
-    if remote is None or not any(remote in net for net in trusted):
+    if not from_trusted_proxy(remote_addr, trusted):
         return remote_addr  # not from a proxy we trust: its header means nothing
     for hop in reversed(hops):
         address = _parse(hop)

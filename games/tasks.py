@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from core.log_context import log_context
 from games import services
 
 
@@ -32,7 +33,8 @@ def end_pauses() -> int:
 @shared_task(name="games.tasks.consume_events", acks_late=True, ignore_result=True)
 def consume_events(event_ids: list[int]) -> None:
     """Every outbox consumer, on each event of one change (services.game_events_consume_all)."""
-    services.game_events_consume_all(event_ids=event_ids)
+    with log_context(event_ids=event_ids):
+        services.game_events_consume_all(event_ids=event_ids)
 
 
 @shared_task(name="games.tasks.redeliver_events", ignore_result=True)

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import logging
 import os
+from collections.abc import Mapping
+from contextvars import Token
 from typing import Any
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun
+from celery.signals import after_setup_logger, after_setup_task_logger, before_task_publish, task_postrun, task_prerun
 from kombu import Connection
+
+from core.log_context import LogContextFilter, log_context_current, log_context_reset, log_context_set, request_id_valid
+from core.log_format import log_formatter
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "splendor_site.settings")
 
@@ -97,3 +103,62 @@ def broker_folders_make() -> None:
         return
     for folder in settings.BROKER_FOLDERS.values():
         folder.mkdir(parents=True, exist_ok=True)
+
+
+# --- Log context across tasks (core.log_context) ----------------------------------
+#
+# The request id travels with the tasks a request queues (and the tasks they queue
+# in turn), as a header of the message: before_task_publish writes it from the log
+# context; a worker finds the message's headers as attributes of the task's request
+# (celery.worker.request.Request keeps them, celery.app.trace hands them to the
+# task's Context), and task_prerun sets the log context from it, with the task's
+# name and id, until task_postrun. A task run inline (eager) has no message: it
+# keeps the request id of the request that runs it.
+
+REQUEST_ID_HEADER = "request_id"
+
+# The log context each running task set, by task id, for task_postrun to reset.
+_task_log_contexts: dict[str, Token[Mapping[str, object]]] = {}
+
+
+@before_task_publish.connect(weak=False)
+def _request_id_to_message(headers: dict[str, Any] | None = None, **kwargs: Any) -> None:
+    request_id = log_context_current().get("request_id")
+    if request_id is not None and headers is not None:
+        headers.setdefault(REQUEST_ID_HEADER, request_id)
+
+
+@task_prerun.connect(weak=False)
+def _log_context_from_task(task_id: str | None = None, task: Any = None, **kwargs: Any) -> None:
+    if task_id is None:
+        return
+    request = getattr(task, "request", None)
+    values: dict[str, object] = {"task": getattr(task, "name", None), "task_id": task_id}
+    request_id = request_id_valid(getattr(request, REQUEST_ID_HEADER, None))
+    if request_id is not None:
+        values["request_id"] = request_id
+    _task_log_contexts[task_id] = log_context_set(**values)
+
+
+@task_postrun.connect(weak=False)
+def _log_context_after_task(task_id: str | None = None, **kwargs: Any) -> None:
+    token = _task_log_contexts.pop(task_id, None) if task_id is not None else None
+    if token is not None:
+        try:
+            log_context_reset(token)
+        except ValueError:
+            pass  # set in another context (a pool that moved the task): nothing of ours to undo
+
+
+@after_setup_logger.connect(weak=False)
+@after_setup_task_logger.connect(weak=False)
+def _worker_logs_as_the_sites(logger: logging.Logger | None = None, **kwargs: Any) -> None:
+    """A worker's and beat's own handlers (Celery sets them up, at --loglevel) write
+    LOG_FORMAT's lines with the log context, as the site's handlers do."""
+    from django.conf import settings
+
+    if logger is None:
+        return
+    for handler in logger.handlers:
+        handler.setFormatter(log_formatter(settings.LOG_FORMAT))
+        handler.addFilter(LogContextFilter())

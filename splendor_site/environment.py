@@ -52,6 +52,16 @@ def env_bool(name: str, default: bool) -> bool:
     )
 
 
+def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
+    """One of ``choices`` (compared without regard to case)."""
+    value = _raw(name)
+    if value is None:
+        return default
+    if value.lower() not in choices:
+        raise ImproperlyConfigured(f"{name}={value!r} is not one of {', '.join(choices)}.")
+    return value.lower()
+
+
 def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
     value = _raw(name)
     if value is None:

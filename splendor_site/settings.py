@@ -19,6 +19,7 @@ from django.core.exceptions import ImproperlyConfigured
 from splendor_site.environment import (
     env_bool,
     env_broker_url,
+    env_choice,
     env_class,
     env_delays,
     env_int,
@@ -91,6 +92,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # /static/ is answered here, before anything below reads the request (see STORAGES).
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Each request's id, on its log lines and in X-Request-ID (api.request_id).
+    "api.request_id.RequestIdMiddleware",
     "api.middleware.PrivateApiResponsesMiddleware",
     "api.middleware.ApiProblemMiddleware",
     "api.middleware.BodySizeLimitMiddleware",
@@ -667,17 +670,29 @@ X_FRAME_OPTIONS = "DENY"
 LOG_LEVEL = (env_str("LOG_LEVEL", "INFO") or "INFO").upper()
 if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
     raise ImproperlyConfigured(f"LOG_LEVEL={LOG_LEVEL!r} is not one of DEBUG, INFO, WARNING, ERROR, CRITICAL.")
+# LOG_FORMAT=json: one JSON object a line, for a log collector; plain text otherwise
+# (core.log_format). Either way each line carries the request id, the game, the
+# events and the task it is about, when there is one (core.log_context).
+LOG_FORMAT = env_choice("LOG_FORMAT", "plain", ("plain", "json"))
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    # Paths that name a player (GET /api/v1/players/{username}/) are logged without the name.
-    "filters": {"redact_usernames": {"()": "api.log_redaction.RedactUsernamesInPaths"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "formatters": {
+        "plain": {"()": "core.log_format.log_formatter", "log_format": "plain"},
+        "json": {"()": "core.log_format.log_formatter", "log_format": "json"},
+    },
+    "filters": {
+        # Paths that name a player (GET /api/v1/players/{username}/) are logged without the name.
+        "redact_usernames": {"()": "api.log_redaction.RedactUsernamesInPaths"},
+        "log_context": {"()": "core.log_context.LogContextFilter"},
+        # django.request logs an error answer once the request's log context has ended.
+        "request_id": {"()": "api.request_id.RequestIdOfLoggedRequest"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT, "filters": ["log_context"]}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
         "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
-        "django.request": {"filters": ["redact_usernames"]},
+        "django.request": {"filters": ["redact_usernames", "request_id"]},
         "django.server": {"filters": ["redact_usernames"]},
     },
 }

@@ -317,3 +317,25 @@ def charlie(db: None) -> Any:
 @pytest.fixture
 def dave(db: None) -> Any:
     return _persona("dave")
+
+
+# --- Logs in each LOG_FORMAT -------------------------------------------------------
+
+
+@pytest.fixture(params=["plain", "json"])
+def log_format(request: pytest.FixtureRequest, caplog: pytest.LogCaptureFixture) -> Iterator[str]:
+    """Run the test once with each LOG_FORMAT: caplog's handler gets the site's
+    handler filter (the log context) and that format's formatter, so that
+    ``caplog.text`` is what an operator would read, the JSON lines' extra
+    fields included. A test that asserts a secret is absent from caplog.text
+    then checks both forms."""
+    from core.log_context import LogContextFilter
+    from core.log_format import log_formatter
+
+    handler = caplog.handler  # pytest's one capturing handler: restored after the test
+    formatter, context = handler.formatter, LogContextFilter()
+    handler.setFormatter(log_formatter(request.param))
+    handler.addFilter(context)
+    yield request.param
+    handler.removeFilter(context)
+    handler.setFormatter(formatter)

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from django.db import transaction
 from django.db.models import Prefetch
 
+from core.log_context import log_context
 from games import errors
 from games.models import Game, GameEvent, Move, Seat, is_public_id
 from games.services.outbox import game_events_dispatch
@@ -126,10 +127,12 @@ def game_change(
     """
     with transaction.atomic():
         game = game_lock(game_id, with_seats=with_seats, skip_locked=skip_locked)
-        writes = GameWrites(game)
-        version = game.version
-        yield writes
-        changed = game.version != version
-        writes.flush()
-        if changed:
-            game.save(update_fields=save_fields)
+        # Whatever is logged during the change names the game (core.log_context).
+        with log_context(game_id=game.pk):
+            writes = GameWrites(game)
+            version = game.version
+            yield writes
+            changed = game.version != version
+            writes.flush()
+            if changed:
+                game.save(update_fields=save_fields)

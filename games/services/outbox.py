@@ -22,6 +22,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
+from core.log_context import log_context
 from core.queue import task_send
 from games import selectors
 from games.models import GameEvent, GameEventClaim
@@ -111,23 +112,26 @@ def game_events_consume_all(*, event_ids: Sequence[int]) -> None:
     _consuming.events = dict(events)
     try:
         for event_id in event_ids:
-            for consumer, task_name in consumers.items():
-                try:
-                    if consumer in handled:
-                        if event_id in events and (event_id, consumer) in ours:
-                            handled[consumer](events[event_id])
-                            done.append((event_id, consumer))
-                        continue
-                    task = current_app.tasks.get(task_name)
-                    if task is None:
-                        task_send(task_name, event_id)
-                    else:
-                        task(event_id)
-                except Exception:
-                    logger.exception(
-                        "outbox event %s: consumer %s failed; its claim expires and it will be redelivered",
-                        event_id, consumer,
-                    )
+            event = events.get(event_id)
+            # The consumers' log lines name the event and its game (core.log_context).
+            with log_context(event_id=event_id, game_id=event.game_id if event is not None else None):
+                for consumer, task_name in consumers.items():
+                    try:
+                        if consumer in handled:
+                            if event_id in events and (event_id, consumer) in ours:
+                                handled[consumer](events[event_id])
+                                done.append((event_id, consumer))
+                            continue
+                        task = current_app.tasks.get(task_name)
+                        if task is None:
+                            task_send(task_name, event_id)
+                        else:
+                            task(event_id)
+                    except Exception:
+                        logger.exception(
+                            "outbox event %s: consumer %s failed; its claim expires and it will be redelivered",
+                            event_id, consumer,
+                        )
     finally:
         _consuming.events = None
         _claims_done(done)

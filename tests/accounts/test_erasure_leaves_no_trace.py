@@ -73,7 +73,7 @@ def zelda(signups: Any) -> Any:
 
 
 def test_an_erased_player_who_played_is_named_nowhere(
-    db: None, zelda: Any, signups: Any, django_capture_on_commit_callbacks: Any, caplog: Any
+    db: None, zelda: Any, signups: Any, django_capture_on_commit_callbacks: Any, caplog: Any, log_format: str
 ) -> None:
     caplog.set_level(logging.DEBUG)
     bob = make_player("bob")

@@ -67,7 +67,7 @@ def test_a_read_token_is_enough_and_no_token_is_not(alice: Any) -> None:
     assert APIClient().get("/api/v1/players/alice/").status_code == 401
 
 
-def test_a_profile_lookup_that_fails_is_logged_without_the_username(charlie: Any, caplog: Any) -> None:
+def test_a_profile_lookup_that_fails_is_logged_without_the_username(charlie: Any, caplog: Any, log_format: str) -> None:
     profile(charlie, "someone-secret")
     assert "/api/v1/players/{username}/" in caplog.text
     assert "someone-secret" not in caplog.text

@@ -23,7 +23,7 @@ def _standing_alone(card_id: str) -> re.Pattern[str]:
 
 
 def test_no_email_shows_a_blind_reserved_card_the_deck_order_or_the_seed_too_early(
-    alice: Any, bob: Any, commit: Any, caplog: pytest.LogCaptureFixture
+    alice: Any, bob: Any, commit: Any, caplog: pytest.LogCaptureFixture, log_format: str
 ) -> None:
     caplog.set_level("DEBUG")
     game = start_game(commit, alice, bob)
@@ -54,7 +54,8 @@ def test_no_email_shows_a_blind_reserved_card_the_deck_order_or_the_seed_too_ear
             assert not _standing_alone(card).search(text), (card, message.subject)
         assert game.seed not in text
 
-    logged = "\n".join(r.getMessage() for r in caplog.records)
+    logged = caplog.text  # as LOG_FORMAT writes it, context fields included
+    assert logged
     assert not _standing_alone(hidden_card).search(logged)
     assert game.seed not in logged
 

@@ -175,11 +175,12 @@ def test_notify_refuses_a_kind_without_a_renderer(bob: Any) -> None:
 
 
 def test_addresses_are_logged_redacted(
-    alice: Any, bob: Any, commit: Any, clock: Any, caplog: pytest.LogCaptureFixture
+    alice: Any, bob: Any, commit: Any, clock: Any, caplog: pytest.LogCaptureFixture, log_format: str
 ) -> None:
     caplog.set_level("INFO", logger="notifications")
     start_game(commit, alice, bob)
-    logged = "\n".join(r.getMessage() for r in caplog.records if r.name.startswith("notifications"))
+    # Each line as LOG_FORMAT writes it, context fields included.
+    logged = "\n".join(caplog.handler.format(r) for r in caplog.records if r.name.startswith("notifications"))
     assert "sent to b***@example.com" in logged
     assert "bob@example.com" not in logged and "alice@example.com" not in logged
     assert "play+" not in logged and "seat=" not in logged

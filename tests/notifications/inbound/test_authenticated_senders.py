@@ -225,7 +225,7 @@ def test_with_authentication_turned_off_the_from_alone_acts(
 
 
 def test_the_challenge_shows_no_hidden_card_and_the_logs_no_code_or_token(
-    clock: Any, commit: Any, alice: Any, bob: Any, caplog: Any
+    clock: Any, commit: Any, alice: Any, bob: Any, caplog: Any, log_format: str
 ) -> None:
     caplog.set_level("DEBUG")
     game = start_game(commit, alice, bob)
@@ -242,3 +242,4 @@ def test_the_challenge_shows_no_hidden_card_and_the_logs_no_code_or_token(
     assert _code(challenge) not in caplog.text and _code(challenge).replace("-", "").lower() not in caplog.text
     assert token not in caplog.text
     assert second.email not in caplog.text
+    assert not re.search(rf"\b{re.escape(hidden)}\b", caplog.text)

@@ -120,7 +120,7 @@ def test_results_handed_over_by_a_trusted_relay_are_believed(
 
 
 def test_the_receiver_logs_no_token_and_no_whole_address(
-    port: int, zone: FakeZone, commit: Any, alice: Any, bob: Any, caplog: Any
+    port: int, zone: FakeZone, commit: Any, alice: Any, bob: Any, caplog: Any, log_format: str
 ) -> None:
     game, player, turn = _turn(commit, alice, bob)
     publish_key(zone, "example.com")
