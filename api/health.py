@@ -5,6 +5,9 @@ answer is 503. The cache only holds rate-limit counters (they fall back to a
 count per process) and the broker only carries notifications (the outbox keeps
 them until it is back), so either being down makes the answer "degraded" but
 still 200: the service keeps taking moves. docs/operations.md says the same.
+The beat is reported too, from the deadline sweep's last run (games.models.PeriodicRun):
+"late" once it is older than BEAT_STALE_SECONDS, which makes the answer "degraded":
+missed deadlines wait until the beat and a worker run again.
 
 The answer comes within half a second whatever Redis does: the cache and the
 broker are checked side by side in threads of their own, and one that has not
@@ -27,9 +30,11 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
+from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from api import throttling
+from core import metrics
 
 logger = logging.getLogger(__name__)
 
@@ -62,6 +67,27 @@ def _check_broker() -> str:
         # kombu's docstring; kombu compares it with elapsed float seconds.
         conn.ensure_connection(max_retries=0, timeout=timeout)  # type: ignore[arg-type]
     return "up"
+
+
+def _beat_state() -> dict[str, object]:
+    """Whether the deadline sweep runs: "late" once its last run is older than
+    BEAT_STALE_SECONDS (deadlines are not being enforced: the beat or every worker
+    is down), "never" before its first run (a site just installed)."""
+    try:
+        last = metrics.beat_last_runs().get("deadline_sweep")
+    except Exception as exc:  # the database answered the check above; say so and go on
+        logger.warning("Health check beat failed: %r", exc)
+        return {"state": "unknown", "required": False, "error": type(exc).__name__}
+    if last is None:
+        return {"state": "never", "required": False}
+    age = max(0, round((timezone.now() - last).total_seconds()))
+    stale: int = settings.BEAT_STALE_SECONDS
+    if age > stale:
+        return {
+            "state": "late", "required": False, "last_sweep_age_seconds": age,
+            "meanwhile": "missed deadlines wait: nobody times out until the beat and a worker run",
+        }
+    return {"state": "up", "required": False, "last_sweep_age_seconds": age}
 
 
 @dataclass(frozen=True)
@@ -118,6 +144,9 @@ def healthz(request: HttpRequest) -> JsonResponse:
             else:
                 optional_down = True
     results["cache"]["rate_limit_fallbacks"] = throttling.cache_failures
+    if not required_down:
+        results["beat"] = _beat_state()
+        optional_down = optional_down or results["beat"]["state"] == "late"
     status = "unavailable" if required_down else "degraded" if optional_down else "ok"
     return JsonResponse(
         {"status": status, "checks": results},

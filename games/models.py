@@ -383,3 +383,16 @@ class IdempotencyRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}:{self.key}"
+
+
+class PeriodicRun(models.Model):
+    """When each of the beat's jobs last ran (the deadline sweep, the reminders,
+    the outbox's redelivery): one row per job, written at the end of each run.
+    ``/healthz`` reads the sweep's to tell whether deadlines are enforced, and
+    ``/metrics`` shows them all (``splendor_beat_last_run_timestamp_seconds``)."""
+
+    job = models.CharField(max_length=32, primary_key=True)
+    last_run_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.job}: {self.last_run_at:%Y-%m-%d %H:%M:%S}"

@@ -77,6 +77,10 @@ app = SiteCelery("splendor_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
+# Every task's run time and failures (docs/operations.md, "Metrics"). After the
+# settings are known: the metrics choose where to count from them.
+import splendor_site.task_metrics  # noqa: E402,F401
+
 
 @task_prerun.connect(weak=False)
 @task_postrun.connect(weak=False)

@@ -145,10 +145,25 @@ def _email_commands_unauthenticated() -> CheckWarning | None:
     )
 
 
+def _metrics_open() -> CheckWarning | None:
+    public = [str(net) for net in settings.METRICS_ALLOWED_NETWORKS if net.is_global or net.prefixlen == 0]
+    short_token = bool(settings.METRICS_TOKEN) and len(settings.METRICS_TOKEN) < 20
+    if not public and not short_token:
+        return None
+    what = (f"METRICS_ALLOWED_NETWORKS lets public addresses read /metrics ({', '.join(public)})" if public
+            else "METRICS_TOKEN is shorter than 20 characters: it can be guessed")  # fmt: skip
+    return CheckWarning(
+        f"{what}; the metrics tell how many games are played, which errors happen and how the mail is doing.",
+        hint="Allow only your scraper's private networks, or give it a long random METRICS_TOKEN "
+        "(python -c 'import secrets; print(secrets.token_urlsafe(32))'). docs/operations.md, \"Metrics\".",
+        id="splendor.W021",
+    )
+
+
 @register(Tags.security, deploy=True)
 def settings_for_one_machine(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> list[CheckMessage]:
     """A warning for each setting that is fine on a developer's machine or in the
     tests and unsafe on a site that serves people."""
     checks = (_loopback_webhooks, _clocks_in_seconds, _sqlite, _broker_on_one_machine, _cache_per_process,
-              _email_not_sent, _any_host, _email_commands_unauthenticated)  # fmt: skip
+              _email_not_sent, _any_host, _email_commands_unauthenticated, _metrics_open)  # fmt: skip
     return [warning for check in checks if (warning := check()) is not None]

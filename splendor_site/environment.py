@@ -189,9 +189,9 @@ def env_delays(name: str, default: list[int]) -> list[int]:
     return delays
 
 
-def env_networks(name: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+def env_networks(name: str, default: list[str] | None = None) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
     networks = []
-    for item in env_list(name, []):
+    for item in env_list(name, default or []):
         try:
             networks.append(ipaddress.ip_network(item, strict=False))
         except ValueError:

@@ -94,6 +94,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Each request's id, on its log lines and in X-Request-ID (api.request_id).
     "api.request_id.RequestIdMiddleware",
+    # Counts and times every answer below (docs/operations.md, "Metrics").
+    "api.metrics.HttpMetricsMiddleware",
     "api.middleware.PrivateApiResponsesMiddleware",
     "api.middleware.ApiProblemMiddleware",
     "api.middleware.BodySizeLimitMiddleware",
@@ -574,6 +576,21 @@ API_THROTTLE_RESEND_RATE = env_rate("API_THROTTLE_RESEND_RATE", "5/hour")
 ACCOUNT_EMAIL_ADDRESS_RATE = env_rate("ACCOUNT_EMAIL_ADDRESS_RATE", "5/hour")
 ACCOUNT_EMAIL_CLIENT_RATE = env_rate("ACCOUNT_EMAIL_CLIENT_RATE", "10/hour")
 
+# --- Metrics (docs/operations.md, "Metrics") -------------------------------------
+
+# Every process of one machine (gunicorn's workers, the Celery workers) counts in
+# files here, and /metrics adds them up (prometheus_client's multiprocess mode).
+# Give the web and the workers of a machine the same directory; empty it when they
+# all start (`manage.py serve` does). "" counts in each process alone.
+PROMETHEUS_MULTIPROC_DIR = env_str("PROMETHEUS_MULTIPROC_DIR", str(VAR_DIR / "metrics")) or ""
+# Who may read /metrics: callers from these networks (the connection's address,
+# never X-Forwarded-For) or with `Authorization: Bearer <METRICS_TOKEN>`. Anyone
+# else gets a 404. Default: this machine only.
+METRICS_ALLOWED_NETWORKS = env_networks("METRICS_ALLOWED_NETWORKS", ["127.0.0.1/32", "::1/128"])
+METRICS_TOKEN = env_str("METRICS_TOKEN", "") or ""
+# /healthz says the beat is late once the last deadline sweep is older than this.
+BEAT_STALE_SECONDS = env_int("BEAT_STALE_SECONDS", 3 * DEADLINE_SWEEP_SECONDS, minimum=1)
+
 # Proxies in front of the service whose X-Forwarded-For is believed: a count or
 # networks (api.client_address). Default none: clients cannot choose their address.
 TRUSTED_PROXIES = env_trusted_proxies("TRUSTED_PROXIES")
@@ -649,8 +666,8 @@ SPECTACULAR_SETTINGS = {
 HTTPS_BY_DEFAULT = not DEBUG and urlsplit(SITE_URL).scheme == "https"
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", HTTPS_BY_DEFAULT)
 # A load balancer's health check speaks plain http to each web process: it must
-# see 200 or 503, not a redirect.
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+# see 200 or 503, not a redirect; so must a Prometheus scraper reading /metrics.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", HTTPS_BY_DEFAULT)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", HTTPS_BY_DEFAULT)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000 if HTTPS_BY_DEFAULT else 0, minimum=0)

@@ -4,6 +4,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from api.health import healthz
+from api.metrics import metrics_view
 from api.home import favicon, home
 from games import account_pages as game_account_pages
 from games.link_views import SeatLinkRotateView
@@ -14,6 +15,7 @@ urlpatterns = [
     path("favicon.ico", favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    path("metrics", metrics_view, name="metrics"),
     # The pages at the `type` URLs of the API's problem answers (api.problem_types).
     path("problems/", include("api.problem_pages")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

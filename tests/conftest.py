@@ -55,6 +55,24 @@ def _eager_tasks_and_local_email() -> None:
 
 _eager_tasks_and_local_email()
 
+
+def _metrics_of_this_process_alone() -> None:
+    """Each test process counts its metrics in a folder of its own (removed at
+    exit), so that two pytest-xdist workers never add up each other's counts
+    and no test writes into a site's VAR_DIR. Nothing has been counted yet."""
+    import atexit
+    import shutil
+    import tempfile
+
+    from core import metrics
+
+    folder = tempfile.mkdtemp(prefix="splendor-test-metrics-")
+    metrics.configure(folder)
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+
+
+_metrics_of_this_process_alone()
+
 # The prefix of every cache key the tests write: unique to this run (and to each
 # pytest-xdist worker), so that two runs pointed at one Redis never meet, and
 # deleting "the tests' keys" can never reach anyone else's.

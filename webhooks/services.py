@@ -37,6 +37,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from standardwebhooks import Webhook
 
+from core import metrics
 from core.errors import InvalidInput
 from core.text import listed
 from games.models import GameEvent
@@ -317,12 +318,15 @@ def delivery_attempt(*, delivery_id: int) -> bool:
         "User-Agent": "splendor-by-post-webhooks/1",
     }
     result = http_post(url=endpoint.url, body=body.encode("utf-8"), headers=headers)
-    _attempt_record(delivery_id=delivery_id, attempted_at=now, result=result)
+    outcome = _attempt_record(delivery_id=delivery_id, attempted_at=now, result=result)
+    metrics.WEBHOOK_DELIVERIES.labels(outcome).inc()
+    metrics.WEBHOOK_DURATION.labels(outcome).observe(result.duration_ms / 1000)
     return True
 
 
 @transaction.atomic
-def _attempt_record(*, delivery_id: int, attempted_at: datetime, result: Outcome) -> None:
+def _attempt_record(*, delivery_id: int, attempted_at: datetime, result: Outcome) -> str:
+    """Record one attempt; returns delivered, retry or failed (given up)."""
     delivery = Delivery.objects.select_for_update().get(pk=delivery_id)
     endpoint = Endpoint.objects.select_for_update().get(pk=delivery.endpoint_id)
     now = timezone.now()
@@ -345,7 +349,7 @@ def _attempt_record(*, delivery_id: int, attempted_at: datetime, result: Outcome
         endpoint.failing_since = None
         delivery.save()
         endpoint.save(update_fields=["consecutive_failures", "failing_since", "attempt_until"])
-        return
+        return "delivered"
 
     delays: list[int] = settings.WEBHOOKS_RETRY_DELAYS_SECONDS
     exhausted = delivery.attempts > len(delays)
@@ -366,7 +370,9 @@ def _attempt_record(*, delivery_id: int, attempted_at: datetime, result: Outcome
     if reason is not None and endpoint.is_active:
         _endpoint_disable(endpoint, reason=reason, now=now)
         endpoint.save(update_fields=["is_active", "disabled_at", "disabled_reason"])
+        metrics.WEBHOOK_ENDPOINTS_DISABLED.labels("refused_url" if result.refused_for_good else "failing").inc()
         _queue_on_commit(NOTICE_TASK, [endpoint.pk])
+    return "failed" if exhausted else "retry"
 
 
 def _disable_reason(*, endpoint: Endpoint, exhausted: bool, attempts: int, now: datetime) -> str | None:
@@ -429,6 +435,7 @@ def endpoints_disable_refused_ports() -> list[int]:
         for endpoint in Endpoint.objects.select_for_update().filter(pk__in=[pk for pk, _ in refused], is_active=True):
             why = dict(refused)[endpoint.pk]
             _endpoint_disable(endpoint, reason=f"Its URL can no longer be used. Refused: {why}.", now=now)
+            metrics.WEBHOOK_ENDPOINTS_DISABLED.labels("port").inc()
             endpoint.save(update_fields=["is_active", "disabled_at", "disabled_reason"])
             disabled.append(endpoint.pk)
         if disabled:
@@ -471,6 +478,7 @@ def endpoints_disable_for_account(*, user_id: int) -> int:
     for endpoint in Endpoint.objects.select_for_update().filter(owner_id=user_id, is_active=True):
         _endpoint_disable(endpoint, reason="The account was disabled.", now=now)
         endpoint.save(update_fields=["is_active", "disabled_at", "disabled_reason"])
+        metrics.WEBHOOK_ENDPOINTS_DISABLED.labels("account").inc()
         disabled += 1
     return disabled
 

@@ -20,7 +20,8 @@ The package is split along its seams; the names below are what its callers use:
 - ``moves``: ``move_submit``;
 - ``clocks``: missed deadlines, pauses, vacation;
 - ``outbox``: dispatch, claims, redelivery;
-- ``account_cleanup``: what a disabled or erased account leaves behind.
+- ``account_cleanup``: what a disabled or erased account leaves behind;
+- ``periodic``: the beat's jobs recording when they ran.
 """
 
 from games.services.account_cleanup import (
@@ -69,9 +70,11 @@ from games.services.outbox import (
     game_events_dispatch,
     game_events_redeliver,
 )
+from games.services.periodic import periodic_run_mark
 from games.services.turns import BotReason, bank_after_turn
 
 __all__ = [
+    "periodic_run_mark",
     "BotReason",
     "DEFAULT_FORFEIT_AFTER",
     "DEFAULT_MOVE_TIMEOUT_HOURS",

@@ -18,7 +18,7 @@ from django.db import transaction
 from django.db.models import Prefetch
 
 from core.log_context import log_context
-from games import errors
+from games import errors, metrics
 from games.models import Game, GameEvent, Move, Seat, is_public_id
 from games.services.outbox import game_events_dispatch
 
@@ -92,6 +92,9 @@ class GameWrites:
             # robust: the change is stored by then, so nothing that goes wrong in
             # telling the consumers may turn its answer into an error.
             transaction.on_commit(lambda: game_events_dispatch(event_ids=event_ids), robust=True)
+            # Counted once stored (a rolled-back change counts nothing).
+            events, variant = self.events, self.game.variant
+            transaction.on_commit(lambda: metrics.events_count(variant, events), robust=True)
         self.moves, self.events = [], []
 
 

@@ -27,6 +27,7 @@ from games import errors, selectors
 from games.models import Game, GameEvent, GamePause, PlayedBy, Seat, Vacation, is_public_id
 from games.results import ResultReason
 from games.services.change import GameBusy, GameWrites, game_change
+from games.services.periodic import periodic_run_mark
 from games.services.turns import (
     allowed_time,
     autoplay,
@@ -60,6 +61,7 @@ def game_time_out_overdue(*, now: datetime | None = None) -> int:
     while True:
         batch = selectors.game_overdue_ids(now=now, limit=SWEEP_BATCH, exclude=seen)
         if not batch:
+            periodic_run_mark("deadline_sweep")
             return acted
         seen.update(batch)
         for game_id in batch:

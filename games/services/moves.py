@@ -9,7 +9,8 @@ import engine
 from django.utils import timezone
 
 from core.db import retry_when_database_locked
-from games import errors
+from core.errors import DomainError
+from games import errors, metrics
 from games.models import Game, Move, PlayedBy, Seat
 from games.services.change import PLAY_FIELDS, game_change
 from games.services.turns import (
@@ -121,20 +122,24 @@ def move_submit(*, game_id: str, user: User, text: str, expected_version: int) -
     Nothing is written unless everything is.
     """
     now = timezone.now()
-    # The seats come with the lock: the caller's seat, the resigned seats and
-    # the caller's answer are all read from this one list.
-    with game_change(game_id, with_seats=True, save_fields=PLAY_FIELDS) as writes:
-        game = writes.game
-        seat = joined_seat(game, user)
-        _check_not_suspended(seat)
-        state = _check_can_move(game, seat, expected_version=expected_version)
-        move = _parse(state, text)
-        after = engine.apply(state, move)
-        row, details = record_move(writes, before=state, move=move, after=after, played_by=PlayedBy.PLAYER)
-        if charge_clock(game, seat, now):
-            seat.save(update_fields=["bank_seconds", "consecutive_timeouts"])
-        resigned, timed_out = seats_left(game)
-        after = autoplay(writes, after, resigned, bot_seats(game.seats.all()))
-        automatic = writes.moves[1:]
-        settle(writes, after, now, seats=game.seats.all(), resigned=resigned, timed_out=timed_out)
+    try:
+        # The seats come with the lock: the caller's seat, the resigned seats and
+        # the caller's answer are all read from this one list.
+        with game_change(game_id, with_seats=True, save_fields=PLAY_FIELDS) as writes:
+            game = writes.game
+            seat = joined_seat(game, user)
+            _check_not_suspended(seat)
+            state = _check_can_move(game, seat, expected_version=expected_version)
+            move = _parse(state, text)
+            after = engine.apply(state, move)
+            row, details = record_move(writes, before=state, move=move, after=after, played_by=PlayedBy.PLAYER)
+            if charge_clock(game, seat, now):
+                seat.save(update_fields=["bank_seconds", "consecutive_timeouts"])
+            resigned, timed_out = seats_left(game)
+            after = autoplay(writes, after, resigned, bot_seats(game.seats.all()))
+            automatic = writes.moves[1:]
+            settle(writes, after, now, seats=game.seats.all(), resigned=resigned, timed_out=timed_out)
+    except DomainError as refusal:
+        metrics.move_refused(refusal.code)
+        raise
     return MovePlayed(game=game, move=row, details=details, automatic=automatic)

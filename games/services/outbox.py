@@ -26,6 +26,7 @@ from core.log_context import log_context
 from core.queue import task_send
 from games import selectors
 from games.models import GameEvent, GameEventClaim
+from games.services.periodic import periodic_run_mark
 
 logger = logging.getLogger(__name__)
 
@@ -250,6 +251,7 @@ def game_events_redeliver(*, older_than: timedelta | None = None, limit: int = 5
             queued += len(batch)
         except Exception:
             logger.warning("could not queue outbox events %s", batch, exc_info=True)
+    periodic_run_mark("redelivery")
     return queued
 
 

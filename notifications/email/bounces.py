@@ -81,7 +81,7 @@ def dsn_record(raw: bytes) -> int:
     failures = dsn_parse(raw)
     for address, status, _diagnostic in failures:
         # The diagnostic often quotes the address: the reason keeps the status only.
-        bounce_record(address=address, reason=f"bounced ({status})")
+        bounce_record(address=address, reason=f"bounced ({status})", source="dsn")
     return len(failures)
 
 
@@ -97,7 +97,7 @@ def tracking_event_record(event: AnymailTrackingEvent) -> bool:
         reason = f"rejected by the email provider ({event.reject_reason})"
     else:
         return False
-    bounce_record(address=address, reason=reason)
+    bounce_record(address=address, reason=reason, source="provider")
     return True
 
 

@@ -29,6 +29,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from accounts.services import player_email_undeliverable_mark
+from core import metrics
 from notifications.addresses import address_digest, address_redacted
 from notifications.email.links import unsubscribe_url
 from notifications.email.render import RenderedEmail, email_render, renderer_for
@@ -111,6 +112,7 @@ def notify(
         return None
     if reason:
         logger.info("notification %s (%s to user %s) suppressed: %s", notification.pk, kind, user_id, reason)
+        _counted(kind, "suppressed")
     else:
         notification_id = notification.pk
         transaction.on_commit(lambda: _queue_send(notification_id))
@@ -212,7 +214,7 @@ def notification_send(*, notification_id: int, now: datetime | None = None) -> s
             status=Status.SUPPRESSED, last_error=reason, next_attempt_at=None
         )
         logger.info("notification %s suppressed at send time: %s", notification_id, reason)
-        return "suppressed"
+        return _counted(notification.kind, "suppressed")
     try:
         rendered = email_render(notification)
     except Exception:
@@ -221,7 +223,7 @@ def notification_send(*, notification_id: int, now: datetime | None = None) -> s
         Notification.objects.filter(pk=notification_id).update(
             status=Status.FAILED, last_error="rendering failed", next_attempt_at=None
         )
-        return "failed"
+        return _counted(notification.kind, "failed")
     message = message_build(notification, rendered)
     address = notification.user.email
     try:
@@ -229,15 +231,15 @@ def notification_send(*, notification_id: int, now: datetime | None = None) -> s
     except smtplib.SMTPRecipientsRefused as exc:
         code = _hard_refusal(exc)
         if code is not None:
-            return _bounced(notification, code=code)
-        return _failed_attempt(notification, exc, now=now)
+            return _counted(notification.kind, _bounced(notification, code=code))
+        return _counted(notification.kind, _failed_attempt(notification, exc, now=now))
     except (smtplib.SMTPException, OSError) as exc:
-        return _failed_attempt(notification, exc, now=now)
+        return _counted(notification.kind, _failed_attempt(notification, exc, now=now))
     except Exception as exc:
         # An error of the backend itself (a provider's API, a bad header): counted
         # as an attempt like the rest, so it is given up in the end, not retried forever.
         logger.exception("notification %s could not be handed to the email backend", notification_id)
-        return _failed_attempt(notification, exc, now=now)
+        return _counted(notification.kind, _failed_attempt(notification, exc, now=now))
     Notification.objects.filter(pk=notification_id).update(
         status=Status.SENT,
         sent_at=timezone.now(),
@@ -247,7 +249,13 @@ def notification_send(*, notification_id: int, now: datetime | None = None) -> s
         next_attempt_at=None,
     )
     logger.info("notification %s (%s) sent to %s", notification_id, notification.kind, address_redacted(address))
-    return "sent"
+    return _counted(notification.kind, "sent")
+
+
+def _counted(kind: str, outcome: str) -> str:
+    """Count what became of one email (``splendor_emails_total``) and return it."""
+    metrics.EMAILS.labels(kind, outcome).inc()
+    return outcome
 
 
 def _bounced(notification: Notification, *, code: int) -> str:
@@ -255,7 +263,7 @@ def _bounced(notification: Notification, *, code: int) -> str:
     Notification.objects.filter(pk=notification.pk).update(
         status=Status.FAILED, last_error=f"SMTPRecipientsRefused {code}", next_attempt_at=None
     )
-    bounce_record(address=notification.user.email, reason=reason)
+    bounce_record(address=notification.user.email, reason=reason, source="smtp")
     return "bounced"
 
 
@@ -333,9 +341,11 @@ def invitation_opt_out(*, address_digest: str) -> InvitationOptOut:
 # --- bounces ----------------------------------------------------------------------------
 
 
-def bounce_record(*, address: str, reason: str) -> int:
+def bounce_record(*, address: str, reason: str, source: str) -> int:
     """A hard bounce for ``address``: the accounts holding it get no more email
-    until the address changes. Returns how many accounts were marked."""
+    until the address changes. ``source``: where it was learnt (smtp, dsn,
+    provider; ``splendor_email_bounces_total``). Returns how many accounts were marked."""
+    metrics.EMAIL_BOUNCES.labels(source).inc()
     marked = player_email_undeliverable_mark(email=address, reason=reason)
     logger.info("hard bounce for %s (%s): %s account(s) marked", address_redacted(address), reason, marked)
     return marked

@@ -46,15 +46,16 @@ def command_run(inbound: InboundMessage, parsed: InboundEmail, user: Any, seat: 
     command = parsed.command
     try:
         if command.error:
-            raise InboundRefusal(f"Could not read {command.text!r}: {command.error}.")
+            raise InboundRefusal(f"Could not read {command.text!r}: {command.error}.", reason="no_command")
         handler = COMMAND_HANDLERS.get(command.kind)
         if handler is None:
-            raise InboundRefusal(
-                "No command found in your email. Write one command on the first line: a move such as "
-                "\"take white blue green\", or board, moves, resign, vacation <days> or help."
-                if command.kind is CommandKind.UNKNOWN or command.kind is CommandKind.EMPTY
-                else f"{command.kind.value!r} cannot be used here."
-            )
+            if command.kind is CommandKind.UNKNOWN or command.kind is CommandKind.EMPTY:
+                raise InboundRefusal(
+                    "No command found in your email. Write one command on the first line: a move such as "
+                    "\"take white blue green\", or board, moves, resign, vacation <days> or help.",
+                    reason="no_command",
+                )
+            raise InboundRefusal(f"{command.kind.value!r} cannot be used here.")
         return handler(inbound, parsed, user, seat)
     except DomainError as error:
         return command_refuse(inbound, user, seat, error)

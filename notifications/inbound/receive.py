@@ -32,6 +32,7 @@ from notifications.inbound.authentication import (
     sender_verify,
 )
 from notifications.inbound.message import DROP_UNREADABLE
+from notifications.inbound.replies import inbound_counted
 from notifications.inbound.text import visible_text
 from notifications.models import InboundMessage
 
@@ -147,6 +148,7 @@ def _record_unstorable(*, raw: bytes, source: str, error: Exception) -> InboundM
             )
     except IntegrityError:
         return None
+    inbound_counted(Status.DROPPED, "unreadable")
     logger.warning("inbound message %s from %s could not be stored (%s); recorded without its content",
                    inbound.pk, source, type(error).__name__)  # fmt: skip
     return inbound

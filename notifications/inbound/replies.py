@@ -18,6 +18,7 @@ from typing import Any
 from django.conf import settings
 from django.utils import timezone
 
+from core import metrics
 from core.errors import DomainError
 from games.models import Game, Seat
 from notifications.addresses import address_redacted
@@ -44,9 +45,57 @@ def _redacted(text: str) -> str:
     return _ADDRESS.sub(lambda match: address_redacted(match.group(0)), text)
 
 
-def inbound_message_finish(inbound: InboundMessage, status: str, outcome: str, **fields: Any) -> str:
+# What a dropped message's outcome counts as in splendor_inbound_replies_total
+# (its reason label), by how the outcome begins.
+_DROP_REASONS = (
+    ("auto-reply", "auto_reply"),
+    ("bulk or list mail", "auto_reply"),
+    ("bounce", "bounce"),
+    ("no sender address", "no_sender"),
+    ("unreadable", "unreadable"),
+    ("sender not authenticated", "unauthenticated"),
+    ("sender is not the seat's player", "wrong_sender"),
+    ("sender has no verified account", "unknown_sender"),
+    ("reply address not valid", "bad_address"),
+    ("error replies limit reached", "rate_limited"),
+    ("no confirmation waits", "bad_code"),
+    ("the code's account is no longer active", "account_inactive"),
+    ("internal error", "internal_error"),
+)
+# A refused command's reason: its error code, these renamed.
+_REFUSAL_REASONS = {"stale_version": "stale_turn", "too_many_requests": "rate_limited"}
+
+
+def inbound_reason(status: str, outcome: str) -> str:
+    """The reason label of a finished message: "" when applied; for a refusal its
+    error code (the outcome begins with it); for a drop, by the table above."""
+    if status == Status.APPLIED:
+        return ""
+    if status == Status.CHALLENGED:
+        return "unauthenticated"
+    if status == Status.REFUSED:
+        code = outcome.split(":", 1)[0].strip()
+        return _REFUSAL_REASONS.get(code, code or "other")
+    for start, reason in _DROP_REASONS:
+        if start in outcome[: len(start) + 40]:
+            return reason
+    if "codes limit per hour" in outcome:
+        return "rate_limited"
+    return "other"
+
+
+def inbound_counted(status: str, reason: str) -> None:
+    metrics.INBOUND.labels(status, reason).inc()
+
+
+def inbound_message_finish(
+    inbound: InboundMessage, status: str, outcome: str, *, reason: str | None = None, **fields: Any
+) -> str:
     """Record what became of the message (its status, and the outcome with every
-    address in it redacted) and forget its raw text. Returns the status."""
+    address in it redacted) and forget its raw text; count it
+    (``splendor_inbound_replies_total``, ``reason`` or read from the outcome).
+    Returns the status."""
+    inbound_counted(status, reason if reason is not None else inbound_reason(status, outcome))
     outcome = _redacted(outcome)
     inbound.status = status
     inbound.outcome = outcome[:300]
@@ -97,8 +146,11 @@ def command_refuse(
         sender_digest=inbound.sender_digest, error_replied=True, received_at__gte=since
     ).count()
     outcome = f"{error.code}: {error.message}"
+    reason = str(error.fields.get("reason") or _REFUSAL_REASONS.get(error.code, error.code))
     if replied >= settings.INBOUND_ERROR_REPLIES_PER_HOUR:
-        return inbound_message_finish(inbound, Status.DROPPED, f"error replies limit reached; {outcome}")
+        return inbound_message_finish(
+            inbound, Status.DROPPED, f"error replies limit reached; {outcome}", reason="rate_limited"
+        )
     game = seat.game if seat is not None else inbound.game
     sent = reply_send(
         inbound,
@@ -114,7 +166,7 @@ def command_refuse(
     )
     if not sent:
         outcome = f"{outcome}; no reply (limit)"
-    return inbound_message_finish(inbound, Status.REFUSED, outcome, error_replied=sent)
+    return inbound_message_finish(inbound, Status.REFUSED, outcome, reason=reason, error_replied=sent)
 
 
 def owner_warn(inbound: InboundMessage, *, user_id: int, game: Game | None, reason: str) -> None:

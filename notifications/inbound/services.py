@@ -36,7 +36,14 @@ from notifications.inbound import Command, CommandKind, InboundEmail, inbound_pa
 from notifications.inbound.actions import COMMAND_HANDLERS, command_run, new_game_create
 from notifications.inbound.confirmations import confirmation_ask
 from notifications.inbound.receive import reply_domain
-from notifications.inbound.replies import InboundRefusal, command_refuse, inbound_message_finish, owner_warn, reply_send
+from notifications.inbound.replies import (
+    InboundRefusal,
+    command_refuse,
+    inbound_counted,
+    inbound_message_finish,
+    owner_warn,
+    reply_send,
+)
 from notifications.inbound.reply_tokens import seat_for_reply_token
 from notifications.models import InboundMessage, PendingConfirmation
 
@@ -58,6 +65,7 @@ def inbound_message_process(*, inbound_id: int) -> str:
         # for an operator, and the sender gets no reply.
         logger.exception("inbound message %s could not be processed", inbound_id)
         InboundMessage.objects.filter(pk=inbound_id).update(status=Status.DROPPED, outcome="internal error")
+        inbound_counted(Status.DROPPED, "internal_error")
         return Status.DROPPED
 
 

@@ -27,6 +27,7 @@ from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from games.models import Game, Seat
+from games.services import periodic_run_mark
 from notifications.email.services import notify
 from notifications.models import GameMute, Preferences, Reminder
 from notifications.preferences.selectors import (
@@ -166,6 +167,7 @@ def reminders_send_due(*, now: datetime | None = None) -> int:
         sent += batch_sent
         if looked_at < BATCH_SIZE:
             break
+    periodic_run_mark("reminders")
     return sent
 
 
@@ -222,4 +224,5 @@ def digests_send_due(*, now: datetime | None = None) -> int:
         sent += batch_sent
         if looked_at < BATCH_SIZE:
             break
+    periodic_run_mark("reminders")
     return sent

@@ -73,7 +73,9 @@ def wait_for(check: Callable[[], T | None], *, timeout: float, what: str, every:
 
 # The test process forces eager tasks and local email (tests/conftest.py); the
 # processes started here get their settings from site_env only.
-_NOT_INHERITED = ("DJANGO_", "CELERY_", "EMAIL_", "DEBUG", "SECRET_KEY", "SECURE_", "VAR_DIR", "PYTEST_")
+_NOT_INHERITED = (
+    "DJANGO_", "CELERY_", "EMAIL_", "DEBUG", "SECRET_KEY", "SECURE_", "VAR_DIR", "PYTEST_", "PROMETHEUS_", "METRICS_",
+)
 
 
 def site_env(tmp_path: Path, *, database_url: str, broker_url: str | None, **extra: str) -> dict[str, str]:

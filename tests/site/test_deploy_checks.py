@@ -35,6 +35,7 @@ TRIAL = {
     "EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend",
     "ALLOWED_HOSTS": "*",
     "INBOUND_REQUIRE_AUTHENTICATION": "false",
+    "METRICS_ALLOWED_NETWORKS": "0.0.0.0/0",
 }
 
 # Each id, with words of its message and of its hint (what to set instead).
@@ -50,6 +51,8 @@ EXPECTED = {
     ),
     "splendor.W016": ("ALLOWED_HOSTS holds '*'", "Set ALLOWED_HOSTS to the site's own host names"),
     "splendor.W020": ("INBOUND_REQUIRE_AUTHENTICATION is off", "Unset INBOUND_REQUIRE_AUTHENTICATION"),
+    "splendor.W021": ("METRICS_ALLOWED_NETWORKS lets public addresses read /metrics (0.0.0.0/0)",
+                      "Allow only your scraper's private networks"),
 }
 
 
@@ -76,7 +79,7 @@ def test_the_deploy_check_warns_about_each_setting_for_one_machine_with_its_own_
 def test_the_plain_check_run_at_every_start_says_nothing_of_them() -> None:
     result = run_manage("check", **TRIAL)
     output = result.stdout + result.stderr
-    assert result.returncode == 0 and "splendor.W01" not in output and "splendor.W020" not in output
+    assert result.returncode == 0 and "splendor.W01" not in output and "splendor.W02" not in output
 
 
 def ids(settings: Any, **changes: Any) -> set[str]:
@@ -114,3 +117,13 @@ def test_a_star_among_other_allowed_hosts_is_still_warned_about(settings: Any) -
 def test_email_commands_acting_on_the_from_header_alone_are_warned_about(settings: Any) -> None:
     assert "splendor.W020" in ids(settings, INBOUND_REQUIRE_AUTHENTICATION=False)
     assert "splendor.W020" not in ids(settings, INBOUND_REQUIRE_AUTHENTICATION=True)
+
+
+def test_metrics_readable_from_public_addresses_or_with_a_short_token_are_warned_about(settings: Any) -> None:
+    import ipaddress
+
+    private = [ipaddress.ip_network("10.0.0.0/8"), ipaddress.ip_network("127.0.0.1/32")]
+    assert "splendor.W021" not in ids(settings, METRICS_ALLOWED_NETWORKS=private, METRICS_TOKEN="")
+    assert "splendor.W021" in ids(settings, METRICS_ALLOWED_NETWORKS=[ipaddress.ip_network("52.0.0.0/8")])
+    assert "splendor.W021" in ids(settings, METRICS_ALLOWED_NETWORKS=private, METRICS_TOKEN="short")
+    assert "splendor.W021" not in ids(settings, METRICS_ALLOWED_NETWORKS=private, METRICS_TOKEN="x" * 32)

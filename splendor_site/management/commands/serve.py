@@ -39,6 +39,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from core import metrics
 from splendor_site.celery import broker_folders_make
 
 STOP_SECONDS = 10.0
@@ -109,6 +110,8 @@ class Command(BaseCommand):
         if broker.startswith("filesystem://"):
             broker_folders_make()
         os.makedirs(settings.VAR_DIR, exist_ok=True)
+        # The counts of the processes a previous `serve` started (they have all stopped).
+        metrics.counts_forget()
 
         commands = {WEB_SERVER: server_command(options["addrport"], reload=not options["noreload"])}
         if with_worker:
