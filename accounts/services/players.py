@@ -69,7 +69,7 @@ logger = logging.getLogger(__name__)
 # checks that this covers every path in the URLconf.
 RESERVED_USERNAMES = frozenset(
     {
-        "admin", "api", "v1", "schema", "docs", "healthz", "static",
+        "admin", "api", "v1", "schema", "docs", "healthz", "metrics", "static",
         "players", "verify", "resend", "tokens", "recover", "confirm", "me", "export", "password",
         "games", "join", "legal-moves", "moves", "resign", "cancel", "decline",
         "notifications", "mute", "vacation", "link", "rotate",
