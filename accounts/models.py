@@ -49,6 +49,8 @@ class Player(models.Model):
     # seat links stop working and it cannot move; its seats stay and time out as
     # usual. Why is kept in the moderation log, not here.
     suspended_at = models.DateTimeField(null=True, blank=True)
+    # The game page asks before it sends a move (a tap on the wrong card costs a turn).
+    confirm_moves = models.BooleanField(default=True)
 
     def __str__(self) -> str:
         return self.display_name

@@ -103,12 +103,13 @@ class MeSerializer(serializers.ModelSerializer[Player]):
     email_warning = serializers.SerializerMethodField(
         help_text="Set when mail to your address bounced: no game email goes to it until you change it."
     )
+    confirm_moves = serializers.BooleanField(help_text="The game page asks you to confirm a move before it is sent.")
 
     class Meta:
         model = Player
         fields = [
             "username", "email", "display_name", "email_verified_at", "created_at", "scopes", "time_zone",
-            "email_warning",
+            "email_warning", "confirm_moves",
         ]
         read_only_fields = fields
 
@@ -124,6 +125,9 @@ class MeSerializer(serializers.ModelSerializer[Player]):
 class MeUpdateSerializer(StrictInputSerializer):
     time_zone = serializers.CharField(
         required=False, max_length=200, help_text='An IANA time zone name, such as "Europe/Riga" or "UTC".'
+    )
+    confirm_moves = serializers.BooleanField(
+        required=False, help_text="true: the game page asks you to confirm a move before it is sent."
     )
 
 

@@ -254,7 +254,8 @@ class MeView(APIView):
         operation_id="me_update",
         summary="Change your settings",
         description="`time_zone`: an IANA time zone name (\"Europe/Riga\", \"America/New_York\", \"UTC\"). "
-        "Deadlines in email are shown in it and the daily digest goes out at your digest hour in it. Needs a "
+        "Deadlines in email are shown in it and the daily digest goes out at your digest hour in it. "
+        "`confirm_moves`: true (the default) to have the game page ask before it sends a move. Needs a "
         "`play` token.",
         request=MeUpdateSerializer,
         responses={200: MeSerializer, **_problems(extra=VALIDATION)},
@@ -266,6 +267,8 @@ class MeView(APIView):
         user = request_user(request)
         if "time_zone" in serializer.validated_data:
             services.player_time_zone_set(user=user, time_zone=serializer.validated_data["time_zone"])
+        if "confirm_moves" in serializer.validated_data:
+            services.player_confirm_moves_set(user=user, confirm_moves=serializer.validated_data["confirm_moves"])
         player = services.player_for_user(user=user)
         player.refresh_from_db()
         return Response(MeSerializer(player, context={"token": request.auth}).data)

@@ -1,42 +1,10 @@
-"""``/``: a short page that says what the service is and where its documentation
-lives, rather than a 404 (a debug page, with DEBUG on) for the first address
-anyone tries."""
+"""The favicon: browsers ask every site for /favicon.ico. (The home page, ``/``,
+reads the player's games, so it is games.home_page.)"""
 
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_safe
-
-PAGE = """<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Splendor by post</title>
-</head>
-<body>
-<h1>Splendor by post</h1>
-<p>A service for slow, asynchronous games of <strong>Splendor</strong> and <strong>Splendor: Marvel</strong>.
-Players take one turn at a time through a JSON REST API under <code>/api/v1/</code>, with scripts, bots or
-front ends of their own; there is no page to play on here.</p>
-<ul>
-<li><a href="/api/docs/">/api/docs/</a>: the interactive API documentation</li>
-<li><a href="/api/schema/">/api/schema/</a>: the OpenAPI schema</li>
-</ul>
-<p>The guides come with the project's source: <code>README.md</code> (getting started, accounts and tokens,
-errors, limits, configuration), <code>docs/api.md</code> (the games API: a game's life, versions, moves,
-error codes, a game played with curl, a bot's loop), <code>docs/events.md</code> and
-<code>docs/architecture.md</code>.</p>
-<p>Authenticate with <code>Authorization: Bearer &lt;token&gt;</code>; mint a token at
-<code>POST /api/v1/tokens/</code>.</p>
-</body>
-</html>
-"""
-
-
-@require_safe
-def home(request: HttpRequest) -> HttpResponse:
-    return HttpResponse(PAGE, content_type="text/html; charset=utf-8")
 
 
 # A cut gem in the five token colours: browsers ask every site for /favicon.ico.

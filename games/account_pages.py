@@ -18,19 +18,17 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import selectors as account_selectors
 from accounts import services as account_services
 from accounts.pages import private_page
 from core.errors import DomainError
-from games import links, selectors, services
+from games import links, player_selectors, selectors, services
 from games.models import Game, Seat
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
-
-FINISHED_SHOWN = 20
 
 
 def player_zone(name: str) -> ZoneInfo:
@@ -57,14 +55,15 @@ def _name(seat: Seat) -> str:
     return (getattr(player, "display_name", "") if player is not None else "") or seat.user.get_username()
 
 
-def _game_row(game: Game, user: User, zone: ZoneInfo, now: datetime) -> dict[str, Any]:
+def game_row(game: Game, user: User, zone: ZoneInfo, now: datetime) -> dict[str, Any]:
     seats = list(game.seats.all())
     mine = next(seat for seat in seats if seat.user_id == user.pk)
     to_move = next((seat for seat in seats if game.to_move is not None and seat.index == game.to_move), None)
     your_turn = game.status == Game.Status.ACTIVE and to_move is not None and to_move.pk == mine.pk
     paused = game.clock_remaining is not None
     if game.status == Game.Status.OPEN:
-        state = "You are invited: answer on the game page" if mine.invited and mine.joined_at is None else (
+        creator = next((seat for seat in seats if seat.user_id == game.created_by_id), None)
+        state = f"{_name(creator) if creator else 'A player'} invites you" if mine.invited and mine.joined_at is None else (
             f"Waiting for players ({len([s for s in seats if s.joined_at])} of {game.seat_count} joined)"
         )
     elif game.status == Game.Status.ACTIVE:
@@ -93,6 +92,8 @@ def _game_row(game: Game, user: User, zone: ZoneInfo, now: datetime) -> dict[str
         "overdue": bool(game.deadline_at and game.deadline_at <= now and game.status == Game.Status.ACTIVE),
         "url": seat_page_url(mine),
         "resigned": mine.resigned,
+        "invitation": game.status == Game.Status.OPEN and mine.invited and mine.joined_at is None,
+        "ended": local_time(game.finished_at, zone) if game.is_over else "",
     }
 
 
@@ -100,32 +101,106 @@ def _game_row(game: Game, user: User, zone: ZoneInfo, now: datetime) -> dict[str
 @login_required
 @require_http_methods(["GET", "HEAD"])
 def my_games(request: HttpRequest) -> HttpResponse:
+    """The games waiting for the player first (soonest deadline first) with a
+    button to the most urgent, then those waiting for others, the invitations to
+    answer, the games not started yet and the latest finished ones."""
     user: User = request.user  # type: ignore[assignment]
     player = account_services.player_for_user(user=user)
     zone = player_zone(player.time_zone)
     now = timezone.now()
-    games = list(selectors.game_list(user=user, mine=True))
-    rows = [_game_row(game, user, zone, now) for game in games]
+    games = player_selectors.player_games(user=user)
+
+    def rows(group: list[Game]) -> list[dict[str, Any]]:
+        return [game_row(game, user, zone, now) for game in group]
+
+    waiting_for_you = rows(games["waiting_for_you"])
     groups = [
-        ("Your turn", [row for row in rows if row["your_turn"]]),
-        ("Waiting for others", [row for row, game in zip(rows, games) if game.status == Game.Status.ACTIVE and not row["your_turn"]]),
-        ("Not started yet", [row for row, game in zip(rows, games) if game.status == Game.Status.OPEN]),
-        (
-            "Finished",
-            [row for row, game in zip(rows, games) if game.status in (Game.Status.FINISHED, Game.Status.ABORTED)][
-                :FINISHED_SHOWN
-            ],
-        ),
+        ("waiting-for-you", "Waiting for you", waiting_for_you),
+        ("waiting-for-others", "Waiting for others", rows(games["waiting_for_others"])),
+        ("invitations", "Invitations", rows(games["invitations"])),
+        ("not-started", "Not started yet", rows(games["not_started"])),
+        ("finished", "Finished", rows(games["finished"])),
     ]
     context = {
         "player": player,
         "zone": zone.key,
         "groups": groups,
-        "has_games": bool(rows),
+        "next_game": waiting_for_you[0] if waiting_for_you else None,
+        "has_games": any(group_rows for _, _, group_rows in groups),
         "email_warning": account_selectors.player_email_warning(player=player),
         **vacation_context(user=user, zone=zone, now=now),
     }
     return render(request, "games/account/my_games.html", context)
+
+
+def _game_for_answer(game_id: str, user: User) -> Game:
+    # An invitee always sees the game; anyone may see an open public one.
+    return selectors.game_get_visible(game_id=game_id, user=user, open_seat=True)
+
+
+@private_page
+@login_required
+@require_POST
+def invitation_answer(request: HttpRequest, game_id: str, answer: str) -> HttpResponse:
+    """Accept (games.services.seat_join) or decline (seat_decline) an invitation
+    from My games; the answer is told on My games, and accepting opens the game."""
+    user: User = request.user  # type: ignore[assignment]
+    try:
+        game = _game_for_answer(game_id, user)
+        if answer == "accept":
+            seat = services.seat_join(game=game, user=user)
+        else:
+            services.seat_decline(game_id=game.pk, user=user)
+    except DomainError as error:
+        messages.error(request, error.message)
+        return HttpResponseRedirect(reverse("accounts-games"), status=303)
+    if answer == "accept":
+        started = " It has started." if game.status == Game.Status.ACTIVE else " It starts when every seat is taken."
+        messages.success(request, f"You joined game {game.pk}.{started}")
+        return HttpResponseRedirect(seat_page_url(seat), status=303)
+    messages.success(request, f"You declined the invitation to game {game.pk}.")
+    return HttpResponseRedirect(reverse("accounts-games"), status=303)
+
+
+def _open_game_row(game: Game) -> dict[str, Any]:
+    seats = list(game.seats.all())
+    return {
+        "id": game.pk,
+        "variant": game.get_variant_display(),
+        "players": [_name(seat) for seat in seats if seat.joined_at is not None],
+        "free": game.seat_count - len(seats),
+        "seat_count": game.seat_count,
+        "hours": game.move_seconds // 3600,
+        "bank_hours": game.bank_start_seconds // 3600,
+        "rated": game.rated,
+    }
+
+
+@private_page
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def open_games(request: HttpRequest) -> HttpResponse:
+    """Public games waiting for players, each with a Join button."""
+    user: User = request.user  # type: ignore[assignment]
+    games = player_selectors.open_public_games(user=user)
+    return render(request, "games/account/open_games.html", {"games": [_open_game_row(game) for game in games]})
+
+
+@private_page
+@login_required
+@require_POST
+def open_game_join(request: HttpRequest, game_id: str) -> HttpResponse:
+    """Take a free seat in an open game (games.services.seat_join)."""
+    user: User = request.user  # type: ignore[assignment]
+    try:
+        game = _game_for_answer(game_id, user)
+        seat = services.seat_join(game=game, user=user)
+    except DomainError as error:
+        messages.error(request, error.message)
+        return HttpResponseRedirect(reverse("accounts-open-games"), status=303)
+    started = " It has started." if game.status == Game.Status.ACTIVE else " It starts when every seat is taken."
+    messages.success(request, f"You joined game {game.pk}.{started}")
+    return HttpResponseRedirect(seat_page_url(seat), status=303)
 
 
 class VacationForm(forms.Form):

@@ -65,6 +65,10 @@ class NotificationPreferencesForm(forms.Form):
         return hours
 
 
+class ConfirmMovesForm(forms.Form):
+    confirm_moves = forms.BooleanField(label="Ask me to confirm a move before it is sent", required=False)
+
+
 def _preferences_initial(*, user: Any) -> dict[str, Any]:
     current = preferences_for(user=user)
     return {
@@ -86,7 +90,18 @@ def account_settings(request: HttpRequest) -> HttpResponse:
     email_form = NotificationPreferencesForm(
         request.POST if which == "notifications" else None, initial=_preferences_initial(user=user)
     )
-    if which == "time_zone":
+    moves_form = ConfirmMovesForm(
+        request.POST if which == "moves" else None, initial={"confirm_moves": player.confirm_moves}
+    )
+    if which == "moves":
+        if moves_form.is_valid():
+            confirm = moves_form.cleaned_data["confirm_moves"]
+            account_services.player_confirm_moves_set(user=user, confirm_moves=confirm)
+            messages.success(
+                request, "Saved: the game page asks before it sends a move." if confirm else "Saved: moves are sent at once."
+            )
+            return HttpResponseRedirect(reverse("accounts-settings"), status=303)
+    elif which == "time_zone":
         if zone_form.is_valid():
             try:
                 account_services.player_time_zone_set(user=user, time_zone=zone_form.cleaned_data["time_zone"])
@@ -110,6 +125,7 @@ def account_settings(request: HttpRequest) -> HttpResponse:
         "player": player,
         "zone_form": zone_form,
         "email_form": email_form,
+        "moves_form": moves_form,
         "email_warning": account_selectors.player_email_warning(player=player),
         "vacation_form": VacationForm(),
         **vacation_context(user=user, zone=player_zone(player.time_zone), now=timezone.now()),

@@ -215,6 +215,16 @@ def player_time_zone_set(*, user: User, time_zone: str) -> Player:
     return player
 
 
+def player_confirm_moves_set(*, user: User, confirm_moves: bool) -> Player:
+    """Whether the game page asks the player to confirm a move before sending it."""
+    with transaction.atomic():
+        player = player_for_user(user=user)
+        if player.confirm_moves != confirm_moves:
+            player.confirm_moves = confirm_moves
+            player.save(update_fields=["confirm_moves"])
+    return player
+
+
 def token_create(*, user: User, name: str, scopes: list[str]) -> tuple[ApiToken, str]:
     """A new token for `user`. The plain token is returned here and never again."""
     try:

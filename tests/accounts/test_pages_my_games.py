@@ -89,9 +89,9 @@ def test_an_invitation_and_a_finished_game_are_listed_with_their_state(alice: An
 
     answer = logged_in_client(alice).get("/accounts/games/")
 
-    assert "You are invited: answer on the game page" in row_of(answer, invitation.pk)
+    assert "Carol invites you" in row_of(answer, invitation.pk)
+    assert "Invitations" in page_text(answer)
     assert "Finished" in row_of(answer, finished.pk)
-    assert "Not started yet" in page_text(answer)
 
 
 def test_my_games_shows_neither_the_seed_nor_another_seats_link(game: Game, alice: Any, bob: Any) -> None:

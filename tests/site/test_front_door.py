@@ -18,9 +18,9 @@ def test_the_home_page_says_what_the_service_is_and_links_its_docs(client):
     assert answer.status_code == 200
     assert answer["Content-Type"] == "text/html; charset=utf-8"
     page = answer.content.decode()
-    assert "<title>Splendor by post</title>" in page and "REST API" in page
+    assert "Slow games of Splendor, by email and on the web" in page and "JSON API" in page
     assert 'href="/api/docs/"' in page and 'href="/api/schema/"' in page
-    assert "docs/api.md" in page and "README.md" in page
+    assert 'href="/accounts/signup/"' in page and 'href="/accounts/login/"' in page
 
 
 def test_the_home_page_is_only_read(client):

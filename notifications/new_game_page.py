@@ -1,0 +1,138 @@
+"""The new-game page for a logged-in player in a browser (/accounts/games/new/):
+variant, seats, the players to invite by username or email address, the clock,
+public and rated. It invites by address (notifications.invitations), so it lives
+in this app, above games and accounts.
+
+The form reads the input; one service creates the game; its domain errors are
+shown next to the field they are about. No answer depends on whether an address
+has an account.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
+
+from accounts.pages import private_page
+from core.errors import DomainError
+from games import errors as game_errors
+from games.services import DEFAULT_MOVE_TIMEOUT_HOURS, MAX_BANK_HOURS, MAX_MOVE_TIMEOUT_HOURS, MAX_SEATS, MIN_SEATS
+from notifications.invitations import GameSetup, UnknownUsername, game_create_inviting
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+
+class NewGameForm(forms.Form):
+    variant = forms.ChoiceField(
+        label="Game",
+        choices=[("base", "Splendor"), ("marvel", "Splendor: Marvel")],
+        initial="base",
+        widget=forms.RadioSelect,
+    )
+    # Plain numbers: the service says what is allowed (its words are shown here).
+    seats = forms.IntegerField(
+        label="Players",
+        initial=2,
+        help_text=f"{MIN_SEATS} to {MAX_SEATS}, you included.",
+        widget=forms.NumberInput(attrs={"min": MIN_SEATS, "max": MAX_SEATS}),
+    )
+    invite = forms.CharField(
+        label="Invite",
+        required=False,
+        help_text=(
+            "Usernames or email addresses, separated by commas or new lines. "
+            "Seats nobody is invited to are open to anyone with the game's link."
+        ),
+        widget=forms.Textarea(attrs={"rows": 3, "autocomplete": "off"}),
+    )
+    move_timeout_hours = forms.IntegerField(
+        label="Time per move (hours)",
+        initial=DEFAULT_MOVE_TIMEOUT_HOURS,
+        help_text=f"1 to {MAX_MOVE_TIMEOUT_HOURS}. A seat that runs out of time misses its turn.",
+        widget=forms.NumberInput(attrs={"min": 1, "max": MAX_MOVE_TIMEOUT_HOURS}),
+    )
+    bank_hours = forms.IntegerField(
+        label="Time bank (hours)",
+        initial=0,
+        help_text=f"0 to {MAX_BANK_HOURS}: extra time each player may spend over the whole game.",
+        widget=forms.NumberInput(attrs={"min": 0, "max": MAX_BANK_HOURS}),
+    )
+    public = forms.BooleanField(
+        label="Public: anyone may watch, and it is listed among the open games", required=False
+    )
+    rated = forms.BooleanField(label="Rated: the result counts towards ratings", required=False)
+
+    def clean_invite(self) -> tuple[list[str], list[str]]:
+        """(usernames, addresses): an entry with an @ is an address."""
+        entries = [entry.strip() for entry in re.split(r"[,;\s]+", self.cleaned_data.get("invite") or "") if entry.strip()]
+        usernames, addresses = [], []
+        for entry in entries:
+            if "@" in entry:
+                try:
+                    validate_email(entry)
+                except ValidationError:
+                    raise ValidationError(f"{entry} is not an email address.") from None
+                addresses.append(entry)
+            else:
+                usernames.append(entry)
+        return usernames, addresses
+
+
+def _field_for(error: DomainError) -> str | None:
+    """The form field a refusal of the service is about (None: the whole form)."""
+    if isinstance(error, (UnknownUsername, game_errors.TooManyInvitations)):
+        return "invite"
+    text = error.message.lower()
+    for words, field in (
+        ("invite", "invite"),
+        ("variant", "variant"),
+        ("seats", "seats"),
+        ("time per move", "move_timeout_hours"),
+        ("time bank", "bank_hours"),
+    ):
+        if words in text:
+            return field
+    return None
+
+
+@private_page
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def new_game(request: HttpRequest) -> HttpResponse:
+    user: User = request.user  # type: ignore[assignment]
+    form = NewGameForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        usernames, addresses = data["invite"]
+        setup = GameSetup(
+            variant=data["variant"],
+            seats=data["seats"],
+            usernames=usernames,
+            addresses=addresses,
+            move_timeout_hours=data["move_timeout_hours"],
+            bank_hours=data["bank_hours"],
+            public=data["public"],
+            rated=data["rated"],
+        )
+        try:
+            game = game_create_inviting(creator=user, setup=setup)
+        except DomainError as error:
+            form.add_error(_field_for(error), error.message)
+        else:
+            invited = len(usernames) + len(addresses)
+            told = f" Your {'invitation is' if invited == 1 else 'invitations are'} on the way." if invited else ""
+            messages.success(request, f"Game {game.pk} is set up; it starts when every seat is taken.{told}")
+            return HttpResponseRedirect(reverse("accounts-games"), status=303)
+    status = 400 if form.errors else 200
+    return render(request, "notifications/pages/new_game.html", {"form": form}, status=status)
