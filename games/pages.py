@@ -43,6 +43,7 @@ from games.errors import GameNotFound
 from games.models import Game, Move, Seat
 from games.page_session import LoginNeeded, Viewer, page_viewer, seat_forget, seat_remember
 from games.presentation import board_context
+from games.table import move_kinds
 
 # Nothing inline but styles (the board is inline-styled to work in email too), nothing from elsewhere.
 CONTENT_SECURITY_POLICY = (
@@ -54,13 +55,6 @@ _HEADINGS = {
     ErrorKind.NOT_FOUND: "This link does not open a game",
     ErrorKind.FORBIDDEN: "This link no longer works",
 }
-
-_KINDS = (
-    ("buy", "Buy a card"),
-    ("reserve", "Reserve a card"),
-    ("take", "Take tokens"),
-    ("pass", "Pass"),
-)
 
 _PAUSE_REASONS = {
     "vacation": "a player is on vacation",
@@ -151,50 +145,6 @@ def _viewer(request: HttpRequest, game_id: str, *, allow_public: bool = True) ->
 # --- what the page shows ------------------------------------------------------------------
 
 
-def _move_groups(moves: list[str]) -> list[dict[str, Any]]:
-    """The legal moves by kind, then by action: a take that must return tokens or a
-    move that must choose a noble lists its choices under one action."""
-    by_kind: dict[str, dict[str, list[dict[str, Any]]]] = {kind: {} for kind, _ in _KINDS}
-    for number, text in enumerate(moves):
-        move = engine.move_from_text(text)
-        by_kind.setdefault(move.kind, {}).setdefault(move.action_text, []).append(
-            {
-                "text": text,
-                "id": f"move-{number}",
-                "card": move.card or "",
-                "take": move.take,
-                "deck": move.deck or "",
-                "choice": text[len(move.action_text) :].strip(),
-            }
-        )
-    return [
-        {
-            "kind": kind,
-            "title": title,
-            "count": sum(len(group) for group in by_kind[kind].values()),
-            "actions": [
-                {"action": action, "moves": group, "choose": _choice_words(group)}
-                for action, group in by_kind[kind].items()
-            ],
-        }
-        for kind, title in _KINDS
-        if by_kind.get(kind)
-    ]
-
-
-def _choice_words(group: list[dict[str, Any]]) -> str:
-    """What the player chooses among the moves of one action (B-TAKE-4 returns, B-NOBLE-2 tiles)."""
-    texts = [move["text"] for move in group]
-    parts = []
-    if any(" return " in text for text in texts):
-        parts.append("the tokens to return (you may keep ten)")
-    if any(" noble " in text for text in texts):
-        parts.append("the noble who visits you")
-    if any(" location " in text for text in texts):
-        parts.append("the location you take")
-    return " and ".join(parts) or "one"
-
-
 def _duration(seconds: int) -> str:
     hours, rest = divmod(max(seconds, 0), 3600)
     minutes = rest // 60
@@ -261,8 +211,10 @@ def _draw(
         "invitation": invitation,
         "message": message,
         "error": error,
-        "move_groups": _move_groups(moves),
+        "move_kinds": move_kinds(game, moves, board["colors"]),
         "move_count": len(moves),
+        "act": bool(moves),
+        "confirm_moves": _confirm_moves(seat),
         "typed": typed,
         "chosen": chosen if chosen in moves else "",
         "playing": playing,
@@ -281,6 +233,13 @@ def _draw(
         "email_warning": _email_warning(seat),
     }
     return with_forms(render(request, "games/game_page.html", context, status=status))
+
+
+def _confirm_moves(seat: Seat | None) -> bool:
+    """The seat's player asks to confirm a move before it is sent (on unless they
+    turned it off in their settings)."""
+    player = getattr(seat.user, "player", None) if seat is not None else None
+    return bool(getattr(player, "confirm_moves", True))
 
 
 def _email_warning(seat: Seat | None) -> str | None:
@@ -505,15 +464,18 @@ def game_replay(request: HttpRequest, game_id: str) -> HttpResponse:
         then.result = None
     board = board_context(game=then, seat_index=found.seat_index, last_moves=0)
     names = {p["seat"]: p["name"] for p in board["players"]}
+    # One numbering: move n is the API's ply n - 1, and ?ply=n shows the board after n moves.
+    moves = [
+        {"number": n + 1, "ply": n, "name": names.get(seat, f"Seat {seat}"), "text": text, "current": n + 1 == ply}
+        for n, (text, seat) in enumerate(texts)
+    ]
     context = {
         "board": board,
         "game_id": game.pk,
         "ply": ply,
         "total": len(texts),
-        "moves": [
-            {"number": n + 1, "ply": n, "name": names.get(seat, f"Seat {seat}"), "text": text, "current": n + 1 == ply}
-            for n, (text, seat) in enumerate(texts)
-        ],
+        "moves": moves,
+        "current": moves[ply - 1] if ply else None,
         "previous": ply - 1 if ply > 0 else None,
         "next": ply + 1 if ply < len(texts) else None,
         "seed": game.seed if game.is_over else "",

@@ -349,7 +349,7 @@ def test_a_seat_handed_to_the_bot_shows_as_the_bots_in_the_api_and_on_the_page(g
     browser = Client()
     browser.force_login(other.user)
     html = browser.get(f"/games/{game.pk}/").content.decode()
-    assert html.count("&middot; played by the bot") == 1  # the seat; its moves say "(played by the bot)"
+    assert html.count(">played by the bot</span>") == 1  # the seat; its moves say "(played by the bot)"
 
 
 def test_an_adjudicated_game_page_says_a_moderator_decided_the_places(game: Game, mo: Any) -> None:

@@ -50,7 +50,7 @@ def test_every_part_of_the_board_is_drawn_for_every_seat(variant: str, players: 
             for face_up in view["market"][str(level)]:
                 if face_up:
                     assert f'data-card="{face_up["id"]}"' in html
-        assert "Bank" in html and 'data-pile="J"' in html  # token piles, with their letters
+        assert "Bank" in html and 'data-token="J"' in html  # token piles, with their letters
         tiles = view.get("locations", view.get("nobles", []))
         assert all(tile["id"] in html for tile in tiles)
         for player in Seat.objects.filter(game=game):
@@ -64,8 +64,8 @@ def test_every_part_of_the_board_is_drawn_for_every_seat(variant: str, players: 
             assert "a level 1 card, reserved face down" in html  # a card back of its level
         if variant == "marvel":
             assert "Avengers Assemble" in html and "Time Stone" in html and "Gauntlet:" in html
-        # Colours are never the only signal: each chip carries its letter and names it.
-        assert '<abbr title="blue"' in html
+        # Colours are never the only signal: each gem and bonus carries its letter and names it.
+        assert "<small>U</small>" in html and "blue bonus" in html
         assert '<html lang="en">' in html and 'name="viewport"' in html
         assert 'aria-label="The board"' in html and "<h1" in html and "<h2" in html
 
