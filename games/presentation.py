@@ -56,6 +56,14 @@ class Card(TypedDict):
     blind: NotRequired[bool]  # reserved from a deck: its owner sees it
 
 
+class Stack(Chip):
+    """One colour of a player's area: cards of that bonus (``None`` for the
+    joker and the Time Stone, which are never a card's bonus) and tokens."""
+
+    bonus: int | None
+    tokens: int
+
+
 class MarketRow(TypedDict):
     level: int
     deck_count: int
@@ -91,6 +99,7 @@ class PlayerArea(TypedDict):
     tokens: list[CountedChip]
     token_count: int
     bonuses: list[CountedChip]
+    stacks: list[Stack]  # every colour, bonuses beside tokens, in the legend's order
     card_count: int
     reserved: list[Card]
     tiles: list[str]  # ids
@@ -118,7 +127,7 @@ class ResultFacts(TypedDict):
 
 class LastMove(TypedDict):
     ply: int  # from 0, as the API counts
-    number: int  # from 1, as people count
+    number: int  # from 1, as people count: move n is ply n - 1
     seat: int
     name: str
     text: str
@@ -145,8 +154,13 @@ class Board(TypedDict):
     started: bool
     over: bool
     final_round: bool
-    round: int
+    round: int  # the round being played, from 1
+    # Moves are counted the one way everywhere people read them: move n is the
+    # n-th move played, the API's ply n - 1. ``ply`` is the number of moves
+    # played so far, which is also the API's (0-based) ply of the next move.
     ply: int
+    moves_played: int  # == ply
+    move_number: int  # the move to play next, from 1 (ply + 1); "move 2 to play" after one move
     viewer_seat: int | None
     viewer_name: str
     to_move: int | None
@@ -204,6 +218,11 @@ def _color(variant: str, letter: str) -> Chip:
     return {"letter": letter, "name": name, "bg": bg, "fg": fg}
 
 
+def color_chip(variant: str, letter: str) -> Chip:
+    """A colour as the board draws it (letter, word and paint), for the other views of the table."""
+    return _color(variant if variant in _COLORS else "base", letter)
+
+
 def _counted(variant: str, counts: dict[str, int], *, keep_zero: bool = False) -> list[CountedChip]:
     order = list(_COLORS[variant])
     letters = sorted(counts, key=lambda letter: order.index(letter) if letter in order else len(order))
@@ -211,6 +230,14 @@ def _counted(variant: str, counts: dict[str, int], *, keep_zero: bool = False) -
         CountedChip(**_color(variant, letter), count=counts[letter])
         for letter in letters
         if keep_zero or counts[letter]
+    ]
+
+
+def _stacks(variant: str, bonuses: dict[str, int], tokens: dict[str, int]) -> list[Stack]:
+    order = list(_COLORS[variant])
+    letters = sorted(set(bonuses) | set(tokens), key=lambda letter: order.index(letter) if letter in order else 99)
+    return [
+        Stack(**_color(variant, letter), bonus=bonuses.get(letter), tokens=tokens.get(letter, 0)) for letter in letters
     ]
 
 
@@ -275,6 +302,8 @@ def board_context(*, game: Game, seat_index: int | None, last_moves: int = 5) ->
         "final_round": False,
         "round": 0,
         "ply": 0,
+        "moves_played": 0,
+        "move_number": 1,
         "viewer_seat": seat_index,
         "viewer_name": names.get(seat_index, "") if seat_index is not None else "",
         "to_move": None,
@@ -307,6 +336,8 @@ def board_context(*, game: Game, seat_index: int | None, last_moves: int = 5) ->
             "final_round": view["final_round"],
             "round": view["round"],
             "ply": view["ply"],
+            "moves_played": view["ply"],
+            "move_number": view["ply"] + 1,
             "to_move": to_move,
             "to_move_name": names.get(to_move, "") if to_move is not None else "",
             "your_turn": to_move is not None and to_move == seat_index,
@@ -349,6 +380,7 @@ def board_context(*, game: Game, seat_index: int | None, last_moves: int = 5) ->
                 "tokens": _counted(variant, entry["tokens"]),
                 "token_count": entry["token_count"],
                 "bonuses": _counted(variant, entry["bonuses"], keep_zero=True),
+                "stacks": _stacks(variant, entry["bonuses"], entry["tokens"]),
                 "card_count": entry["card_count"],
                 "reserved": [_card(variant, card) for card in entry["reserved"]],
                 "tiles": list(entry.get("locations", entry.get("nobles", []))),

@@ -1,10 +1,11 @@
 """The HTML email a player receives, drawn in a real browser and kept as a
-screenshot: the ones that say why the bot played a seat, and a league admin's
-suspension. Each is checked for the words that matter and for what must not be
-in it.
+screenshot: the turn email with its board (base and Marvel), the ones that say
+why the bot played a seat, and a league admin's suspension. Each is checked for
+the words that matter and for what must not be in it.
 
-Personas: alice and bob play; mo moderates and hands bob's seat to the bot;
-mallory administers the league that suspends alice.
+Personas: alice and bob play; dave takes a third seat so that a blind
+reservation has someone to be hidden from; mo moderates and hands bob's seat to
+the bot; mallory administers the league that suspends alice.
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ import pytest
 from django.core import mail
 
 from games import moderation, services
-from games.models import Game, Seat
+from games.models import Game, Move, Seat
 from leagues import services as league_services
 from leagues.models import League, Membership
-from tests.games.game_helpers import make_player
+from tests.games.board_helpers import play, started_game
+from tests.games.game_helpers import play_moves, make_player
 
 pytestmark = pytest.mark.django_db
 
@@ -27,11 +29,39 @@ def html_of(message: Any) -> str:
     return next(content for content, mime in message.alternatives if mime == "text/html")
 
 
-def shown(new_page: Any, screenshot: Any, message: Any, name: str) -> str:
-    page = new_page(viewport={"width": 700, "height": 900})
+def shown(new_page: Any, screenshot: Any, message: Any, name: str, *, width: int = 700) -> str:
+    page = new_page(viewport={"width": width, "height": 900})
     page.set_content(html_of(message))
     screenshot(page, name)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, "nothing overflows to the side"
     return str(page.locator("body").inner_text())
+
+
+@pytest.mark.parametrize("variant", ["base", "marvel"])
+def test_the_turn_email_draws_the_board_as_the_table_looks(
+    new_page: Any, screenshot: Any, django_capture_on_commit_callbacks: Any, variant: str
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        game = started_game(variant, 3)
+        play(game, "reserve deck1")
+        play_moves(game, 8)
+    reserver = Move.objects.get(game=game, ply=0)
+    hidden = reserver.private_card
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        play_moves(game, 1)  # a tenth move: the next seat gets its turn email
+    game.refresh_from_db()
+    to_move = Seat.objects.get(game=game, index=game.to_move)
+    turn = next(m for m in mail.outbox if to_move.user.email in m.to and m.subject.startswith("Your turn"))
+    text = shown(new_page, screenshot, turn, f"email-your-turn-{variant}", width=600)  # a mail client's width
+    assert "move 11 to play" in text and "It is your turn." in text
+    assert "6. " in text and "10. " in text and "11. " not in text  # the last five moves, counted from 1
+    assert "Level 3" in text and "Bank" in text and "Reserved" in text
+    if to_move.index != reserver.seat:
+        assert "a level 1 card, reserved face down" in text and hidden not in html_of(turn) + turn.body
+    assert game.seed not in html_of(turn) + turn.body
+    if variant == "marvel":
+        assert "Time Stone" in text and "Gauntlet:" in text
 
 
 def test_the_emails_after_a_seat_is_handed_to_the_bot_say_so(
