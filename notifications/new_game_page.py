@@ -134,5 +134,5 @@ def new_game(request: HttpRequest) -> HttpResponse:
             told = f" Your {'invitation is' if invited == 1 else 'invitations are'} on the way." if invited else ""
             messages.success(request, f"Game {game.pk} is set up; it starts when every seat is taken.{told}")
             return HttpResponseRedirect(reverse("accounts-games"), status=303)
-    status = 400 if form.errors else 200
-    return render(request, "notifications/pages/new_game.html", {"form": form}, status=status)
+    # 200 with the refusals in the form, as the other account pages answer.
+    return render(request, "notifications/pages/new_game.html", {"form": form})
