@@ -1,6 +1,8 @@
 """Two players play a whole game on the game page, each in a browser of their own,
-by clicking the moves their page lists (the greedy bot picks which), from a
-fixed deal on which a return of tokens and a choice between nobles both come up."""
+by clicking the board: a card, a deck or token piles, then one of the moves the
+page offers for it, then the button that confirms it (the greedy bot picks which
+move), from a fixed deal on which a buy paid with gold, a return of tokens and a
+choice between nobles all come up."""
 
 from __future__ import annotations
 
@@ -23,8 +25,61 @@ def _path(seat: Seat) -> str:
 
 
 def _listed_moves(page: Any) -> list[str]:
-    values: list[str] = page.eval_on_selector_all('input[name="move"]', "inputs => inputs.map(i => i.value)")
+    values: list[str] = page.eval_on_selector_all("[data-move]", "buttons => buttons.map(b => b.dataset.move)")
     return values
+
+
+def _offered(page: Any) -> list[str]:
+    """The moves the panel offers now (a forced pass is always listed)."""
+    values: list[str] = page.eval_on_selector_all(
+        "#move-form button[data-move]:not([hidden])", "buttons => buttons.map(b => b.dataset.move)"
+    )
+    return sorted(v for v in values if not v.startswith("pass"))
+
+
+def _on_board(page: Any, turn: Turn, screenshot: Any, seen: set[str]) -> None:
+    """Chooses ``turn.text`` by clicking the board, checks what is offered on the way, confirms it."""
+    words = turn.text.split()
+    kind, target = words[0], words[1] if len(words) > 1 else ""
+    if kind == "take":
+        for letter in target if len(set(target)) > 1 else target[0]:
+            page.click(f'#bank [data-token="{letter}"]')
+        if len(set(target)) == 1:
+            page.click(f'#bank [data-token="{target[0]}"]')  # the same pile again: two of it
+        expected = sorted(t for t in turn.legal if t.split()[:2] == ["take", target])
+    elif target.startswith("deck"):
+        page.click(f'[data-deck="{target[4:]}"]')
+        expected = sorted(t for t in turn.legal if t.split()[:2] == ["reserve", target])
+    elif kind in ("buy", "reserve"):
+        page.click(f'[data-card="{target}"]')
+        expected = sorted(t for t in turn.legal if t.split()[1:2] == [target] and not t.startswith("take"))
+    else:
+        expected = []
+    if expected:
+        assert _offered(page) == expected, f"{turn.text}: the board offers exactly the legal moves with it"
+    pays = page.locator(f'[data-move="{turn.text}"] .pays')
+    if kind == "buy" and pays.count() and "joker" in pays.inner_text() and "gold" not in seen:
+        screenshot(page, "game-page-buy-with-gold")
+        seen.add("gold")
+    if " return " in turn.text and "return" not in seen:
+        screenshot(page, "game-page-return-tokens")
+        seen.add("return")
+    if " noble " in turn.text and len(expected) > 1:
+        # The noble is chosen on the board: it narrows the offer to the one move, which is then chosen.
+        noble = words[words.index("noble") + 1]
+        page.click(f'[data-noble="{noble}"]')
+        if "noble" not in seen:
+            screenshot(page, "game-page-noble-choice")
+            seen.add("noble")
+    else:
+        page.click(f'#move-form [data-move="{turn.text}"]')
+    assert page.locator("#move-chosen").inner_text().startswith(turn.text)  # shown in notation first
+    assert page.locator("[data-confirm]").get_attribute("value") == turn.text
+    if "confirm" not in seen:
+        screenshot(page, "game-page-confirm")
+        seen.add("confirm")
+    with page.expect_navigation():
+        page.click("[data-confirm]")
 
 
 def _typed_form(turn: Turn) -> str | None:
@@ -63,24 +118,15 @@ def test_two_players_play_a_whole_game_by_clicking_on_their_pages(
     screenshot(pages[line[0].seat], "game-page-start")
 
     first_version = game.version
-    typed = returned = chose_noble = stale_checked = False
+    typed = stale_checked = False
+    seen: set[str] = set()
     for number, turn in enumerate(line):
         page = pages[turn.seat]
         version = first_version + number  # one move, one version (two players, nobody resigned)
         # The page redraws itself (it polls the version) once the other player has moved.
         page.wait_for_selector(f'#game[data-version="{version}"]', timeout=15_000)
-        assert sorted(_listed_moves(page)) == sorted(turn.legal), f"move {number + 1}: the page lists the legal moves"
+        assert sorted(_listed_moves(page)) == sorted(turn.legal), f"move {number + 1}: the page has the legal moves"
 
-        if number == 1:
-            # Tapping a card on the board lists only the moves with that card.
-            card = next(t.split()[1] for t in turn.legal if t.startswith("reserve ") and "deck" not in t)
-            page.click(f'#board [data-card="{card}"]')
-            visible = page.eval_on_selector_all(
-                '#move-form .move:not([hidden]) input[name="move"]', "inputs => inputs.map(i => i.value)"
-            )
-            assert visible and all(card in text for text in visible)
-            page.click("#move-filter-clear")
-            assert page.locator('#move-form .move[hidden]').count() == 0
         if number == 2 and not stale_checked:
             # A second window of the same player, without JavaScript, drawn now and used after the move.
             stale = new_page(java_script_enabled=False)
@@ -94,29 +140,21 @@ def test_two_players_play_a_whole_game_by_clicking_on_their_pages(
                 page.click("#play-typed")
             typed = True
         else:
-            page.get_by_label(turn.text, exact=True).check()
-            if turn.returns_tokens and not returned:
-                screenshot(page, "game-page-return-tokens")
-                returned = True
-            if turn.chooses_noble and not chose_noble:
-                screenshot(page, "game-page-noble-choice")
-                chose_noble = True
-            with page.expect_navigation():
-                page.click("#play-chosen")
+            _on_board(page, turn, screenshot, seen)
         assert page.locator("#page-error").count() == 0, page.locator("#page-error").inner_text()
         drawn = int(page.locator("#game").get_attribute("data-version") or 0)
         assert drawn == version + 1 or (number == len(line) - 1 and drawn > version)  # the end is news too
 
         if number == 2:
-            stale.get_by_label(turn.legal[0], exact=True).check()
+            # Without JavaScript each move is a button that plays it.
             with stale.expect_navigation():
-                stale.click("#play-chosen")
+                stale.click(f'[data-move="{turn.legal[0]}"]')
             assert "The game moved on since this page was drawn" in stale.locator("#page-error").inner_text()
             assert stale.locator("#game").get_attribute("data-version") == str(version + 1)  # drawn again
         if number == len(line) // 2:
             screenshot(page, "game-page-mid-game")
 
-    assert typed and returned and chose_noble and stale_checked
+    assert typed and stale_checked and seen >= {"gold", "return", "noble", "confirm"}, seen
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     for page in pages.values():

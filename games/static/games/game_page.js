@@ -1,7 +1,10 @@
-// The game page works without this file. With it: the page redraws itself when
-// the game moves on (a small poll of /games/<id>/version while the page is
-// visible, with If-None-Match), keeping the move being chosen if it is still
-// legal; and tapping a card or a token pile lists only the moves with it.
+// The game page works without this file: every legal move is a button that
+// plays it. With it: the page redraws itself when the game moves on (a small
+// poll of /games/<id>/version while the page is visible, with If-None-Match),
+// keeping the move being chosen if it is still legal; and the player acts on
+// the board: a card, a deck, token piles or a noble offer exactly the legal
+// moves with them, and the chosen move is shown in notation and confirmed
+// (unless the player turned confirmation off) before the form posts it.
 (function () {
   "use strict";
   var root = document.getElementById("game");
@@ -36,25 +39,14 @@
     }
   }
 
-  // What the player was choosing before a redraw, if it is still on the list.
-  var kept = stored(storeKey);
-  store(storeKey, null);
-  if (kept) {
-    var radios = document.querySelectorAll('input[name="move"]');
-    for (var i = 0; i < radios.length; i += 1) {
-      if (radios[i].value === kept) {
-        radios[i].checked = true;
-      }
-    }
-  }
+  var chosen = null;  // the text of the move chosen and waiting for confirmation
 
   function redraw() {
     if (redrawing) {
       return;
     }
     redrawing = true;
-    var checked = document.querySelector('input[name="move"]:checked');
-    store(storeKey, checked ? checked.value : null);
+    store(storeKey, chosen);
     window.location.replace(pageUrl);
   }
 
@@ -93,50 +85,232 @@
     document.addEventListener("visibilitychange", poll);
   }
 
-  // Tapping a card or a pile lists only the moves with it.
+  var panel = document.getElementById("moves");
   var form = document.getElementById("move-form");
-  var note = document.getElementById("move-filter");
-  var label = document.getElementById("move-filter-label");
-  var clear = document.getElementById("move-filter-clear");
-  if (!form || !note || !label || !clear) {
+  if (!panel || !form) {
     return;
   }
+  var confirmMoves = panel.getAttribute("data-confirm-moves") !== "0";
+  var prompt = document.getElementById("move-prompt");
+  var choice = document.getElementById("move-choice");
+  var chosenText = document.getElementById("move-chosen");
+  var confirmButton = form.querySelector("[data-confirm]");
+  var cancel = document.getElementById("move-cancel");
+  var note = document.getElementById("move-filter");
+  var label = document.getElementById("move-filter-label");
+  var showAll = document.getElementById("move-filter-clear");
+  var order = Array.prototype.map.call(document.querySelectorAll("#bank [data-token]"), function (pile) {
+    return pile.getAttribute("data-token");
+  }).join("");
 
-  function filter(test, what) {
-    var moves = form.querySelectorAll(".move");
-    var shown = 0;
+  // Every legal move, read from its notation (notation.md): the action, what it
+  // is played on, the tokens taken or returned, the noble or location chosen.
+  var moves = Array.prototype.map.call(form.querySelectorAll("button[data-move]"), function (button) {
+    var text = button.getAttribute("data-move");
+    var words = text.split(" ");
+    var move = { button: button, text: text, kind: words[0], on: "", take: "", tile: "" };
+    if (move.kind === "take") {
+      move.take = words[1];
+    } else if (move.kind === "buy" || move.kind === "reserve") {
+      move.on = words[1];
+    }
+    for (var i = 1; i < words.length - 1; i += 1) {
+      if (words[i] === "noble" || words[i] === "location") {
+        move.tile = words[i + 1];
+      }
+    }
+    return move;
+  });
+  var shown = moves;
+  var takeLetters = "";
+
+  function sorted(letters) {
+    return letters.split("").sort(function (a, b) { return order.indexOf(a) - order.indexOf(b); }).join("");
+  }
+
+  // A take of ``letters`` or more (each letter as many times as chosen).
+  function takes(move, letters) {
+    var rest = move.take;
+    for (var i = 0; i < letters.length; i += 1) {
+      var at = rest.indexOf(letters[i]);
+      if (at === -1) {
+        return false;
+      }
+      rest = rest.slice(0, at) + rest.slice(at + 1);
+    }
+    return true;
+  }
+
+  function mark(selector, test) {
+    var elements = document.querySelectorAll(selector);
+    for (var i = 0; i < elements.length; i += 1) {
+      var on = test(elements[i]);
+      elements[i].classList.toggle("selected", on);
+      if (elements[i].tagName === "BUTTON") {
+        elements[i].setAttribute("aria-pressed", on ? "true" : "false");
+      }
+    }
+  }
+
+  function offer(list, what) {
+    shown = list;
     for (var i = 0; i < moves.length; i += 1) {
-      var match = test(moves[i]);
-      moves[i].hidden = !match;
-      shown += match ? 1 : 0;
+      moves[i].button.hidden = list.indexOf(moves[i]) === -1 && moves[i].kind !== "pass";
     }
-    var groups = form.querySelectorAll(".move-group, fieldset");
-    for (var j = 0; j < groups.length; j += 1) {
-      groups[j].hidden = groups[j].querySelectorAll(".move:not([hidden])").length === 0;
+    var sets = form.querySelectorAll("fieldset");
+    for (var j = 0; j < sets.length; j += 1) {
+      sets[j].hidden = sets[j].querySelectorAll("button[data-move]:not([hidden])").length === 0;
     }
-    label.textContent = what + " (" + shown + ")";
+    var tiles = {};
+    list.forEach(function (move) { if (move.tile) { tiles[move.tile] = true; } });
+    var choosing = Object.keys(tiles).length > 1;
+    var tileElements = document.querySelectorAll("[data-noble], [data-location]");
+    for (var k = 0; k < tileElements.length; k += 1) {
+      var id = tileElements[k].getAttribute("data-noble") || tileElements[k].getAttribute("data-location");
+      tileElements[k].classList.toggle("can-choose", choosing && tiles[id] === true);
+    }
+    if (what === null) {
+      note.hidden = true;
+      prompt.hidden = false;
+      return;
+    }
+    prompt.hidden = true;
     note.hidden = false;
+    label.textContent = list.length === 0
+      ? "No legal move with " + what + "."
+      : what + ": " + list.length + " move" + (list.length === 1 ? "" : "s") +
+        (choosing ? "; choose the " + (document.querySelector("[data-location]") ? "location" : "noble") +
+          " on the board or below." : ".");
   }
 
-  function showAll() {
-    var hidden = form.querySelectorAll("[hidden]");
-    for (var i = 0; i < hidden.length; i += 1) {
-      hidden[i].hidden = false;
+  function reset() {
+    takeLetters = "";
+    mark("[data-card], [data-deck], #bank [data-token], [data-noble], [data-location]", function () { return false; });
+  }
+
+  function choose(move) {
+    chosen = move ? move.text : null;
+    moves.forEach(function (m) {
+      m.button.classList.toggle("chosen", m === move);
+      m.button.setAttribute("aria-pressed", m === move ? "true" : "false");
+    });
+    if (!move) {
+      choice.hidden = true;
+      confirmButton.value = "";
+      return;
     }
-    note.hidden = true;
+    var pays = move.button.querySelector(".pays");
+    chosenText.textContent = move.text + (pays ? " (" + pays.textContent.replace(/\s+/g, " ").trim() + ")" : "");
+    confirmButton.value = move.text;
+    choice.hidden = false;
+    confirmButton.focus();
   }
 
-  clear.addEventListener("click", showAll);
-  document.getElementById("board").addEventListener("click", function (event) {
-    var target = event.target;
-    var card = target.closest ? target.closest("[data-card]") : null;
-    var pile = target.closest ? target.closest("[data-pile]") : null;
-    if (card) {
-      var id = card.getAttribute("data-card");
-      filter(function (move) { return move.getAttribute("data-card") === id; }, "card " + id);
-    } else if (pile) {
-      var letter = pile.getAttribute("data-pile");
-      filter(function (move) { return (move.getAttribute("data-take") || "").indexOf(letter) !== -1; }, "token " + letter);
+  function onCard(id) {
+    reset();
+    mark("[data-card]", function (e) { return e.getAttribute("data-card") === id; });
+    offer(moves.filter(function (m) { return m.on === id; }), "card " + id);
+  }
+
+  function onDeck(level) {
+    reset();
+    mark("[data-deck]", function (e) { return e.getAttribute("data-deck") === level; });
+    offer(moves.filter(function (m) { return m.on === "deck" + level; }), "the level " + level + " deck");
+  }
+
+  function onPile(letter) {
+    var picked = takeLetters;
+    if (picked.indexOf(letter) === -1) {
+      picked = picked.length >= 3 || (picked.length === 2 && picked[0] === picked[1]) ? letter : picked + letter;
+    } else if (picked === letter) {
+      picked = letter + letter;  // the same pile twice: two of one colour (B-TAKE-2)
+    } else {
+      picked = picked.split(letter).join("");
+    }
+    reset();
+    takeLetters = sorted(picked);
+    mark("#bank [data-token]", function (e) { return takeLetters.indexOf(e.getAttribute("data-token")) !== -1; });
+    if (!takeLetters) {
+      offer(moves, null);
+      return;
+    }
+    var exact = moves.filter(function (m) { return m.kind === "take" && m.take === takeLetters; });
+    var more = moves.filter(function (m) { return m.kind === "take" && takes(m, takeLetters); });
+    offer(exact.length ? exact : more, "take " + takeLetters + (exact.length ? "" : " (and more piles)"));
+  }
+
+  function onTile(id) {
+    var narrowed = shown.filter(function (m) { return m.tile === id; });
+    if (narrowed.length && narrowed.length < shown.length) {
+      mark("[data-noble], [data-location]", function (e) {
+        return (e.getAttribute("data-noble") || e.getAttribute("data-location")) === id;
+      });
+      offer(narrowed, id);
+      if (narrowed.length === 1) {
+        choose(narrowed[0]);
+      }
+    } else {
+      offer(shown, narrowed.length ? id : id + " is not yours to choose now");
+    }
+  }
+
+  // Without a board choice, only what is not on the board (a forced pass) is listed.
+  offer([], null);
+  var kept = stored(storeKey);
+  store(storeKey, null);
+  var start = moves.filter(function (m) { return m.text === kept || m.button.classList.contains("chosen"); })[0];
+  if (start) {
+    offer([start], start.text);
+    choose(start);
+  }
+
+  form.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest("button[data-move]") : null;
+    if (!button) {
+      return;
+    }
+    var move = moves.filter(function (m) { return m.button === button; })[0];
+    if (confirmMoves) {
+      event.preventDefault();  // shown and confirmed first
+      choose(move);
+    } else {
+      chosen = move.text;
+    }
+  });
+  confirmButton.addEventListener("click", function (event) {
+    if (!confirmButton.value) {
+      event.preventDefault();
+    }
+  });
+  cancel.addEventListener("click", function () {
+    choose(null);
+  });
+  showAll.addEventListener("click", function () {
+    reset();
+    choose(null);
+    offer(moves, "every legal move");
+  });
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && chosen) {
+      choose(null);
+    }
+  });
+  document.addEventListener("click", function (event) {
+    var target = event.target.closest ? event.target.closest("button") : null;
+    if (!target || form.contains(target)) {
+      return;
+    }
+    if (target.hasAttribute("data-card")) {
+      choose(null);
+      onCard(target.getAttribute("data-card"));
+    } else if (target.hasAttribute("data-deck")) {
+      choose(null);
+      onDeck(target.getAttribute("data-deck"));
+    } else if (target.hasAttribute("data-token") && target.closest("#bank")) {
+      choose(null);
+      onPile(target.getAttribute("data-token"));
+    } else if (target.hasAttribute("data-noble") || target.hasAttribute("data-location")) {
+      onTile(target.getAttribute("data-noble") || target.getAttribute("data-location"));
     }
   });
 })();
