@@ -13,8 +13,9 @@ import pytest
 
 from games import links
 from games.models import Game, Move, Seat
+from tests.browser.conftest import SCREENSHOTS
 from tests.games.board_helpers import play, started_game
-from tests.games.game_helpers import play_moves
+from tests.games.game_helpers import greedy, play_moves
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +34,8 @@ def arranged(variant: str, players: int) -> tuple[Game, Seat, str]:
     reserver = Seat.objects.get(game=game, index=game.to_move)
     play(game, "reserve deck1")
     card = Move.objects.get(game=game, ply=0).private_card
-    play_moves(game, 3 * players - 2)
+    # Greedy play that keeps the blind reservation in the hand, hidden.
+    play_moves(game, 3 * players - 2, lambda state, moves: greedy(state, [m for m in moves if card not in m]))
     game.refresh_from_db()
     return game, reserver, card
 
@@ -96,8 +98,14 @@ def test_the_table_fits_a_desktop_and_a_phone(
     panel = phone.locator("#moves").bounding_box()
     assert panel is not None and panel["y"] + panel["height"] <= PHONE["height"] + 1 and panel["y"] >= 0
     assert _serious(phone) == []
+    # What a phone shows: the first screen, then the market with a card chosen and the
+    # panel offering its moves (a full-page capture would misplace the sticky panel).
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     phone.evaluate("() => window.scrollTo(0, 0)")
-    screenshot(phone, f"game-page-{variant}-{players}p-phone")
+    phone.screenshot(path=str(SCREENSHOTS / f"game-page-{variant}-{players}p-phone.png"))
+    card = phone.locator('.market-row[data-level="1"] [data-card]').first
+    card.click()
+    phone.screenshot(path=str(SCREENSHOTS / f"game-page-{variant}-{players}p-phone-card.png"))
 
 
 def test_the_replay_says_which_position_it_shows(live_server: Any, new_page: Any, screenshot: Any) -> None:
