@@ -121,4 +121,4 @@ def test_the_replay_says_which_position_it_shows(live_server: Any, new_page: Any
     assert page.locator("[data-move], [data-confirm]").count() == 0
     assert page.evaluate(WIDER) <= 0
     assert _serious(page) == []
-    screenshot(page, "game-page-replay")
+    screenshot(page, "game-page-replay-desktop")
