@@ -122,3 +122,44 @@ def test_the_replay_says_which_position_it_shows(live_server: Any, new_page: Any
     assert page.evaluate(WIDER) <= 0
     assert _serious(page) == []
     screenshot(page, "game-page-replay-desktop")
+
+
+def test_a_move_is_chosen_and_confirmed_with_the_keyboard(live_server: Any, new_page: Any) -> None:
+    game, _, _ = arranged("base", 2)
+    viewer = _to_move(game)
+    page = new_page(viewport=DESKTOP)
+    page.goto(live_server.url + _path(viewer))
+    card = page.locator('.market-row[data-level="1"] [data-card]').first
+    card_id = card.get_attribute("data-card")
+    card.focus()
+    page.keyboard.press("Enter")  # a card is a button
+    offered = page.locator("#move-form button[data-move]:not([hidden])")
+    assert offered.count() >= 1
+    text = offered.first.get_attribute("data-move")
+    assert text is not None and card_id in text
+    offered.first.focus()
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => document.activeElement.hasAttribute('data-confirm')")  # the focus moves to it
+    assert page.locator("#move-chosen").inner_text().startswith(text)
+    page.keyboard.press("Escape")  # changing one's mind
+    assert page.locator("#move-choice").is_hidden()
+    offered.first.focus()
+    page.keyboard.press("Enter")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert f"You played: {text}" in page.content()
+    assert Move.objects.filter(game=game).order_by("-ply").first().text == text  # type: ignore[union-attr]
+
+
+def test_without_confirmation_a_chosen_move_is_played_at_once(live_server: Any, new_page: Any) -> None:
+    game, _, _ = arranged("base", 2)
+    viewer = _to_move(game)
+    player = viewer.user.player
+    player.confirm_moves = False
+    player.save(update_fields=["confirm_moves"])
+    page = new_page(viewport=DESKTOP)
+    page.goto(live_server.url + _path(viewer))
+    page.click('[data-deck="2"]')
+    with page.expect_navigation():
+        page.click('#move-form [data-move^="reserve deck2"]')
+    assert Move.objects.filter(game=game).order_by("-ply").first().text.startswith("reserve deck2")  # type: ignore[union-attr]
