@@ -1,0 +1,83 @@
+"""The board in the turn email: moves counted the one way people count them
+(move n is the API's ply n - 1), and the table drawn as tiles, piles and player
+areas in inline-styled tables that carry a letter with every colour."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.core import mail
+from tests.notifications.email_helpers import html_of, mail_to, play, start_game, user_to_move
+
+from games.models import Game, Move
+from games.presentation import board_context
+from tests.games.game_helpers import play_to_end
+
+pytestmark = pytest.mark.usefixtures("clock")
+
+
+def test_before_any_move_the_first_turn_email_says_move_1_to_play(alice: Any, bob: Any, commit: Any) -> None:
+    game = start_game(commit, alice, bob)
+    body = mail_to(user_to_move(game))[-1].body
+    assert "round 1, move 1 to play" in body
+    assert "LAST MOVES" not in body
+
+
+def test_after_one_move_the_turn_email_says_move_2_to_play_and_lists_it_as_move_1(
+    alice: Any, bob: Any, commit: Any
+) -> None:
+    game = start_game(commit, alice, bob)
+    mover = user_to_move(game)
+    mail.outbox.clear()
+    play(commit, game, "take WUG")
+    message = mail_to(user_to_move(game))[0]
+    assert "round 1, move 2 to play" in message.body and "move 1 to play" not in message.body
+    assert f"    1. {mover.player.display_name}: take WUG" in message.body
+    html = html_of(message)
+    assert "round 1 &middot; move 2 to play" in html
+    assert re.search(r"<li>1\. [^<]*: <code[^>]*>take WUG</code>", html)
+
+
+def test_the_board_counts_moves_from_1_and_the_api_ply_from_0(alice: Any, bob: Any, commit: Any) -> None:
+    game = start_game(commit, alice, bob)
+    for _ in range(3):
+        play(commit, game)
+    board = board_context(game=game, seat_index=0)
+    assert (board["ply"], board["moves_played"], board["move_number"], board["round"]) == (3, 3, 4, 2)
+    assert [(m["ply"], m["number"]) for m in board["last_moves"]] == [(0, 1), (1, 2), (2, 3)]
+    assert [m["number"] for m in board["last_moves"]] == [
+        move.ply + 1 for move in Move.objects.filter(game=game).order_by("ply")
+    ]
+
+
+def test_a_finished_game_says_how_many_moves_were_played(alice: Any, bob: Any, commit: Any) -> None:
+    game = start_game(commit, alice, bob)
+    with commit():
+        play_to_end(game)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    played = Move.objects.filter(game=game).count()
+    board = board_context(game=game, seat_index=0)
+    assert board["moves_played"] == played and board["last_moves"][-1]["number"] == played
+    over = next(m for m in mail_to(alice) if m.subject.startswith(f"Game {game.pk} is over"))
+    assert f"{played} moves played" in over.body
+    assert "to play" not in over.body.split("LAST MOVES")[0]
+
+
+def test_the_turn_email_draws_cards_tiles_piles_and_players_as_tables(alice: Any, bob: Any, commit: Any) -> None:
+    game = start_game(commit, alice, bob)
+    play(commit, game, "take WUG")
+    html = html_of(mail_to(user_to_move(game))[-1])
+    board = board_context(game=game, seat_index=0)
+    face_up = [card for row in board["market"] for card in row["cards"] if card]
+    assert len(face_up) == 12 and all(f'data-card="{card["id"]}"' in html for card in face_up)
+    assert all(f'data-tile="{tile["id"]}"' in html for tile in board["tiles"])
+    assert all(f'data-pile="{letter}"' in html for letter in "WUGRKJ")
+    assert html.count('width="21%"') >= 12  # four card cells per level, sharing the width
+    assert "Bonuses" in html and "Tokens" in html and "Reserved: none" in html
+    for forbidden in ("<style", "<script", "<link", "<img", "class="):
+        assert forbidden not in html
+    for card in face_up:  # the bonus colour never alone: its letter is on the card
+        assert f'title="{card["color"]["name"]} bonus" style="text-decoration:none">{card["color"]["letter"]}<' in html
