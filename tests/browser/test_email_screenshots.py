@@ -54,8 +54,8 @@ def test_the_turn_email_draws_the_board_as_the_table_looks(
     to_move = Seat.objects.get(game=game, index=game.to_move)
     turn = next(m for m in mail.outbox if to_move.user.email in m.to and m.subject.startswith("Your turn"))
     text = shown(new_page, screenshot, turn, f"email-your-turn-{variant}", width=600)  # a mail client's width
-    assert "move 11 to play" in text and "It is your turn." in text
-    assert "6. " in text and "10. " in text and "11. " not in text  # the last five moves, counted from 1
+    assert "round 4 · 10 moves played" in text and "It is your turn: move 11." in text
+    assert "\n6. " in text and "\n10. " in text and "\n11. " not in text  # the last five moves, counted from 1
     assert "Level 3" in text and "Bank" in text and "Reserved" in text
     if to_move.index != reserver.seat:
         assert "a level 1 card, reserved face down" in text and hidden not in html_of(turn) + turn.body

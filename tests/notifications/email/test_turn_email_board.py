@@ -18,14 +18,14 @@ from tests.games.game_helpers import play_to_end
 pytestmark = pytest.mark.usefixtures("clock")
 
 
-def test_before_any_move_the_first_turn_email_says_move_1_to_play(alice: Any, bob: Any, commit: Any) -> None:
+def test_before_any_move_the_first_turn_email_asks_for_move_1(alice: Any, bob: Any, commit: Any) -> None:
     game = start_game(commit, alice, bob)
     body = mail_to(user_to_move(game))[-1].body
-    assert "round 1, move 1 to play" in body
+    assert "round 1, no move played yet" in body and "It is your turn: move 1." in body
     assert "LAST MOVES" not in body
 
 
-def test_after_one_move_the_turn_email_says_move_2_to_play_and_lists_it_as_move_1(
+def test_after_one_move_the_turn_email_asks_for_move_2_and_lists_the_first_as_move_1(
     alice: Any, bob: Any, commit: Any
 ) -> None:
     game = start_game(commit, alice, bob)
@@ -33,10 +33,10 @@ def test_after_one_move_the_turn_email_says_move_2_to_play_and_lists_it_as_move_
     mail.outbox.clear()
     play(commit, game, "take WUG")
     message = mail_to(user_to_move(game))[0]
-    assert "round 1, move 2 to play" in message.body and "move 1 to play" not in message.body
+    assert "round 1, 1 move played" in message.body and "It is your turn: move 2." in message.body
     assert f"    1. {mover.player.display_name}: take WUG" in message.body
     html = html_of(message)
-    assert "round 1 &middot; move 2 to play" in html
+    assert "round 1 &middot; 1 move played" in html and "It is your turn: move 2." in html
     assert re.search(r"<li>1\. [^<]*: <code[^>]*>take WUG</code>", html)
 
 
@@ -62,8 +62,8 @@ def test_a_finished_game_says_how_many_moves_were_played(alice: Any, bob: Any, c
     board = board_context(game=game, seat_index=0)
     assert board["moves_played"] == played and board["last_moves"][-1]["number"] == played
     over = next(m for m in mail_to(alice) if m.subject.startswith(f"Game {game.pk} is over"))
-    assert f"{played} moves played" in over.body
-    assert "to play" not in over.body.split("LAST MOVES")[0]
+    status_line = next(line for line in over.body.splitlines() if line.endswith(f", {played} moves played"))
+    assert "round" not in status_line and "move " not in status_line  # no move is left to play
 
 
 def test_the_turn_email_draws_cards_tiles_piles_and_players_as_tables(alice: Any, bob: Any, commit: Any) -> None:
