@@ -180,7 +180,9 @@
       ? "No legal move with " + what + "."
       : what + ": " + list.length + " move" + (list.length === 1 ? "" : "s") +
         (choosing ? "; choose the " + (document.querySelector("[data-location]") ? "location" : "noble") +
-          " on the board or below." : ".");
+          " on the board or below." : ".") +
+        (list.length && list.every(function (m) { return / return /.test(m.text); })
+          ? " Each gives tokens back so that you keep ten: choose which." : "");
   }
 
   function reset() {
