@@ -1,5 +1,6 @@
 """The HTML email a player receives, drawn in a real browser and kept as a
-screenshot: the turn email with its board (base and Marvel), the ones that say
+screenshot: the turn email with its board (base and Marvel), the game-over
+email with the last board, the ones that say
 why the bot played a seat, and a league admin's suspension. Each is checked for
 the words that matter and for what must not be in it.
 
@@ -20,7 +21,7 @@ from games.models import Game, Move, Seat
 from leagues import services as league_services
 from leagues.models import League, Membership
 from tests.games.board_helpers import play, started_game
-from tests.games.game_helpers import play_moves, make_player
+from tests.games.game_helpers import make_player, play_moves, play_to_end
 
 pytestmark = pytest.mark.django_db
 
@@ -62,6 +63,21 @@ def test_the_turn_email_draws_the_board_as_the_table_looks(
     assert game.seed not in html_of(turn) + turn.body
     if variant == "marvel":
         assert "Time Stone" in text and "Gauntlet:" in text
+
+
+def test_the_game_over_email_draws_the_last_board_with_the_places(
+    new_page: Any, screenshot: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        game = started_game("base", 2)
+        play_to_end(game)
+    game.refresh_from_db()
+    played = Move.objects.filter(game=game).count()
+    alice = Seat.objects.get(game=game, user__username="alice").user
+    over = next(m for m in mail.outbox if alice.email in m.to and m.subject.startswith(f"Game {game.pk} is over"))
+    text = shown(new_page, screenshot, over, "email-game-over", width=600)
+    assert f"Finished · {played} moves played" in text and "Game over:" in text and "place 1" in text
+    assert f"\n{played}. " in text and "to play move" not in text
 
 
 def test_the_emails_after_a_seat_is_handed_to_the_bot_say_so(
