@@ -81,3 +81,16 @@ def test_the_turn_email_draws_cards_tiles_piles_and_players_as_tables(alice: Any
         assert forbidden not in html
     for card in face_up:  # the bonus colour never alone: its letter is on the card
         assert f'title="{card["color"]["name"]} bonus" style="text-decoration:none">{card["color"]["letter"]}<' in html
+
+
+def test_each_players_area_puts_bonuses_beside_tokens_for_every_colour(alice: Any, bob: Any, commit: Any) -> None:
+    game = start_game(commit, alice, bob)
+    play(commit, game, "take WUG")
+    board = board_context(game=game, seat_index=None)
+    for player in board["players"]:
+        stacks = {s["letter"]: (s["bonus"], s["tokens"]) for s in player["stacks"]}
+        assert list(stacks) == ["W", "U", "G", "R", "K", "J"]  # the legend's order
+        assert stacks["J"][0] is None  # no card has a gold bonus
+        assert {c["letter"]: c["count"] for c in player["bonuses"]} == {k: v[0] for k, v in stacks.items() if k != "J"}
+        assert {c["letter"]: c["count"] for c in player["tokens"]} == {k: v[1] for k, v in stacks.items() if v[1]}
+    assert sum(s["tokens"] for p in board["players"] for s in p["stacks"]) == 3
