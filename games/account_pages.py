@@ -156,8 +156,7 @@ def invitation_answer(request: HttpRequest, game_id: str, answer: str) -> HttpRe
         messages.error(request, error.message)
         return HttpResponseRedirect(reverse("accounts-games"), status=303)
     if answer == "accept":
-        started = " It has started." if game.status == Game.Status.ACTIVE else " It starts when every seat is taken."
-        messages.success(request, f"You joined game {game.pk}.{started}")
+        # The game's page says where it stands; a message would wait for the next account page.
         return HttpResponseRedirect(seat_page_url(seat), status=303)
     messages.success(request, f"You declined the invitation to game {game.pk}.")
     return HttpResponseRedirect(reverse("accounts-games"), status=303)
@@ -199,8 +198,6 @@ def open_game_join(request: HttpRequest, game_id: str) -> HttpResponse:
     except DomainError as error:
         messages.error(request, error.message)
         return HttpResponseRedirect(reverse("accounts-open-games"), status=303)
-    started = " It has started." if game.status == Game.Status.ACTIVE else " It starts when every seat is taken."
-    messages.success(request, f"You joined game {game.pk}.{started}")
     return HttpResponseRedirect(seat_page_url(seat), status=303)
 
 

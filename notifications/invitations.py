@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games import errors as game_errors
@@ -88,9 +89,13 @@ def game_create_inviting(*, creator: User, setup: GameSetup) -> Game:
             "address_digest", flat=True
         )
     )
+    # However the account spells its address: Bob@Example.com is bob@example.com here.
+    any_address = Q(pk__in=[])
+    for address in addresses:
+        any_address |= Q(email__iexact=address)
     by_address = {
         user.email.lower(): user
-        for user in users.filter(email__in=addresses, is_active=True).exclude(pk=creator.pk)
+        for user in users.filter(any_address, is_active=True).exclude(pk=creator.pk)
         if user.email
     }
     # An address of someone also invited by name is invited once, without a word.

@@ -67,10 +67,14 @@ def test_a_game_is_created_as_asked_with_a_username_invited(alice: Any, bob: Any
     assert "is set up; it starts when every seat is taken" in page_text(browser.get("/accounts/games/"))
 
 
-def test_an_address_with_an_account_is_invited_to_a_seat(alice: Any, bob: Any, commit: Any) -> None:
+def test_an_address_with_an_account_is_invited_to_a_seat_however_it_is_spelt(
+    alice: Any, bob: Any, commit: Any
+) -> None:
+    type(bob).objects.filter(pk=bob.pk).update(email="Bob@Example.com")
     with commit():
-        _post(logged_in_client(alice), seats="3", invite="BOB@example.com")
+        _post(logged_in_client(alice), seats="3", invite="bob@EXAMPLE.com")
     assert Seat.objects.filter(user=bob, invited=True).exists()
+    assert not [m for m in mail.outbox if "signup" in m.body and m.to == ["bob@example.com"]]
 
 
 def test_an_address_without_an_account_is_mailed_a_link_to_sign_up_and_its_seat_stays_open(
