@@ -26,7 +26,13 @@ from django.views.decorators.http import require_http_methods
 from accounts.pages import private_page
 from core.errors import DomainError
 from games import errors as game_errors
-from games.services import DEFAULT_MOVE_TIMEOUT_HOURS, MAX_BANK_HOURS, MAX_MOVE_TIMEOUT_HOURS, MAX_SEATS, MIN_SEATS
+from games.services import (
+    DEFAULT_MOVE_TIMEOUT_HOURS,
+    MAX_BANK_HOURS,
+    MAX_MOVE_TIMEOUT_HOURS,
+    MAX_SEATS,
+    MIN_SEATS,
+)
 from notifications.invitations import GameSetup, UnknownUsername, game_create_inviting
 
 if TYPE_CHECKING:
