@@ -80,6 +80,15 @@
       });
   }
 
+  // A page that is sending a form (a move, a resignation) is about to be replaced:
+  // a poll that redrew it now would abort that navigation, and the move's answer
+  // with it. Submissions a handler cancelled do not count.
+  document.addEventListener("submit", function (event) {
+    if (!event.defaultPrevented) {
+      redrawing = true;
+    }
+  });
+
   if (root.getAttribute("data-over") !== "1") {
     window.setInterval(poll, POLL_MS);
     document.addEventListener("visibilitychange", poll);
