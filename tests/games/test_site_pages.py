@@ -10,7 +10,9 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import services
@@ -229,3 +231,18 @@ def test_the_site_pages_need_a_login(db: None) -> None:
     for path in ("/accounts/games/open/", "/accounts/games/new/"):
         answer = Client().get(path)
         assert answer.status_code == 302 and answer["Location"].startswith("/accounts/login/?next="), path
+
+
+def test_the_home_page_costs_the_same_queries_for_one_game_or_many(
+    alice: Any, bob: Any, charlie: Any, dave: Any, django_assert_num_queries: Any
+) -> None:
+    client = logged_in_client(alice)
+    _turn_of(start_two_player_game(alice, bob), alice, deadline_in=timedelta(hours=3))
+    client.get("/")  # the session's first read
+    with CaptureQueriesContext(connection) as one:
+        assert client.get("/").status_code == 200
+    for other in (charlie, dave, bob):
+        _turn_of(start_two_player_game(alice, other), alice, deadline_in=timedelta(hours=2))
+    services.game_create(creator=make_player("erin"), seats=2, invited=[alice])
+    with django_assert_num_queries(len(one.captured_queries)):
+        assert client.get("/").status_code == 200
