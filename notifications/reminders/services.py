@@ -21,6 +21,7 @@ What the two emails show is in notifications.reminders.emails.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from django.db import connection, transaction
 from django.db.models import Exists, F, OuterRef
@@ -158,15 +159,21 @@ def _send_reminder_batch(now: datetime) -> tuple[int, int]:
     return len(ids), sent
 
 
-def reminders_send_due(*, now: datetime | None = None) -> int:
-    """Send every due reminder whose turn is still waiting; returns how many."""
-    now = now or timezone.now()
+def _in_batches(send_batch: Callable[[datetime], tuple[int, int]], now: datetime) -> int:
+    """Run ``send_batch`` (rows looked at, rows sent) until a batch comes back short,
+    at most MAX_BATCHES times; returns how many were sent."""
     sent = 0
     for _ in range(MAX_BATCHES):
-        looked_at, batch_sent = _send_reminder_batch(now)
+        looked_at, batch_sent = send_batch(now)
         sent += batch_sent
         if looked_at < BATCH_SIZE:
             break
+    return sent
+
+
+def reminders_send_due(*, now: datetime | None = None) -> int:
+    """Send every due reminder whose turn is still waiting; returns how many."""
+    sent = _in_batches(_send_reminder_batch, now or timezone.now())
     periodic_run_mark("reminders")
     return sent
 
@@ -217,12 +224,4 @@ def _send_digest_batch(now: datetime) -> tuple[int, int]:
 
 def digests_send_due(*, now: datetime | None = None) -> int:
     """Send every due digest that lists at least one game; returns how many."""
-    now = now or timezone.now()
-    sent = 0
-    for _ in range(MAX_BATCHES):
-        looked_at, batch_sent = _send_digest_batch(now)
-        sent += batch_sent
-        if looked_at < BATCH_SIZE:
-            break
-    periodic_run_mark("reminders")
-    return sent
+    return _in_batches(_send_digest_batch, now or timezone.now())
