@@ -109,13 +109,17 @@ def test_a_header_that_is_no_request_id_is_not_taken(published: Any) -> None:
     assert "request_id" not in SEEN[-1]
 
 
-def test_a_task_run_inline_keeps_the_id_of_the_request_that_runs_it(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_task_run_inline_keeps_the_id_of_the_request_that_runs_it() -> None:
     # Inline whatever an earlier test in this process left the app set to.
-    monkeypatch.setattr(app.conf, "task_always_eager", True)
+    eager = app.conf.task_always_eager
+    app.conf.task_always_eager = True
     SEEN.clear()
-    with log_context(request_id="req-inline"):
-        task_send("tests.logs.probe", 5)  # eager, as in the tests: no message
-        assert log_context_current() == {"request_id": "req-inline"}  # the task's fields are gone again
+    try:
+        with log_context(request_id="req-inline"):
+            task_send("tests.logs.probe", 5)  # eager, as in the tests: no message
+            assert log_context_current() == {"request_id": "req-inline"}  # the task's fields are gone again
+    finally:
+        app.conf.task_always_eager = eager
     assert SEEN[0]["request_id"] == "req-inline" and SEEN[0]["task"] == "tests.logs.probe"
 
 
