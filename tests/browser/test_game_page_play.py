@@ -84,6 +84,23 @@ def _on_board(page: Any, turn: Turn, screenshot: Any, seen: set[str]) -> None:
         page.click("[data-confirm]")
 
 
+def _settled_content(page: Any) -> str:
+    """The page's HTML once it has stopped navigating (a redraw the page's own poll
+    started before the test's goto may still be landing)."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    for _ in range(20):
+        try:
+            content: str = page.content()
+            return content
+        except PlaywrightError as error:
+            if "navigating" not in str(error):
+                raise
+            page.wait_for_load_state("load")
+    content = page.content()
+    return content
+
+
 def _typed_form(turn: Turn) -> str | None:
     """The move in words when it is a plain take of three colours (nothing to return)."""
     kind, _, rest = turn.text.partition(" ")
@@ -186,8 +203,8 @@ def test_two_players_play_a_whole_game_by_clicking_on_their_pages(
     assert game.status == Game.Status.FINISHED
     for page in pages.values():
         page.goto(page_url)
-        assert "Game over:" in page.content()
+        assert "Game over:" in _settled_content(page)
     shot(pages[0], "game-page-end")
     pages[0].click("text=Replay the game move by move")
-    assert "Seed:" in pages[0].content()
+    assert "Seed:" in _settled_content(pages[0])
     shot(pages[0], "game-page-replay")
