@@ -6,6 +6,7 @@ Public API (a contract: the service and external tests use these names)::
     legal_moves(s); format_move(m); parse_move(s, text); apply(s, m)
     to_move(s); observe(s, seat); is_over(s); outcome(s)
     to_dict(s); from_dict(d); replay(variant, players, seed_or_deal, moves)
+    determinize(observe(s, seat), rng)   # the hidden cards dealt again (sandbox, search)
 
 Typed results (``engine.results``), to annotate against: ``Outcome`` (from
 ``outcome``) with its ``EndReason``; ``MoveDetails`` (from ``move_details``);
@@ -18,7 +19,8 @@ Modules, each importing only those below it: ``errors``, ``data``, ``results``;
 once and keep); ``rules`` (legality, the next state, the end);
 ``diagnosis`` (which rule a refused move breaks); ``notation`` (reading text)
 and ``observation`` (views); ``play`` (the validating ``apply``, ``replay``);
-``bots``; ``selfplay``. ``tests/engine/test_layers.py`` holds them to it.
+``sampling`` (states that agree with a view: the hidden cards dealt again);
+``bots``; ``selfplay`` and ``arena``. ``tests/engine/test_layers.py`` holds them to it.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from .results import (
     SeatView,
     TileView,
 )
+from .sampling import HiddenSampler, determinize
 from .rules import check_invariants, is_legal, is_over, legal_moves, move_details, outcome, to_move
 from .state import State, from_dict, new_game, score, seat_permutation, to_dict
 from .variants import VARIANTS as _VARIANTS
@@ -49,8 +52,8 @@ VARIANTS: tuple[str, ...] = tuple(_VARIANTS)
 
 
 __all__ = [
-    "AmbiguousMove", "EngineError", "IllegalMove", "InvalidNotation", "Move", "State",
-    "VARIANTS", "apply", "check_invariants", "format_move", "from_dict", "is_legal", "is_over",
+    "AmbiguousMove", "EngineError", "HiddenSampler", "IllegalMove", "InvalidNotation", "Move", "State",
+    "VARIANTS", "apply", "check_invariants", "determinize", "format_move", "from_dict", "is_legal", "is_over",
     "legal_moves", "move_details", "move_from_text", "new_game", "observe", "outcome",
     "parse_move", "replay", "score", "seat_permutation", "to_dict", "to_move",
     # typed results
