@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import dj_database_url
+import engine.bots as _engine_bots
 import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 
@@ -381,6 +382,16 @@ WEBHOOK_CLAIM_LEASE_SECONDS = env_int("WEBHOOK_CLAIM_LEASE_SECONDS", 120, minimu
 GAME_CLOCK_SECONDS = env_bool("GAME_CLOCK_SECONDS", False)
 # Vacation days per player per calendar year; a deadline that would pass takes one.
 VACATION_DAYS_PER_YEAR = env_int("VACATION_DAYS_PER_YEAR", 14, minimum=0)
+# The bot that plays for a person: a missed deadline, a seat a moderator handed to
+# the bot. One of engine.bots.BOTS; the search bot (ismcts) thinks for
+# TAKEOVER_BOT_PLAYOUTS playouts a move, a budget at which a sweep of 100 overdue
+# games stays under a minute on one core (docs/benchmarks.md).
+TAKEOVER_BOT = (env_str("TAKEOVER_BOT", "ismcts") or "").lower()
+if TAKEOVER_BOT not in _engine_bots.BOTS:
+    raise ImproperlyConfigured(
+        f"TAKEOVER_BOT={TAKEOVER_BOT!r} is not one of the built-in bots: {', '.join(sorted(_engine_bots.BOTS))}."
+    )
+TAKEOVER_BOT_PLAYOUTS = env_int("TAKEOVER_BOT_PLAYOUTS", 200, minimum=1)
 # Invited seats per account in the games it created in the last 24 hours.
 INVITATIONS_PER_DAY = env_int("INVITATIONS_PER_DAY", 20, minimum=1)
 # Pauses whose end has come are ended this often (games.tasks.end_pauses).

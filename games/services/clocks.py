@@ -123,7 +123,8 @@ def _time_out_locked(writes: GameWrites, seat: Seat, now: datetime) -> None:
         seat_leave(writes, seat, reason=ResultReason.TIMEOUT, now=now)
         return
     state = state_of(game)
-    move = bot_move(state, seat.index)
+    assert seat.index is not None  # a seat that can time out has a place in the game
+    move = bot_move(state, seat.index, game_id=game.pk)
     after = engine.apply(state, move)
     record_move(writes, before=state, move=move, after=after, played_by=PlayedBy.BOT, bot_reason="timeout")
     resigned, timed_out = seats_left(game)

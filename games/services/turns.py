@@ -9,13 +9,15 @@ themselves; ``games.services.change`` says why.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Collection, Iterable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal
 
 import engine
-from engine.bots.greedy import GreedyBot
+import engine.bots
+from django.conf import settings
 
 from games import errors
 from games.models import Game, GameEvent, GamePause, Move, PlayedBy, Seat
@@ -190,12 +192,31 @@ def _forced_pass(state: engine.State) -> engine.Move | None:
     return None
 
 
-def bot_move(state: engine.State, seat: int | None) -> engine.Move:
-    """The built-in greedy bot's choice for ``seat``, made as a player's would be:
+def bot_seed(game_id: str, ply: int) -> int:
+    """The seed of a bot's choice at ``ply`` of a game: the same whenever that turn
+    is played again (a replayed timeout chooses the same), different across games."""
+    return int.from_bytes(hashlib.sha256(f"{game_id}:{ply}".encode()).digest()[:8], "big")
+
+
+def bot_make(name: str, seed: int) -> engine.bots.Bot:
+    """A bot by its name in ``engine.bots.BOTS``. The search bot gets the budget of
+    TAKEOVER_BOT_PLAYOUTS; the others take none."""
+    if name == "ismcts":
+        return engine.bots.make_bot(name, seed=seed, playouts=settings.TAKEOVER_BOT_PLAYOUTS)  # type: ignore[call-arg,unused-ignore]
+    return engine.bots.make_bot(name, seed=seed)
+
+
+def bot_choose(state: engine.State, seat: int, *, name: str, game_id: str) -> str:
+    """The move text bot ``name`` chooses for ``seat``, made as a player's would be:
     from the seat's own view and the legal move texts, never the full state."""
     legal = [engine.format_move(move) for move in engine.legal_moves(state)]
-    # Seeded by the ply, so that a replayed timeout chooses the same (the seed only breaks ties).
-    text = GreedyBot(seed=state.ply).choose(engine.observe(state, seat), legal)
+    return bot_make(name, bot_seed(game_id, state.ply)).choose(engine.observe(state, seat), legal)
+
+
+def bot_move(state: engine.State, seat: int, *, game_id: str) -> engine.Move:
+    """The takeover bot's choice (TAKEOVER_BOT) for a seat whose player missed the
+    deadline or was handed to the bot by a moderator; seeded by the game and the ply."""
+    text = bot_choose(state, seat, name=settings.TAKEOVER_BOT, game_id=game_id)
     return engine.parse_move(state, text)
 
 
@@ -203,7 +224,7 @@ def autoplay(
     writes: GameWrites, state: engine.State, resigned: Collection[int], bots: Collection[int] = ()
 ) -> engine.State:
     """Play the server's moves until a player has a choice: a quiet move for each
-    seat that left, the greedy bot's for a seat a moderator gave to the bot
+    seat that left, the takeover bot's for a seat a moderator gave to the bot
     (``bots``), and ``pass`` for a seat that can do nothing else."""
     while not engine.is_over(state):
         seat = engine.to_move(state)
@@ -211,7 +232,7 @@ def autoplay(
         if seat in resigned:
             move: engine.Move | None = _quiet_move(state)
         elif seat in bots:
-            move, played_by = bot_move(state, seat), PlayedBy.BOT
+            move, played_by = bot_move(state, seat, game_id=writes.game.pk), PlayedBy.BOT
         else:
             move = _forced_pass(state)
         if move is None:
