@@ -51,6 +51,10 @@ class Player(models.Model):
     suspended_at = models.DateTimeField(null=True, blank=True)
     # The game page asks before it sends a move (a tap on the wrong card costs a turn).
     confirm_moves = models.BooleanField(default=True)
+    # An account the service itself holds seats with (a practice game's bot, a
+    # sandbox's hot seat): no address, no password, never verified, so it is never
+    # emailed, cannot sign in and has no public profile (accounts.services.system_account_get).
+    system = models.BooleanField(default=False)
 
     def __str__(self) -> str:
         return self.display_name

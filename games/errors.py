@@ -175,6 +175,33 @@ class PauseNotAllowed(DomainError):
     title = "This game's rules do not allow that pause"
 
 
+class SandboxNotAllowed(DomainError):
+    """A private game that is still being played, seen by someone without a seat in
+    it (a moderator): only its players, from their seats, make sandboxes of it."""
+
+    kind = ErrorKind.FORBIDDEN
+    code = "sandbox_not_allowed"
+    title = "You cannot make a sandbox of this game"
+
+
+class SandboxBotsNotAllowed(DomainError):
+    """A sandbox with bots of an active rated or league game: a bot would be an
+    engine to consult in the middle of a game that counts."""
+
+    kind = ErrorKind.INVALID
+    code = "sandbox_bots_not_allowed"
+    title = "A sandbox of a game that counts has no bots while it is played"
+
+
+class SandboxUnavailable(DomainError):
+    """The game has no position to play from: it never started, or the position
+    asked for is the end of the game."""
+
+    kind = ErrorKind.CONFLICT
+    code = "sandbox_not_available"
+    title = "There is no position to make a sandbox from"
+
+
 ALL_ERRORS: tuple[type[DomainError], ...] = (
     GameNotFound,
     NotAPlayer,
@@ -197,4 +224,7 @@ ALL_ERRORS: tuple[type[DomainError], ...] = (
     InvalidVacation,
     NotEnoughVacation,
     PauseNotAllowed,
+    SandboxNotAllowed,
+    SandboxBotsNotAllowed,
+    SandboxUnavailable,
 )

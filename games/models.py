@@ -50,8 +50,22 @@ class Game(models.Model):
         BASE = "base", "Splendor"
         MARVEL = "marvel", "Splendor: Marvel"
 
+    class Kind(models.TextChoices):
+        REAL = "real", "A game between people"
+        # Against the service's bots (Seat.bot_name), started at once.
+        PRACTICE = "practice", "A practice game against bots"
+        # A private copy of another game's position (sandbox_of), its hidden cards dealt again.
+        SANDBOX = "sandbox", "A sandbox from another game's position"
+
     id = models.CharField(primary_key=True, max_length=PUBLIC_ID_MAX_LENGTH, default=new_public_id, editable=False)
     variant = models.CharField(max_length=16, choices=Variant.choices, default=Variant.BASE)
+    # Practice games and sandboxes have no clock, email, webhook or reminder, count
+    # in no profile or rating and are listed apart from real games (docs/api.md).
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.REAL)
+    # The game whose position a sandbox was made from; nothing of it changes.
+    sandbox_of = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="sandboxes"
+    )
     seat_count = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
     created_by = models.ForeignKey(
@@ -92,6 +106,9 @@ class Game(models.Model):
     # Decimal text of a 256-bit integer. Secret until the game is over.
     seed = models.CharField(max_length=80, blank=True, default="")
     seed_commitment = models.CharField(max_length=64, blank=True, default="")
+    # engine.to_dict() of the state a game started from when no seed dealt it (a
+    # sandbox): with the move log, the truth about it. Server-side only.
+    start_state = models.JSONField(null=True, blank=True)
     # engine.to_dict() of the current state, hidden information included: server-side only.
     state = models.JSONField(null=True, blank=True)
     # Seat index to play, denormalised from the state so "my turn" is one query.
@@ -104,7 +121,10 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["status", "-created_at"], name="game_status_created_idx")]
+        indexes = [
+            models.Index(fields=["status", "-created_at"], name="game_status_created_idx"),
+            models.Index(fields=["kind", "status"], name="game_kind_status_idx"),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=Q(seat_count__gte=2) & Q(seat_count__lte=4), name="game_seat_count_2_to_4"
@@ -120,6 +140,11 @@ class Game(models.Model):
     @property
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABORTED)
+
+    @property
+    def is_practice(self) -> bool:
+        """A practice game or a sandbox: nobody's clock, mail, webhooks or record."""
+        return self.kind != self.Kind.REAL
 
 
 class Seat(models.Model):
@@ -142,6 +167,10 @@ class Seat(models.Model):
     # A moderator handed the seat to the built-in greedy bot (games.moderation):
     # the server plays its turns at once; the user stays recorded as the seat's.
     bot = models.BooleanField(default=False)
+    # In a practice game or a sandbox: the engine bot (engine.bots.BOTS) that plays
+    # this seat, held by one of the service's bot accounts; "" for a person's seat.
+    # Its turns are played by the task games.tasks.play_bots, never in a request.
+    bot_name = models.CharField(max_length=16, blank=True, default="")
     # Signed per-seat links (games.links) are made with this key: rotating it
     # revokes every link sent so far for this seat.
     link_key = models.CharField(max_length=64, default=new_seat_key)

@@ -38,7 +38,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 import engine
 from accounts.selectors import player_email_warning
 from core.errors import DomainError, ErrorKind
-from games import errors, links, selectors, services
+from games import errors, links, replays, selectors, services
 from games.errors import GameNotFound
 from games.models import Game, Move, Seat
 from games.page_session import LoginNeeded, Viewer, page_viewer, seat_forget, seat_remember
@@ -440,7 +440,7 @@ def game_replay(request: HttpRequest, game_id: str) -> HttpResponse:
             message="Spectators can step through a public game once it is over; until then, watch it live.",
             status=403,
         )
-    if not game.seed or game.state is None:
+    if game.state is None or replays.game_initial_state(game) is None:
         return _error_page(request, heading="Nothing to replay", message="This game never started.", status=404)
     texts = list(Move.objects.filter(game=game).order_by("ply").values_list("text", "seat"))
     raw = request.GET.get("ply", str(len(texts)))
@@ -452,7 +452,8 @@ def game_replay(request: HttpRequest, game_id: str) -> HttpResponse:
             status=400,
         )
     ply = int(raw)
-    state = engine.replay(game.variant, game.seat_count, int(game.seed), [text for text, _ in texts[:ply]])
+    state = replays.state_after(game, [text for text, _ in texts[:ply]])
+    assert state is not None  # the game started: checked above
     # The board of that moment: board_context reads the game row, so it gets a copy
     # holding the replayed state (never saved) and no clock.
     then = copy.copy(game)

@@ -38,7 +38,9 @@ class PlayerGames(TypedDict):
 
 
 def _mine(user: User) -> QuerySet[Game]:
-    return Game.objects.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), user=user)))
+    # Real games only: practice games and sandboxes are listed apart
+    # (games.practice_selectors.practice_games).
+    return Game.objects.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), user=user)), kind=Game.Kind.REAL)
 
 
 def seat_of(game: Game, user: User) -> Seat | None:
@@ -103,7 +105,7 @@ def open_public_games(*, user: User, limit: int = OPEN_GAMES_SHOWN) -> list[Game
     ``user`` holds no seat in, oldest first (they have waited longest). Private
     games are joined through an invitation or a link, so they are not listed."""
     return list(
-        Game.objects.filter(status=Game.Status.OPEN, public=True)
+        Game.objects.filter(status=Game.Status.OPEN, public=True, kind=Game.Kind.REAL)
         .exclude(Exists(Seat.objects.filter(game=OuterRef("pk"), user=user)))
         .annotate(seats_held=Coalesce(Count("seats"), 0))
         .filter(seats_held__lt=F("seat_count"))

@@ -40,6 +40,11 @@ class GameProblemSerializer(AccountProblemSerializer):
     days_left = serializers.IntegerField(
         required=False, help_text="not_enough_vacation: the vacation days left this calendar year."
     )
+    known_bots = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="invalid_game_setup, for a bot name it does not know: the bots there are.",
+    )
 
 
 # --- what the game views share in the schema -----------------------------------

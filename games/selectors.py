@@ -22,7 +22,7 @@ from django.utils.module_loading import import_string
 from accounts import selectors as accounts_selectors
 from accounts.models import ApiToken
 from accounts.selectors import AccountExport
-from games import errors
+from games import errors, replays
 from games.models import (
     Game,
     GameEvent,
@@ -52,7 +52,8 @@ class SeatSummary(TypedDict):
     resigned: bool
     bank_seconds: int
     consecutive_timeouts: int
-    bot: bool  # the built-in bot plays the seat (a moderator handed it over)
+    bot: bool  # a bot plays the seat: a moderator handed it over, or a practice game's bot
+    bot_name: str | None  # in a practice game or a sandbox: which bot (engine.bots.BOTS)
 
 
 class TimeControl(TypedDict):
@@ -74,6 +75,8 @@ class PauseSummary(TypedDict):
 
 class GameSummary(TypedDict):
     id: str
+    kind: str  # real, practice or sandbox
+    sandbox_of: str | None  # a sandbox's source game
     variant: str
     status: str
     version: int
@@ -273,11 +276,16 @@ def game_list(
     mine: bool = False,
     my_turn: bool = False,
     status: str | None = None,
+    kind: str = Game.Kind.REAL,
 ) -> QuerySet[Game]:
     """Games ``user`` may see (``game_visible_q``), newest first. ``mine``: games
     where the user holds or is invited to a seat; ``my_turn``: active games where
-    it is the user's seat to play."""
-    games = Game.objects.filter(game_visible_q(user=user))
+    it is the user's seat to play. ``kind``: real games (the default), or the
+    user's own practice games or sandboxes, listed to nobody else."""
+    if kind == Game.Kind.REAL:
+        games = Game.objects.filter(game_visible_q(user=user), kind=Game.Kind.REAL)
+    else:
+        games = Game.objects.filter(kind=kind, created_by=user)
     if mine:
         games = games.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), user=user)))
     if my_turn:
@@ -320,7 +328,8 @@ def _seats_summary(game: Game) -> list[SeatSummary]:
             "resigned": s.resigned,
             "bank_seconds": s.bank_seconds,
             "consecutive_timeouts": s.consecutive_timeouts,
-            "bot": s.bot and not s.resigned,
+            "bot": (s.bot or bool(s.bot_name)) and not s.resigned,
+            "bot_name": s.bot_name or None,
         }
         for s in seats
     ]
@@ -350,6 +359,8 @@ def game_summary(*, game: Game, user: User | AnonymousUser | None) -> GameSummar
     reserved = len(game.seats.all())
     return {
         "id": game.pk,
+        "kind": game.kind,
+        "sandbox_of": game.sandbox_of_id,
         "variant": game.variant,
         "status": game.status,
         "version": game.version,
@@ -388,12 +399,22 @@ def game_get_view(*, game: Game, user: User | AnonymousUser | None) -> GameView:
     board: engine.BoardView | None = None
     if game.state is not None:
         state = engine.from_dict(game.state)
-        board = engine.observe(state, summary["your_seat"])
+        board = engine.observe(state, _viewing_seat(game, user, summary["your_seat"]))
     return {
         **summary,
         "board": board,
         "seed": game.seed if game.is_over and game.seed else None,
     }
+
+
+def _viewing_seat(game: Game, user: User | AnonymousUser | None, own: int | None) -> int | None:
+    """Whose view ``user`` reads: their own seat's, except that a sandbox's owner
+    reads the view of a hot seat whose turn it is, to play it (games.services.turns.is_hot_seat)."""
+    if game.kind == Game.Kind.SANDBOX and own is not None and user is not None and game.created_by_id == user.pk:
+        to_move = next((s for s in game.seats.all() if s.index == game.to_move), None)
+        if to_move is not None and not to_move.bot_name and to_move.user_id != game.created_by_id:
+            return to_move.index
+    return own
 
 
 def game_legal_moves(*, game_id: str, user: User | AnonymousUser) -> LegalMoves:
@@ -406,7 +427,7 @@ def game_legal_moves(*, game_id: str, user: User | AnonymousUser) -> LegalMoves:
     """
     if not is_public_id(game_id):
         raise errors.GameNotFound.for_id(game_id)
-    games = Game.objects.only("id", "status", "version", "to_move", "state")
+    games = Game.objects.only("id", "kind", "created_by_id", "status", "version", "to_move", "state")
     if user.is_authenticated:
         own_seat = Seat.objects.filter(game=OuterRef("pk"), user=user, joined_at__isnull=False).order_by()
         games = games.annotate(your_seat=Subquery(own_seat.values("index")[:1]))
@@ -421,8 +442,12 @@ def game_legal_moves(*, game_id: str, user: User | AnonymousUser) -> LegalMoves:
         except Game.DoesNotExist:
             raise errors.GameNotFound.for_id(game_id) from None
     your_seat = getattr(game, "your_seat", None)
+    acting = your_seat
+    if game.kind == Game.Kind.SANDBOX and your_seat is not None:
+        # The owner plays the hot seats too (one more query, for sandboxes only).
+        acting = _viewing_seat(game, user, your_seat)
     moves: list[str] = []
-    if game.status == Game.Status.ACTIVE and your_seat is not None and your_seat == game.to_move:
+    if game.status == Game.Status.ACTIVE and acting is not None and acting == game.to_move:
         assert game.state is not None  # stored when the game started
         state = engine.from_dict(game.state)
         moves = [engine.format_move(move) for move in engine.legal_moves(state)]
@@ -509,8 +534,13 @@ def player_game_record(*, user: User) -> dict[str, VariantRecord]:
     """Finished games ``user`` played in, and those they won (a shared first place
     counts), by variant: every variant, with zeros where they have none."""
     record: dict[str, VariantRecord] = {variant: {"played": 0, "won": 0} for variant in Game.Variant.values}
+    # Practice games and sandboxes are no one's record.
     seats = Seat.objects.filter(
-        user=user, joined_at__isnull=False, index__isnull=False, game__status=Game.Status.FINISHED
+        user=user,
+        joined_at__isnull=False,
+        index__isnull=False,
+        game__status=Game.Status.FINISHED,
+        game__kind=Game.Kind.REAL,
     ).values_list("index", "game__variant", "game__result")
     for index, variant, result in seats:
         counts = record.setdefault(variant, {"played": 0, "won": 0})
@@ -564,11 +594,10 @@ def game_moderation_log(*, game_id: str) -> list[ModerationExportEntry]:
 
 
 def game_rebuild_state(*, game: Game) -> dict[str, Any] | None:
-    """Recompute the state snapshot from the seed and the move log (server-side only)."""
-    if not game.seed:
-        return None
-    moves = list(Move.objects.filter(game=game).order_by("ply").values_list("text", flat=True))
-    return engine.to_dict(engine.replay(game.variant, game.seat_count, int(game.seed), moves))
+    """Recompute the state snapshot from the start (the seed's deal, or a sandbox's
+    start state) and the move log (server-side only)."""
+    state = replays.state_after(game, replays.game_move_texts(game))
+    return engine.to_dict(state) if state is not None else None
 
 
 def game_events_pending(
@@ -669,6 +698,7 @@ def game_ids_playing(*, user_id: int) -> list[str]:
     return list(
         Game.objects.filter(
             status=Game.Status.ACTIVE,
+            kind=Game.Kind.REAL,  # practice games have no clock to stop
             seats__user_id=user_id,
             seats__joined_at__isnull=False,
             seats__resigned=False,

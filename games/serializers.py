@@ -82,6 +82,10 @@ class UsernamesField(serializers.ListField):
         return names
 
 
+class BotNamesField(serializers.ListField):
+    child = JSONStringField(max_length=32)
+
+
 class TimeoutPolicyInputSerializer(StrictInputSerializer):
     forfeit_after = JSONIntegerField(
         min_value=1,
@@ -148,10 +152,22 @@ class GameCreateInputSerializer(StrictInputSerializer):
     time_bank_cap_seconds = JSONIntegerField(
         min_value=0, required=False, help_text="The bank's cap in seconds: only with GAME_CLOCK_SECONDS."
     )
+    bots = BotNamesField(
+        max_length=MAX_SEATS - 1,
+        required=False,
+        help_text="A practice game: the bots (random, greedy, ismcts) that take the other seats, one each; "
+        "seats is then 1 + their number. It starts at once, private, with no clock, invitations or rating.",
+    )
 
     def validate(self, attrs: _Input) -> _Input:
         """The time control in seconds; then the invitees, checked against the seats
         and each other before any is looked up, and looked up together, in one query."""
+        if "bots" in attrs:
+            given = sorted(set(self.initial_data) & _NOT_FOR_PRACTICE)
+            if given:
+                raise serializers.ValidationError(
+                    {name: ["A practice game has no clock, invitations or spectators; leave this out."] for name in given}
+                )
         attrs = {**attrs, **_time_control(attrs)}
         names: list[str] = attrs["invited"]
         seats: int = attrs["seats"]
@@ -177,6 +193,13 @@ class GameCreateInputSerializer(StrictInputSerializer):
             )
         return {**attrs, "invited": [users[name] for name in names]}
 
+
+# What a practice game (``bots``) has no use for.
+_NOT_FOR_PRACTICE = {
+    "invited", "open_seats", "public", "timeout_policy",
+    "move_timeout_hours", "time_bank_hours", "time_bank_cap_hours",
+    "move_timeout_seconds", "time_bank_seconds", "time_bank_cap_seconds",
+}
 
 _IN_SECONDS = {
     "move_timeout_seconds": "move_timeout_hours",
@@ -221,7 +244,8 @@ def _time_control(attrs: _Input) -> dict[str, int | None]:
 def _active_users_named(names: list[str]) -> list[User]:
     if not names:
         return []
-    return list(get_user_model().objects.filter(is_active=True, username__in=names))
+    # The service's own accounts (bots, hot seats) are nobody to invite.
+    return list(get_user_model().objects.filter(is_active=True, username__in=names).exclude(player__system=True))
 
 
 class GameListQuerySerializer(serializers.Serializer[_Input]):
@@ -230,6 +254,33 @@ class GameListQuerySerializer(serializers.Serializer[_Input]):
     mine = serializers.BooleanField(default=False, help_text="Only games where you hold or are invited to a seat.")
     my_turn = serializers.BooleanField(default=False, help_text="Only active games where it is your turn.")
     status = serializers.ChoiceField(choices=Game.Status.choices, required=False)
+    kind = serializers.ChoiceField(
+        choices=Game.Kind.choices,
+        default=Game.Kind.REAL,
+        help_text="real (the default): games between people. practice or sandbox: your own practice games or "
+        "sandboxes, which are listed to nobody else.",
+    )
+
+
+class SandboxInputSerializer(StrictInputSerializer):
+    bots = BotNamesField(
+        max_length=MAX_SEATS - 1,
+        default=list,
+        help_text="Bots (random, greedy, ismcts) for the other seats, in play order after yours; the seats left "
+        "are hot seats, which you play too. Empty (the default): you play every seat.",
+    )
+    seat = JSONIntegerField(
+        min_value=0,
+        max_value=MAX_SEATS - 1,
+        required=False,
+        help_text="The seat you play, from a game that is over or public (the spectator's view); default 0. "
+        "From an active game you play in, your own seat.",
+    )
+    ply = JSONIntegerField(
+        min_value=0,
+        required=False,
+        help_text="The position after this many moves; default: the position now.",
+    )
 
 
 class JoinInputSerializer(StrictInputSerializer):
@@ -264,8 +315,13 @@ class SeatSerializer(serializers.Serializer[SeatSummary]):
         min_value=0, help_text="Timeouts in a row; the seat's own move sets it back to 0."
     )
     bot = serializers.BooleanField(
-        help_text="A moderator handed the seat to the built-in bot, which plays its turns (the seat stays "
-        "recorded as its player's)."
+        help_text="A bot plays the seat: a moderator handed it to the built-in bot, which plays its turns (the seat "
+        "stays recorded as its player's), or it is a practice game's or a sandbox's bot (bot_name)."
+    )
+    bot_name = serializers.CharField(
+        allow_null=True,
+        help_text="In a practice game or a sandbox, the bot that plays the seat (random, greedy, ismcts); "
+        "null for a person's seat.",
     )
 
 
@@ -290,6 +346,12 @@ class PauseSerializer(serializers.Serializer[PauseSummary]):
 
 class GameSummarySerializer(serializers.Serializer[GameSummary]):
     id = serializers.CharField()
+    kind = serializers.ChoiceField(
+        choices=Game.Kind.choices,
+        help_text="real: a game between people. practice: against bots. sandbox: a private copy of another game's "
+        "position. Practice games and sandboxes have no clock, email or webhooks and count in no record.",
+    )
+    sandbox_of = serializers.CharField(allow_null=True, help_text="A sandbox's source game; null otherwise.")
     variant = serializers.ChoiceField(choices=Game.Variant.choices)
     status = serializers.ChoiceField(choices=Game.Status.choices)
     version = serializers.IntegerField(help_text="Goes up with every change; send it back as expected_version.")

@@ -52,3 +52,19 @@ def housekeeping() -> dict[str, int]:
         "open_games_expired": services.game_expire_open(),
         "idempotency_records_deleted": services.idempotency_records_delete_expired(),
     }
+
+
+@shared_task(name="games.tasks.play_bots", acks_late=True, ignore_result=True)
+def play_bots(game_id: str) -> int:
+    """Play the bots' turns of a practice game or a sandbox until a person is to
+    move (services.bot_turns_play): queued when a change leaves a bot to move,
+    never run in the request that made it. Safe to run twice. Returns how many."""
+    with log_context(game_id=game_id):
+        return services.bot_turns_play(game_id=game_id)
+
+
+@shared_task(name="games.tasks.requeue_bot_turns", ignore_result=True)
+def requeue_bot_turns() -> int:
+    """Queue play_bots again for games whose bot has waited a while to move (its
+    task was lost on the way). Returns how many."""
+    return services.bot_turns_requeue()

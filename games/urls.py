@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views
+from games import practice_views, views
 
 app_name = "games"
 
@@ -13,6 +13,7 @@ urlpatterns = [
     path("games/<str:game_id>/resign/", views.GameResignView.as_view(), name="game-resign"),
     path("games/<str:game_id>/cancel/", views.GameCancelView.as_view(), name="game-cancel"),
     path("games/<str:game_id>/decline/", views.GameDeclineView.as_view(), name="game-decline"),
+    path("games/<str:game_id>/sandbox/", practice_views.GameSandboxView.as_view(), name="game-sandbox"),
     path("games/<str:game_id>/export/", views.GameExportView.as_view(), name="game-export"),
     path("me/export/", views.MeExportView.as_view(), name="me-export"),
     path("me/vacation/", views.MeVacationView.as_view(), name="me-vacation"),

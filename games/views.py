@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
@@ -140,6 +141,7 @@ class GameListCreateView(GenericAPIView[Any]):
             mine=query.validated_data["mine"],
             my_turn=query.validated_data["my_turn"],
             status=query.validated_data.get("status") or None,
+            kind=query.validated_data["kind"],
         )
         page = self.paginate_queryset(games)
         assert page is not None  # REST_FRAMEWORK sets a DEFAULT_PAGINATION_CLASS
@@ -162,6 +164,18 @@ class GameListCreateView(GenericAPIView[Any]):
     def post(self, request: Request) -> Response:
         data = GameCreateInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        if "bots" in data.validated_data:
+            game = services.practice_game_create(
+                creator=request_user(request),
+                variant=data.validated_data["variant"],
+                bots=data.validated_data["bots"],
+                seats=data.validated_data["seats"] if "seats" in request.data else None,
+                rated=data.validated_data["rated"],
+            )
+            game = selectors.game_get(game_id=game.pk)
+            response = _game_view_response(game, request, status.HTTP_201_CREATED)
+            response["Location"] = reverse("games:game-detail", kwargs={"game_id": game.pk})
+            return response
         game = services.game_create(
             creator=request_user(request),
             variant=data.validated_data["variant"],

@@ -22,6 +22,13 @@ def games_administered_q(user: User) -> Q:
     return Q(Exists(LeagueGame.objects.filter(game=OuterRef("pk"), season__league__admins=user)))
 
 
+def game_is_league_game(game_id: str) -> bool:
+    """Whether a league's season scheduled the game: named in
+    settings.GAME_COMPETITION_CHECKS, so that games can tell a game that counts
+    (its sandbox has no bots while it is played) without importing leagues."""
+    return LeagueGame.objects.filter(game_id=game_id).exists()
+
+
 def league_list() -> QuerySet[League]:
     return League.objects.all().order_by("name")
 
@@ -59,8 +66,12 @@ def reliability(*, user_id: int) -> float | None:
     """The share (0 to 1) of the user's turns played by them before the deadline:
     their own moves over their own moves plus their turns that timed out. None
     for a player with no turns yet."""
+    # Real games only: a practice game's moves say nothing of keeping to deadlines.
     played = Move.objects.filter(
-        played_by=PlayedBy.PLAYER, game__seats__user_id=user_id, game__seats__index=F("seat")
+        played_by=PlayedBy.PLAYER,
+        game__kind=Game.Kind.REAL,
+        game__seats__user_id=user_id,
+        game__seats__index=F("seat"),
     ).count()
     timed_out = GameEvent.objects.filter(kind=GameEvent.Kind.TURN_TIMED_OUT, payload__user_id=user_id).count()
     if played + timed_out == 0:

@@ -484,7 +484,7 @@ def ratings_apply_game(*, game_id: str, now: datetime | None = None) -> bool:
     now = now or timezone.now()
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
-        if not game.rated or game.status != Game.Status.FINISHED or not isinstance(game.result, dict):
+        if not game.rated or game.is_practice or game.status != Game.Status.FINISHED or not isinstance(game.result, dict):
             return False
         if RatedGame.objects.filter(game=game).exists():
             return False

@@ -17,7 +17,8 @@ CONSUMER = "ratings"
 
 
 def event_handle(event: GameEvent) -> None:
-    if event.kind == GameEvent.Kind.GAME_FINISHED:
+    # Practice games and sandboxes count in no rating.
+    if event.kind == GameEvent.Kind.GAME_FINISHED and not event.game.is_practice:
         services.ratings_apply_game(game_id=event.game_id)
 
 

@@ -408,6 +408,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(PAUSE_SWEEP_SECONDS),
         "options": {"expires": PAUSE_SWEEP_SECONDS},
     },
+    # A practice game's bot whose task was lost is queued again (games.services.bot_turns_requeue).
+    "games-requeue-bot-turns": {
+        "task": "games.tasks.requeue_bot_turns",
+        "schedule": float(DEADLINE_SWEEP_SECONDS),
+        "options": {"expires": DEADLINE_SWEEP_SECONDS},
+    },
     "games-housekeeping": {
         "task": "games.tasks.housekeeping",
         "schedule": 3600.0,
@@ -568,6 +574,10 @@ PLAYER_PROFILE_EXTRAS: list[str] = ["leagues.selectors.player_ratings"]
 # Functions (dotted paths) that let more people see private games: each takes a user
 # and returns a filter (Q) on games.Game; games.selectors.game_visible_q ORs them in.
 GAME_VISIBILITY_EXTRAS: list[str] = ["leagues.selectors.games_administered_q"]
+# Functions (dotted paths) that tell whether a game counts in a competition: each
+# takes a game id and returns a bool. A sandbox of such a game has no bots while
+# it is played (games.services.sandbox_create), as a rated game's has none.
+GAME_COMPETITION_CHECKS: list[str] = ["leagues.selectors.game_is_league_game"]
 
 # --- Redis (optional; used by tests marked `redis` and by operators) -----------
 

@@ -304,6 +304,14 @@ def redis_cache(settings: Any) -> Iterator[Any]:
 
 
 @pytest.fixture(autouse=True)
+def _greedy_takeover_bot(settings: Any) -> None:
+    """The greedy bot takes over missed turns in the tests: it is quick, and the
+    tests that watch its choices patch it. The search bot's own takeover test
+    (tests/games/test_takeover_bot.py) sets TAKEOVER_BOT back to ismcts."""
+    settings.TAKEOVER_BOT = "greedy"
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     """The real hasher is slow on purpose; tests need not be."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

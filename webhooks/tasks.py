@@ -24,6 +24,9 @@ def consume_event(event_id: int) -> bool:
 
 
 def _fan_out(event: GameEvent) -> None:
+    # Practice games and sandboxes are nobody's news: no deliveries.
+    if event.game.is_practice:
+        return
     services.event_fan_out(event=event)
 
 

@@ -88,6 +88,11 @@ ERASED_USERNAME_PREFIX = "deleted-"
 ERASED_DISPLAY_NAME_PREFIX = "deleted player"
 
 
+# The service's own accounts (system_account_get) are named with these: a
+# practice game's bots `bot-<bot>-<n>`, a sandbox's hot seats `sandbox-seat-<n>`.
+SYSTEM_USERNAME_PREFIXES = ("bot-", "sandbox-")
+
+
 @cache
 def reserved_skeletons() -> frozenset[str]:
     return frozenset(username_skeleton(name) for name in RESERVED_USERNAMES)
@@ -109,6 +114,11 @@ def names_refuse(*, username: str, display_name: str | None) -> None:
         if skeleton in reserved_skeletons():
             errors["username"] = [
                 f'"{username}" is reserved: it is part of the API\'s paths. Choose another username.'
+            ]
+        elif any(skeleton.startswith(username_skeleton(prefix)) for prefix in SYSTEM_USERNAME_PREFIXES):
+            errors["username"] = [
+                'Usernames starting with "bot-" or "sandbox-" are kept for the service\'s bots. '
+                "Choose another username."
             ]
         elif skeleton.startswith(username_skeleton(ERASED_USERNAME_PREFIX)):
             errors["username"] = [
@@ -183,6 +193,25 @@ def player_create(
         user.set_unusable_password()
     username_skeleton_save(user)
     Player.objects.create(user=user, display_name=display_name or username, email_verified_at=timezone.now())
+    return user
+
+
+def system_account_get(*, username: str, display_name: str) -> User:
+    """The service's own account ``username`` (one of SYSTEM_USERNAME_PREFIXES),
+    made on first use: no address, no usable password and never verified, so it
+    is never emailed, cannot sign in and has no public profile; sign-up refuses
+    the names. It holds a bot's or a hot seat's seat, since every seat has a user.
+    An account of that name that is not the service's is refused (ValueError)."""
+    assert username.startswith(SYSTEM_USERNAME_PREFIXES), username
+    with transaction.atomic():
+        user, created = User.objects.get_or_create(username=username, defaults={"email": "", "is_active": True})
+        if created:
+            user.set_unusable_password()
+            user.save(update_fields=["password"])
+            Player.objects.create(user=user, display_name=display_name, system=True)
+            return user
+    if not Player.objects.filter(user=user, system=True).exists():
+        raise ValueError(f"The account {username!r} is a person's, not the service's; rename it to use bots.")
     return user
 
 

@@ -21,7 +21,8 @@ The package is split along its seams; the names below are what its callers use:
 - ``clocks``: missed deadlines, pauses, vacation;
 - ``outbox``: dispatch, claims, redelivery;
 - ``account_cleanup``: what a disabled or erased account leaves behind;
-- ``periodic``: the beat's jobs recording when they ran.
+- ``periodic``: the beat's jobs recording when they ran;
+- ``practice``: practice games against bots, sandboxes, the bots' turns.
 """
 
 from games.services.account_cleanup import (
@@ -71,9 +72,21 @@ from games.services.outbox import (
     game_events_redeliver,
 )
 from games.services.periodic import periodic_run_mark
+from games.services.practice import (
+    bot_names,
+    bot_turns_play,
+    bot_turns_requeue,
+    practice_game_create,
+    sandbox_create,
+)
 from games.services.turns import BotReason, bank_after_turn
 
 __all__ = [
+    "bot_names",
+    "bot_turns_play",
+    "bot_turns_requeue",
+    "practice_game_create",
+    "sandbox_create",
     "periodic_run_mark",
     "BotReason",
     "DEFAULT_FORFEIT_AFTER",

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from core.db import retry_when_database_locked
 from core.text import counted, listed
-from games import errors, selectors
+from games import errors, practice_selectors, selectors
 from games.models import Game, GameEvent, Seat
 from games.results import ResultReason
 from games.services.change import GameWrites, game_change, refresh_from
@@ -55,7 +55,10 @@ def seed_commitment_for(seed: int | str) -> str:
     return hashlib.sha256(str(int(seed)).encode("ascii")).hexdigest()
 
 
-def _start(writes: GameWrites, now: datetime) -> None:
+def deal_and_start(writes: GameWrites, now: datetime) -> None:
+    """Start the game of ``writes`` with its joined seats: draw the seed, publish its
+    commitment, shuffle the seat order with it and deal. Should be called while
+    holding the game's row lock (or on a game this transaction created)."""
     game = writes.game
     joined = list(game.seats.filter(joined_at__isnull=False).order_by("join_position"))
     seed = secrets.randbits(256)
@@ -272,7 +275,7 @@ def seat_join(*, game: Game, user: User, expected_version: int | None = None) ->
         seat.save()
         writes.change(GameEvent.Kind.SEAT_JOINED, {"user_id": user.pk, "invited": seat.invited})
         if joined_count + 1 == locked.seat_count:
-            _start(writes, now)
+            deal_and_start(writes, now)
     refresh_from(game, locked)
     return seat
 
@@ -291,7 +294,7 @@ def game_start(*, game: Game) -> Game:
                 f"The game starts when all {locked.seat_count} seats are taken; "
                 f"{joined} {'is' if joined == 1 else 'are'} so far."
             )
-        _start(writes, now)
+        deal_and_start(writes, now)
     refresh_from(game, locked)
     return game
 
@@ -373,13 +376,16 @@ def seat_decline(*, game_id: str, user: User, expected_version: int | None = Non
 
 
 def game_expire_open(*, now: datetime | None = None) -> int:
-    """Abort open games nobody has joined for OPEN_GAME_EXPIRY_DAYS (reason
-    ``expired``). Each game has its own transaction; returns how many."""
+    """Abort open games nobody has joined for OPEN_GAME_EXPIRY_DAYS, and practice
+    games and sandboxes nobody has moved in for as long (reason ``expired``).
+    Each game has its own transaction; returns how many."""
     now = now or timezone.now()
     cutoff = now - timedelta(days=settings.OPEN_GAME_EXPIRY_DAYS)
     expired = 0
     for game_id in selectors.game_open_ids(created_before=cutoff):
         expired += _expire_one(game_id=game_id, cutoff=cutoff, now=now)
+    for game_id in practice_selectors.practice_game_ids_untouched(since=cutoff):
+        expired += _expire_untouched_practice(game_id=game_id, cutoff=cutoff, now=now)
     return expired
 
 
@@ -388,6 +394,17 @@ def _expire_one(*, game_id: str, cutoff: datetime, now: datetime) -> bool:
     with game_change(game_id) as writes:
         game = writes.game
         if game.status != Game.Status.OPEN or game.created_at > cutoff:
+            return False
+        abort(writes, reason="expired", now=now)
+    return True
+
+
+@retry_when_database_locked
+def _expire_untouched_practice(*, game_id: str, cutoff: datetime, now: datetime) -> bool:
+    with game_change(game_id) as writes:
+        # Checked again under the lock: a move may have come since the list was read.
+        game = writes.game
+        if not game.is_practice or game.status != Game.Status.ACTIVE or game.moves.filter(created_at__gte=cutoff).exists():
             return False
         abort(writes, reason="expired", now=now)
     return True

@@ -14,6 +14,7 @@ from games import errors, metrics
 from games.models import Game, Move, PlayedBy, Seat
 from games.services.change import PLAY_FIELDS, game_change
 from games.services.turns import (
+    acting_seat,
     autoplay,
     bot_seats,
     charge_clock,
@@ -118,7 +119,9 @@ def move_submit(*, game_id: str, user: User, text: str, expected_version: int) -
     NotYourTurn, InvalidNotation, IllegalMove and AmbiguousMove (with the rule
     id). The mover's bank is settled and its timeouts in a row reset; then the
     server plays the turns of resigned seats and forced passes, the next seat's
-    clock starts, and the game finishes when the engine says it is over.
+    clock starts, and the game finishes when the engine says it is over. In a
+    sandbox its owner also plays each hot seat's turn (``turns.acting_seat``);
+    in a practice game or a sandbox a bot's turn is then queued for a worker.
     Nothing is written unless everything is.
     """
     now = timezone.now()
@@ -127,8 +130,9 @@ def move_submit(*, game_id: str, user: User, text: str, expected_version: int) -
         # the caller's answer are all read from this one list.
         with game_change(game_id, with_seats=True, save_fields=PLAY_FIELDS) as writes:
             game = writes.game
-            seat = joined_seat(game, user)
-            _check_not_suspended(seat)
+            _check_not_suspended(joined_seat(game, user))
+            # The user's own seat, or in a sandbox the hot seat to move (turns.is_hot_seat).
+            seat = acting_seat(game, user)
             state = _check_can_move(game, seat, expected_version=expected_version)
             move = _parse(state, text)
             after = engine.apply(state, move)

@@ -10,7 +10,9 @@ themselves; ``games.services.change`` says why.
 from __future__ import annotations
 
 import hashlib
+import logging
 import math
+import threading
 from collections.abc import Collection, Iterable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal
@@ -18,6 +20,9 @@ from typing import TYPE_CHECKING, Any, Literal
 import engine
 import engine.bots
 from django.conf import settings
+from django.db import transaction
+
+from core.queue import task_send
 
 from games import errors
 from games.models import Game, GameEvent, GamePause, Move, PlayedBy, Seat
@@ -26,6 +31,11 @@ from games.services.change import GameWrites
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
+
+logger = logging.getLogger(__name__)
+
+# The task that plays the bots' turns of a practice game or a sandbox (games.tasks).
+PLAY_BOTS_TASK = "games.tasks.play_bots"
 
 
 # Why the bot played a seat's move (move_played's ``bot_reason``, docs/events.md).
@@ -42,6 +52,23 @@ def joined_seat(game: Game, user: User) -> Seat:
 
 def seat_at(seats: Iterable[Seat], index: int | None) -> Seat | None:
     return next((seat for seat in seats if index is not None and seat.index == index), None)
+
+
+def is_hot_seat(game: Game, seat: Seat) -> bool:
+    """A sandbox's seat that no bot plays and that is not its owner's: the owner
+    plays it too (a "hot seat"). Sandboxes have no other people in them."""
+    return game.kind == Game.Kind.SANDBOX and not seat.bot_name and seat.user_id != game.created_by_id
+
+
+def acting_seat(game: Game, user: User) -> Seat:
+    """The seat ``user`` acts for: their own, except that the owner of a sandbox
+    acts for a hot seat whose turn it is (``is_hot_seat``). NotAPlayer without a seat."""
+    own = joined_seat(game, user)
+    if game.kind == Game.Kind.SANDBOX and game.created_by_id == user.pk:
+        to_move = seat_at(game.seats.all(), game.to_move)
+        if to_move is not None and is_hot_seat(game, to_move):
+            return to_move
+    return own
 
 
 def bank_after_turn(*, bank: int, move_seconds: int, cap: int, used_seconds: float) -> int:
@@ -67,7 +94,8 @@ def start_turn_clock(game: Game, seats: Iterable[Seat], now: datetime) -> None:
     """Start the clock of the seat to move: its deadline is now + the time per
     move + its bank. While the game is paused the clock does not run: the time
     it will have is kept in ``clock_remaining`` and the deadline stays NULL."""
-    if game.to_move is None or game.status != Game.Status.ACTIVE:
+    # Practice games and sandboxes have no clock: nobody's time runs out in them.
+    if game.to_move is None or game.status != Game.Status.ACTIVE or game.is_practice:
         game.deadline_at = game.turn_started_at = None
         game.clock_remaining = None
         return
@@ -202,7 +230,7 @@ def bot_make(name: str, seed: int) -> engine.bots.Bot:
     """A bot by its name in ``engine.bots.BOTS``. The search bot gets the budget of
     TAKEOVER_BOT_PLAYOUTS; the others take none."""
     if name == "ismcts":
-        return engine.bots.make_bot(name, seed=seed, playouts=settings.TAKEOVER_BOT_PLAYOUTS)  # type: ignore[call-arg,unused-ignore]
+        return engine.bots.make_bot(name, seed=seed, playouts=settings.TAKEOVER_BOT_PLAYOUTS)
     return engine.bots.make_bot(name, seed=seed)
 
 
@@ -267,6 +295,37 @@ def settle(
         outcome = engine.outcome(state)
         assert outcome is not None  # the engine scores every game that is over
         finish(writes, result=result_from_outcome(outcome, resigned=resigned, timed_out=timed_out), now=now)
+    bot_turns_queue_if_due(writes.game, seats)
+
+
+# Set while games.services.practice.bot_turns_play runs in this thread: it plays
+# every bot turn in a row itself, so the moves it makes queue no further run.
+bots_playing = threading.local()
+
+
+def bot_turn_due(game: Game, seats: Iterable[Seat]) -> Seat | None:
+    """The bot seat (Seat.bot_name) of a practice game or a sandbox whose turn it is."""
+    if not game.is_practice or game.status != Game.Status.ACTIVE:
+        return None
+    seat = seat_at(seats, game.to_move)
+    return seat if seat is not None and seat.bot_name and not seat.resigned else None
+
+
+def bot_turns_queue_if_due(game: Game, seats: Iterable[Seat]) -> None:
+    """Have the bots' turns played by a worker (PLAY_BOTS_TASK), once this change
+    commits, when it is now a bot's turn: never inside the request that moved."""
+    if getattr(bots_playing, "active", False) or bot_turn_due(game, seats) is None:
+        return
+    game_id = game.pk
+
+    def queue() -> None:
+        try:
+            task_send(PLAY_BOTS_TASK, game_id)
+        except Exception:
+            # The beat's sweep (games.services.bot_turns_requeue) queues it again.
+            logger.warning("could not queue the bots' turns of game %s", game_id, exc_info=True)
+
+    transaction.on_commit(queue, robust=True)
 
 
 def seats_left(game: Game) -> tuple[set[int], set[int]]:

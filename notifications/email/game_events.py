@@ -33,7 +33,8 @@ def _on(kind: str) -> Callable[[Handler], Handler]:
 
 def event_handle(event: GameEvent) -> None:
     handler = _HANDLERS.get(event.kind)
-    if handler is None:
+    # Practice games and sandboxes send no email: their player plays them on the site.
+    if handler is None or event.game.is_practice:
         return
     with transaction.atomic():
         handler(event)

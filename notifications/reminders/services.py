@@ -185,7 +185,10 @@ def games_waiting_on(*, user_id: int) -> list[Game]:
     """Active games in which it is this player's turn, leaving out muted ones,
     soonest deadline first (paused games, with no deadline, last)."""
     muted = GameMute.objects.filter(user_id=user_id).values("game_id")
-    games = Game.objects.filter(_waiting_on(user_id), status=Game.Status.ACTIVE).exclude(pk__in=muted)
+    # Practice games and sandboxes wait on nobody's digest.
+    games = Game.objects.filter(_waiting_on(user_id), status=Game.Status.ACTIVE, kind=Game.Kind.REAL).exclude(
+        pk__in=muted
+    )
     return list(games.order_by(F("deadline_at").asc(nulls_last=True), "pk"))
 
 

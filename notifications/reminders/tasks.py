@@ -21,6 +21,9 @@ CONSUMER = "reminders"
 
 
 def _schedule(event: GameEvent) -> None:
+    # Practice games and sandboxes have no clock and no reminders.
+    if event.game.is_practice:
+        return
     # The game's current turn, not the event's: a late or repeated event
     # reschedules what is true now.
     reminders.reminders_schedule_for_game(game_id=event.game_id)

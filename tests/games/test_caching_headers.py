@@ -33,6 +33,7 @@ ACCOUNT_AND_GAME_CALLS = [
     ("post", "/api/v1/games/{id}/cancel/"),
     ("post", "/api/v1/games/{id}/decline/"),
     ("get", "/api/v1/games/{id}/export/"),
+    ("post", "/api/v1/games/{id}/sandbox/"),
     ("delete", "/api/v1/me/"),  # refused: the body has no confirmation
     ("post", "/api/v1/me/password/"),
     ("get", "/api/v1/me/export/"),

@@ -1,0 +1,327 @@
+"""Games against the service's bots, and sandboxes: creating a practice game,
+making a sandbox from another game's position, and playing the bots' turns.
+
+A bot's seat is held by one of the service's own accounts (``bot-<bot>-<n>``,
+``accounts.services.system_account_get``), so that every seat keeps a user and
+every move enters through ``move_submit`` as a player's does: the version, the
+move log and the outbox stay right, and nothing downstream needs to know about
+bots beyond ``Game.kind``. A sandbox's hot seats, which its owner plays, are
+held the same way (``sandbox-seat-<n>``).
+
+Practice games and sandboxes have no clock (``turns.start_turn_clock``); the
+outbox's consumers leave them alone (``Game.is_practice``).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import engine
+import engine.bots
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.module_loading import import_string
+
+from accounts.services import system_account_get
+from core.db import retry_when_database_locked
+from core.queue import task_send
+from core.text import counted, listed
+from games import errors, practice_selectors, replays, selectors
+from games.models import Game, GameEvent, Seat
+from games.services.change import GameWrites
+from games.services.lifecycle import MAX_SEATS, deal_and_start
+from games.services.moves import move_submit
+from games.services.turns import PLAY_BOTS_TASK, autoplay, bot_choose, bot_turn_due, bots_playing, settle
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+logger = logging.getLogger(__name__)
+
+# A run of the bots' task plays at most this many turns (a game whose people all
+# left is played out by its bots over a few runs, each short).
+BOT_TURNS_PER_RUN = 400
+
+
+def bot_names() -> list[str]:
+    """The bots a practice game or a sandbox can seat: engine.bots.BOTS, sorted."""
+    return sorted(engine.bots.BOTS)
+
+
+def _check_bot_names(bots: Sequence[str]) -> None:
+    unknown = [name for name in bots if name not in engine.bots.BOTS]
+    if unknown:
+        raise errors.InvalidGameSetup(
+            f"There is no bot called {listed([repr(name) for name in unknown])}; "
+            f"the bots are {listed(bot_names())}.",
+            known_bots=bot_names(),
+        )
+
+
+def _bot_account(name: str, number: int) -> User:
+    display = f"{name} bot" if number == 1 else f"{name} bot {number}"
+    return system_account_get(username=f"bot-{name}-{number}", display_name=display)
+
+
+def _hot_seat_account(number: int) -> User:
+    return system_account_get(username=f"sandbox-seat-{number}", display_name=f"hot seat {number}")
+
+
+def _bot_seat_users(bots: Sequence[str]) -> list[User]:
+    """One account per bot seat, numbered per bot (two greedy bots are bot-greedy-1
+    and bot-greedy-2): a game seats each account once."""
+    seen: dict[str, int] = {}
+    users = []
+    for name in bots:
+        seen[name] = seen.get(name, 0) + 1
+        users.append(_bot_account(name, seen[name]))
+    return users
+
+
+@retry_when_database_locked
+def practice_game_create(
+    *, creator: User, variant: str = "base", bots: Sequence[str], seats: int | None = None, rated: bool = False
+) -> Game:
+    """A private practice game of ``creator`` against 1 to 3 ``bots`` (names in
+    engine.bots.BOTS, one seat each), started at once: the seed deals and orders
+    the seats as in any game. It has no clock; a bot to move first is played by a
+    worker once this commits. Refusals (InvalidGameSetup): an unknown variant or
+    bot (``known_bots``), no bot or more than three, ``seats`` (when given) other
+    than 1 + the bots, ``rated``."""
+    bots = list(bots)
+    if variant not in engine.VARIANTS:
+        raise errors.InvalidGameSetup(f"Unknown variant {variant!r}; choose one of: {', '.join(engine.VARIANTS)}.")
+    if rated:
+        raise errors.InvalidGameSetup("A practice game against bots counts towards no rating; leave out rated.")
+    if not 1 <= len(bots) <= MAX_SEATS - 1:
+        raise errors.InvalidGameSetup(
+            f"A practice game has 1 to {MAX_SEATS - 1} bots beside you; you asked for {len(bots)}."
+        )
+    if seats is not None and seats != 1 + len(bots):
+        raise errors.InvalidGameSetup(
+            f"A practice game has your seat and one per bot: {counted(len(bots), 'bot')} make "
+            f"{counted(1 + len(bots), 'seat')}, not {seats}. Leave out seats, or make it match."
+        )
+    _check_bot_names(bots)
+    now = timezone.now()
+    with transaction.atomic():
+        users = _bot_seat_users(bots)
+        game = Game.objects.create(
+            kind=Game.Kind.PRACTICE, variant=variant, seat_count=1 + len(bots), created_by=creator
+        )
+        Seat.objects.bulk_create(
+            [
+                Seat(game=game, user=creator, joined_at=now, join_position=0),
+                *(
+                    Seat(game=game, user=user, joined_at=now, join_position=position, bot_name=name)
+                    for position, (name, user) in enumerate(zip(bots, users, strict=True), start=1)
+                ),
+            ]
+        )
+        writes = GameWrites(game)
+        writes.change(
+            GameEvent.Kind.GAME_CREATED,
+            {
+                "variant": variant,
+                "seats": game.seat_count,
+                "public": False,
+                "rated": False,
+                "creator_id": creator.pk,
+                "invited_ids": [],
+            },
+        )
+        deal_and_start(writes, now)
+        writes.flush()
+        game.save()
+    return game
+
+
+def _sandbox_rng() -> random.Random:
+    """A generator no one can predict or replay, for dealing a sandbox's hidden cards."""
+    return random.Random(random.SystemRandom().getrandbits(128))
+
+
+def _counts_in_competition(game: Game) -> bool:
+    if game.rated:
+        return True
+    return any(import_string(path)(game.pk) for path in settings.GAME_COMPETITION_CHECKS)
+
+
+def _view_seat(source: Game, user: User, seat: int | None) -> int | None:
+    """Whose view the sandbox starts from: the user's seat in an active game they
+    play; the spectator's (None) for a game that is over or public."""
+    own = next((s for s in source.seats.all() if s.user_id == user.pk and s.has_joined), None)
+    if source.status == Game.Status.ACTIVE and own is not None and own.index is not None:
+        if seat is not None and seat != own.index:
+            raise errors.InvalidGameSetup(
+                f"You play seat {own.index} in this game, so its sandbox is from your seat; leave out seat."
+            )
+        return own.index
+    if source.is_over or source.public:
+        return None
+    raise errors.SandboxNotAllowed(
+        "Only the players of a private game make sandboxes of it while it is played, each from their own seat."
+    )
+
+
+def _position(source: Game, ply: int | None) -> engine.State:
+    """The true state of ``source`` after ``ply`` moves (by default now): server-side only."""
+    if source.state is None:
+        raise errors.SandboxUnavailable("This game has not started, so there is no position to play from.")
+    if ply is None:
+        return engine.from_dict(source.state)
+    texts = replays.game_move_texts(source)
+    if not 0 <= ply <= len(texts):
+        raise errors.InvalidGameSetup(
+            f"ply is a number of moves from 0 to {len(texts)}, the moves played so far; you asked for {ply}."
+        )
+    state = replays.state_after(source, texts[:ply])
+    assert state is not None  # the game started: it has a state
+    return state
+
+
+@retry_when_database_locked
+def sandbox_create(
+    *,
+    game_id: str,
+    user: User,
+    bots: Sequence[str] = (),
+    seat: int | None = None,
+    ply: int | None = None,
+) -> Game:
+    """A private sandbox of ``user``'s from the position of game ``game_id`` (after
+    ``ply`` moves; by default the current one), its hidden cards dealt again.
+
+    Who may, and from whose view: a seat holder of an active game, from their
+    seat (``engine.observe``); anyone who may see a game that is over or public,
+    from the spectator's view, playing seat ``seat`` (default 0). The cards that
+    view does not show are dealt again at random (``engine.determinize``, from the
+    view alone), so the sandbox never holds the real hidden cards. ``bots`` take
+    the other seats in play order after the owner's (at most one per seat); the
+    seats left are hot seats, which the owner plays too. An active rated or league
+    game's sandbox has no bots (SandboxBotsNotAllowed). Nothing of the source game
+    changes, and no event is written for it."""
+    bots = list(bots)
+    source = selectors.game_get_visible(game_id=game_id, user=user)
+    view_seat = _view_seat(source, user, seat)
+    if bots and source.status == Game.Status.ACTIVE and _counts_in_competition(source):
+        raise errors.SandboxBotsNotAllowed(
+            "This game counts (it is rated or a league's) and is still being played, so its sandbox has no bots: "
+            "play every seat yourself, or ask again once the game is over."
+        )
+    if len(bots) > source.seat_count - 1:
+        raise errors.InvalidGameSetup(
+            f"This game has {counted(source.seat_count, 'seat')}: at most {source.seat_count - 1} "
+            f"{'bot' if source.seat_count == 2 else 'bots'} beside yours; you asked for {len(bots)}."
+        )
+    _check_bot_names(bots)
+    owner_seat = view_seat if view_seat is not None else (seat if seat is not None else 0)
+    if not 0 <= owner_seat < source.seat_count:
+        raise errors.InvalidGameSetup(
+            f"seat is one of this game's seats, 0 to {source.seat_count - 1}; you asked for {owner_seat}."
+        )
+    view = engine.observe(_position(source, ply), view_seat)
+    start = engine.determinize(view, _sandbox_rng())
+    if engine.is_over(start):
+        raise errors.SandboxUnavailable(
+            "That position is the end of the game; ask for an earlier one with ply (a number of moves)."
+        )
+    now = timezone.now()
+    others = [(owner_seat + step) % source.seat_count for step in range(1, source.seat_count)]
+    bot_at = dict(zip(others, bots, strict=False))
+    with transaction.atomic():
+        bot_users = dict(zip(bot_at, _bot_seat_users(list(bot_at.values())), strict=True))
+        hot = [index for index in others if index not in bot_at]
+        hot_users = {index: _hot_seat_account(number) for number, index in enumerate(hot, start=1)}
+        game = Game.objects.create(
+            kind=Game.Kind.SANDBOX,
+            sandbox_of=source,
+            variant=source.variant,
+            seat_count=source.seat_count,
+            created_by=user,
+            status=Game.Status.ACTIVE,
+            started_at=now,
+            start_state=engine.to_dict(start),
+            state=engine.to_dict(start),
+        )
+        seats = [
+            Seat(
+                game=game,
+                user=user if index == owner_seat else bot_users.get(index) or hot_users[index],
+                index=index,
+                join_position=index,
+                joined_at=now,
+                bot_name=bot_at.get(index, ""),
+            )
+            for index in range(source.seat_count)
+        ]
+        Seat.objects.bulk_create(seats)
+        writes = GameWrites(game)
+        writes.change(
+            GameEvent.Kind.GAME_CREATED,
+            {
+                "variant": game.variant,
+                "seats": game.seat_count,
+                "public": False,
+                "rated": False,
+                "creator_id": user.pk,
+                "invited_ids": [],
+            },
+        )
+        writes.change(
+            GameEvent.Kind.GAME_STARTED,
+            {"seed_commitment": "", "seats": [{"seat": s.index, "user_id": s.user_id} for s in seats]},
+        )
+        state = autoplay(writes, start, resigned=())
+        settle(writes, state, now, seats=seats, resigned=(), timed_out=())
+        writes.flush()
+        game.save()
+    return game
+
+
+def bot_turns_play(*, game_id: str, limit: int = BOT_TURNS_PER_RUN) -> int:
+    """Play the bots' turns of a practice game or a sandbox until a person is to
+    move or the game is over, each through ``move_submit`` as the bot's seat, on
+    the version it was chosen on. Safe to run twice or at once: a run that finds
+    no bot to move does nothing, and one whose version went stale reads the game
+    again. Returns how many turns it played."""
+    played = 0
+    bots_playing.active = True
+    try:
+        while played < limit:
+            game = Game.objects.filter(pk=game_id).prefetch_related("seats__user").first()
+            if game is None:
+                break
+            seats = list(game.seats.all())
+            seat = bot_turn_due(game, seats)
+            if seat is None or seat.index is None:
+                break
+            state = engine.from_dict(game.state) if game.state is not None else None
+            if state is None:
+                break
+            text = bot_choose(state, seat.index, name=seat.bot_name, game_id=game.pk)
+            try:
+                move_submit(game_id=game.pk, user=seat.user, text=text, expected_version=game.version)
+            except (errors.StaleVersion, errors.NotYourTurn, errors.GameNotActive):
+                continue  # another run moved first: read the game again
+            played += 1
+    finally:
+        bots_playing.active = False
+    return played
+
+
+def bot_turns_requeue() -> int:
+    """Queue the bots' task again for every practice game or sandbox whose bot
+    has been to move for a while (its task never reached a worker). Returns how many."""
+    queued = 0
+    for game_id in practice_selectors.practice_game_ids_waiting_on_bots():
+        try:
+            task_send(PLAY_BOTS_TASK, game_id)
+            queued += 1
+        except Exception:
+            logger.warning("could not queue the bots' turns of game %s", game_id, exc_info=True)
+    return queued
