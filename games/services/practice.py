@@ -207,6 +207,8 @@ def sandbox_create(
     changes, and no event is written for it."""
     bots = list(bots)
     source = selectors.game_get_visible(game_id=game_id, user=user)
+    if source.state is None:
+        raise errors.SandboxUnavailable("This game has not started, so there is no position to play from.")
     view_seat = _view_seat(source, user, seat)
     if bots and source.status == Game.Status.ACTIVE and _counts_in_competition(source):
         raise errors.SandboxBotsNotAllowed(
