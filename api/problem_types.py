@@ -324,6 +324,23 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             seen_in=_ADMIN,
         ),
         ProblemType(
+            "sandbox_not_allowed", 403, "You cannot make a sandbox of this game",
+            "The game is private and still being played, and you have no seat in it: only its players make "
+            "sandboxes of it, each from their own seat.",
+            "Wait until the game is over, or ask one of its players.",
+        ),
+        ProblemType(
+            "sandbox_bots_not_allowed", 400, "A sandbox of a game that counts has no bots while it is played",
+            "The game is rated or a league's and is still being played: a bot in its sandbox would be an engine "
+            "to consult in the middle of it.",
+            "Make the sandbox without `bots` and play every seat yourself, or ask again once the game is over.",
+        ),
+        ProblemType(
+            "sandbox_not_available", 409, "There is no position to make a sandbox from",
+            "The game has not started, or the position asked for is the end of the game.",
+            "Wait for the game to start, or ask for an earlier position with `ply`.",
+        ),
+        ProblemType(
             "seat_link_invalid", 404, "This game link is not valid",
             "The game link is damaged or belongs to another game.",
             "Open the game from the link in your latest game email, or from your games at `/accounts/games/`.",
