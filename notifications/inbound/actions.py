@@ -27,7 +27,7 @@ from core.errors import DomainError
 from games import errors as game_errors
 from games import selectors
 from games.models import Game, Seat
-from games.services import game_create, move_submit, seat_decline, seat_join, vacation_take
+from games.services import game_create, move_submit, practice_game_create, seat_decline, seat_join, vacation_take
 from notifications.addresses import address_digest, address_redacted
 from notifications.email.links import opt_out_url
 from notifications.inbound import CommandKind, InboundEmail
@@ -189,6 +189,19 @@ def _new(inbound: InboundMessage, parsed: InboundEmail, user: Any, seat: Seat | 
     if variant not in engine.VARIANTS:
         raise InboundRefusal(f"{variant!r} is not a variant; choose one of: {', '.join(engine.VARIANTS)}.")
     invite = [address for address in command.invite if address != (user.email or "").lower()]
+    if command.bots:
+        if invite:
+            raise InboundRefusal("A game is against people or against bots, not both: name addresses or bots.")
+        bots = list(command.bots)
+        if command.seats is not None and command.seats != 1 + len(bots):
+            raise InboundRefusal(
+                f"A practice game has your seat and one per bot: {len(bots)} bot(s) make {1 + len(bots)} seats, "
+                f"not {command.seats}."
+            )
+        if len(bots) > 3:
+            raise InboundRefusal("A practice game has at most 3 bots beside you.")
+        details_practice = {"variant": variant, "seats": 1 + len(bots), "invite": [], "bots": bots}
+        return confirmation_ask(inbound, user, PendingConfirmation.Action.NEW_GAME, None, details_practice)
     seats = command.seats or max(2, 1 + len(invite))
     if len(invite) > seats - 1:
         raise InboundRefusal(f"You invited {len(invite)} players but a {seats}-seat game has {seats - 1} besides yours.")
@@ -199,7 +212,16 @@ def _new(inbound: InboundMessage, parsed: InboundEmail, user: Any, seat: Seat | 
 
 def new_game_create(inbound: InboundMessage, user: Any, details: dict[str, Any]) -> str:
     """The confirmed ``new``: create the game, invite the players who have an
-    account and mail the other addresses a link to sign up (after commit)."""
+    account and mail the other addresses a link to sign up (after commit); or,
+    with bots, a practice game against them (it sends no turn email)."""
+    bots = [str(name) for name in details.get("bots", [])]
+    if bots:
+        practice = practice_game_create(creator=user, variant=str(details.get("variant", "base")), bots=bots)
+        inbound.game = practice
+        reply_send(
+            inbound, "reply_done", user, practice, done="practice_game", bots=bots, understood=inbound.command
+        )
+        return inbound_message_finish(inbound, Status.APPLIED, f"created practice game {practice.pk}")
     addresses: list[str] = [str(a) for a in details.get("invite", [])]
     opted_out = set(
         InvitationOptOut.objects.filter(address_digest__in=[address_digest(a) for a in addresses]).values_list(

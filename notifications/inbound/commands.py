@@ -11,6 +11,7 @@ import enum
 import re
 from dataclasses import dataclass, field
 
+from engine.bots import BOTS
 from engine.notation import MOVE_VERBS
 
 MAX_LINE = 200  # longer lines are no command (the engine refuses longer moves too)
@@ -61,6 +62,8 @@ class Command:
     variant: str | None = None
     seats: int | None = None
     invite: tuple[str, ...] = field(default_factory=tuple)
+    # new: the bots named where an address would stand (a practice game).
+    bots: tuple[str, ...] = field(default_factory=tuple)
     error: str = ""  # a command word with arguments that cannot be read
 
 
@@ -108,9 +111,15 @@ def confirmation_code_normalize(text: str) -> str:
 
 
 def _new_game(line: str, rest: str) -> Command:
-    """``new [game] [variant] [seats] [with a@b.example, c@d.example]``."""
+    """``new [game] [variant] [seats] [with a@b.example, c@d.example]``, or with bots'
+    names where the addresses would stand (``new marvel 3 with greedy ismcts``): a
+    practice game against them."""
     invite = tuple(dict.fromkeys(address.lower() for address in _ADDRESS.findall(rest)))
-    head = re.split(r"\bwith\b|\binvite\b", _ADDRESS.sub(" ", rest), maxsplit=1, flags=re.IGNORECASE)[0]
+    parts = re.split(r"\bwith\b|\binvite\b", _ADDRESS.sub(" ", rest), maxsplit=1, flags=re.IGNORECASE)
+    head = parts[0]
+    # Each bot once per seat: "with greedy greedy" is two greedy bots.
+    bots = tuple(word.lower() for word in re.findall(r"[A-Za-z]+", parts[1] if len(parts) > 1 else "")
+                 if word.lower() in BOTS)
     variant: str | None = None
     seats: int | None = None
     for word in re.findall(r"[A-Za-z]+|\d+", head):
@@ -125,7 +134,7 @@ def _new_game(line: str, rest: str) -> Command:
             variant = lowered
         else:
             return Command(CommandKind.NEW, text=line, error=f"{word!r} is not a variant or a number of seats")
-    return Command(CommandKind.NEW, text=line, variant=variant, seats=seats, invite=invite)
+    return Command(CommandKind.NEW, text=line, variant=variant, seats=seats, invite=invite, bots=bots)
 
 
 def command_from_text(text: str, *, subject: str = "") -> Command:

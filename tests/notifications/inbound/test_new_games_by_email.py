@@ -99,3 +99,26 @@ def test_an_unknown_variant_is_refused_at_once(commit: Any, alice: Any) -> None:
     inbound = _ask(commit, alice.email, "new chess 2")
     assert inbound is not None and inbound.status == InboundMessage.Status.REFUSED
     assert "'chess' is not a variant" in latest(alice, "Not done").body
+
+
+def test_a_practice_game_by_email_is_confirmed_then_played_by_its_bots_without_turn_email(
+    commit: Any, alice: Any
+) -> None:
+    _ask(commit, alice.email, "new base 2 with ismcts")
+    ask = latest(alice, "Please confirm")
+    before = len(mail.outbox)
+    receive(commit, reply_bytes(ask, sender=alice.email, body=f"confirm {_code(ask)}", to=NEW))
+    game = Game.objects.get()
+    assert (game.kind, game.seat_count) == (Game.Kind.PRACTICE, 2)
+    assert Seat.objects.get(game=game, bot_name="ismcts").user.username == "bot-ismcts-1"
+    game.refresh_from_db()
+    assert game.to_move == Seat.objects.get(game=game, user=alice).index  # the bot has played if it was first
+    sent = mail.outbox[before:]
+    assert [m.subject for m in sent] == [f"Practice game {game.pk} created"]
+    assert "sends no turn email" in sent[0].body and f"/games/{game.pk}/" in sent[0].body
+
+
+def test_a_practice_game_by_email_is_against_bots_or_people_not_both(commit: Any, alice: Any) -> None:
+    inbound = _ask(commit, alice.email, "new base 3 with greedy bob@example.com")
+    assert inbound is not None and inbound.status == InboundMessage.Status.REFUSED
+    assert not Game.objects.exists()

@@ -187,3 +187,10 @@ def test_the_parser_loads_no_django() -> None:
     root = Path(__file__).resolve().parents[3]
     done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_a_new_practice_game_names_bots_where_addresses_would_stand() -> None:
+    command = command_from_text("new marvel 3 with greedy ismcts")
+    assert (command.variant, command.seats, command.bots, command.invite) == ("marvel", 3, ("greedy", "ismcts"), ())
+    assert command_from_text("new base 2 with ismcts").bots == ("ismcts",)
+    assert command_from_text("new base with greedy and greedy").bots == ("greedy", "greedy")
