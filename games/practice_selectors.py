@@ -14,7 +14,7 @@ from django.utils import timezone
 from games.models import Game, Move, Seat
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import User
+    from django.contrib.auth.models import AnonymousUser, User
 
 PRACTICE_KINDS = (Game.Kind.PRACTICE, Game.Kind.SANDBOX)
 
@@ -69,3 +69,15 @@ def practice_game_ids_untouched(*, since: datetime) -> list[str]:
 def practice_game_q() -> Q:
     """Practice games and sandboxes, as a filter on Game (``~`` it for real games)."""
     return Q(kind__in=PRACTICE_KINDS)
+
+
+def viewing_seat(game: Game, user: User | AnonymousUser | None, own: int | None) -> int | None:
+    """Whose view ``user`` reads and plays: their own seat's (``own``), except that a
+    sandbox's owner reads and plays a hot seat whose turn it is (a seat no bot
+    plays and not the owner's: games.services.turns.is_hot_seat)."""
+    if game.kind != Game.Kind.SANDBOX or own is None or user is None or game.created_by_id != user.pk:
+        return own
+    to_move = next((s for s in game.seats.all() if s.index == game.to_move), None)
+    if to_move is not None and not to_move.bot_name and to_move.user_id != game.created_by_id:
+        return to_move.index
+    return own

@@ -6,6 +6,7 @@ is a view of it (``engine.observe``)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import engine
 
@@ -33,3 +34,10 @@ def state_after(game: Game, moves: Iterable[str]) -> engine.State | None:
 
 def game_move_texts(game: Game) -> list[str]:
     return list(Move.objects.filter(game=game).order_by("ply").values_list("text", flat=True))
+
+
+def game_rebuild_state(*, game: Game) -> dict[str, Any] | None:
+    """Recompute the state snapshot from the start (the seed's deal, or a sandbox's
+    start state) and the move log (server-side only)."""
+    state = state_after(game, game_move_texts(game))
+    return engine.to_dict(state) if state is not None else None

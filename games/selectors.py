@@ -22,7 +22,7 @@ from django.utils.module_loading import import_string
 from accounts import selectors as accounts_selectors
 from accounts.models import ApiToken
 from accounts.selectors import AccountExport
-from games import errors, replays
+from games import errors, practice_selectors
 from games.models import (
     Game,
     GameEvent,
@@ -34,6 +34,7 @@ from games.models import (
     Vacation,
     is_public_id,
 )
+from games.replays import game_rebuild_state
 from games.results import GameResult
 
 if TYPE_CHECKING:
@@ -399,22 +400,12 @@ def game_get_view(*, game: Game, user: User | AnonymousUser | None) -> GameView:
     board: engine.BoardView | None = None
     if game.state is not None:
         state = engine.from_dict(game.state)
-        board = engine.observe(state, _viewing_seat(game, user, summary["your_seat"]))
+        board = engine.observe(state, practice_selectors.viewing_seat(game, user, summary["your_seat"]))
     return {
         **summary,
         "board": board,
         "seed": game.seed if game.is_over and game.seed else None,
     }
-
-
-def _viewing_seat(game: Game, user: User | AnonymousUser | None, own: int | None) -> int | None:
-    """Whose view ``user`` reads: their own seat's, except that a sandbox's owner
-    reads the view of a hot seat whose turn it is, to play it (games.services.turns.is_hot_seat)."""
-    if game.kind == Game.Kind.SANDBOX and own is not None and user is not None and game.created_by_id == user.pk:
-        to_move = next((s for s in game.seats.all() if s.index == game.to_move), None)
-        if to_move is not None and not to_move.bot_name and to_move.user_id != game.created_by_id:
-            return to_move.index
-    return own
 
 
 def game_legal_moves(*, game_id: str, user: User | AnonymousUser) -> LegalMoves:
@@ -442,10 +433,8 @@ def game_legal_moves(*, game_id: str, user: User | AnonymousUser) -> LegalMoves:
         except Game.DoesNotExist:
             raise errors.GameNotFound.for_id(game_id) from None
     your_seat = getattr(game, "your_seat", None)
-    acting = your_seat
-    if game.kind == Game.Kind.SANDBOX and your_seat is not None:
-        # The owner plays the hot seats too (one more query, for sandboxes only).
-        acting = _viewing_seat(game, user, your_seat)
+    # A sandbox's owner plays its hot seats too (one more query, for sandboxes only).
+    acting = practice_selectors.viewing_seat(game, user, your_seat) if game.kind == Game.Kind.SANDBOX else your_seat
     moves: list[str] = []
     if game.status == Game.Status.ACTIVE and acting is not None and acting == game.to_move:
         assert game.state is not None  # stored when the game started
@@ -536,11 +525,7 @@ def player_game_record(*, user: User) -> dict[str, VariantRecord]:
     record: dict[str, VariantRecord] = {variant: {"played": 0, "won": 0} for variant in Game.Variant.values}
     # Practice games and sandboxes are no one's record.
     seats = Seat.objects.filter(
-        user=user,
-        joined_at__isnull=False,
-        index__isnull=False,
-        game__status=Game.Status.FINISHED,
-        game__kind=Game.Kind.REAL,
+        user=user, joined_at__isnull=False, index__isnull=False, game__status=Game.Status.FINISHED, game__kind="real"
     ).values_list("index", "game__variant", "game__result")
     for index, variant, result in seats:
         counts = record.setdefault(variant, {"played": 0, "won": 0})
@@ -591,13 +576,6 @@ def game_moderation_log(*, game_id: str) -> list[ModerationExportEntry]:
         }
         for entry in entries.order_by("at", "id")
     ]
-
-
-def game_rebuild_state(*, game: Game) -> dict[str, Any] | None:
-    """Recompute the state snapshot from the start (the seed's deal, or a sandbox's
-    start state) and the move log (server-side only)."""
-    state = replays.state_after(game, replays.game_move_texts(game))
-    return engine.to_dict(state) if state is not None else None
 
 
 def game_events_pending(

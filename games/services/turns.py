@@ -259,7 +259,7 @@ def autoplay(
         played_by = PlayedBy.SERVICE
         if seat in resigned:
             move: engine.Move | None = _quiet_move(state)
-        elif seat in bots:
+        elif seat is not None and seat in bots:
             move, played_by = bot_move(state, seat, game_id=writes.game.pk), PlayedBy.BOT
         else:
             move = _forced_pass(state)
