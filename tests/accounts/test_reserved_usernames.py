@@ -63,3 +63,12 @@ def test_player_create_refuses_a_reserved_username(db):
 
 def test_a_name_that_merely_contains_a_path_word_is_fine(db, signups):
     assert signups.sign_up("meredith", "meredith@example.com").status_code == 202
+
+
+@pytest.mark.parametrize("username", ["bot-greedy-1", "Bot-ismcts-2", "sandbox-seat-1", "sandbox-anything"])
+def test_the_names_of_the_services_own_accounts_are_refused_at_sign_up(username: str) -> None:
+    from accounts.services import names_refuse
+
+    with pytest.raises(InvalidInput) as refused:
+        names_refuse(username=username, display_name=None)
+    assert "kept for the service's bots" in str(refused.value)
