@@ -46,14 +46,14 @@ class HiddenSampler:
             reserved: list[tuple[str, bool]] = []
             for k, held in enumerate(seat["reserved"]):
                 if "id" in held:
-                    cid = str(held["id"])  # type: ignore[typeddict-item]
+                    cid = str(held["id"])
                     seen.add(cid)
                     reserved.append((cid, bool(held.get("blind", False))))
                 else:
                     self.hidden.append((int(seat["seat"]), k, int(held["level"])))
                     reserved.append(("", True))
             self.reserved.append(reserved)
-            tiles = tuple(t if isinstance(t, str) else t["id"] for t in seat.get(tile_key, []))  # type: ignore[misc]
+            tiles = tuple(seat.get("nobles") or seat.get("locations") or [])
             players.append(_player(v, seat["tokens"], cards, tuple(reserved), tiles))
         self.players = players
         self.deck_sizes = [int(view["decks"][str(level)]) for level in (1, 2, 3)]
@@ -81,7 +81,7 @@ class HiddenSampler:
         # of a points game the trigger stays set, as the rules leave it.
         self.end_triggered = bool(view["final_round"]) or (self.over and v.end == "points" and
                                                            self.reason == "points")
-        self.avengers = view.get("avengers_assemble")  # type: ignore[misc]
+        self.avengers = view.get("avengers_assemble")
 
     def sample(self, rng: random.Random) -> State:
         """One deal of the hidden cards, drawn with ``rng``."""
