@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from django.http import HttpRequest
 
-from games import selectors
+from games import practice_selectors, selectors
 from games.errors import AccountSuspended, GameNotFound
 from games.links import SeatLinkRevoked
 from games.models import Game, Seat, is_public_id
@@ -41,14 +41,20 @@ class Viewer:
     """The game, and the seat the page is drawn for (None: a spectator).
 
     ``via`` is ``"link"`` (a seat session from a signed link), ``"account"``
-    (the logged-in user's own seat) or ``"public"`` (a spectator)."""
+    (the logged-in user's own seat) or ``"public"`` (a spectator). ``hot_seat``
+    is the seat a sandbox's owner plays now, when it is a hot seat's turn
+    (games.practice_selectors.viewing_seat): the page is drawn from it and its
+    moves are offered, while ``seat`` stays the owner's."""
 
     game: Game
     seat: Seat | None
     via: str
+    hot_seat: int | None = None
 
     @property
     def seat_index(self) -> int | None:
+        if self.hot_seat is not None:
+            return self.hot_seat
         return self.seat.index if self.seat is not None else None
 
 
@@ -122,6 +128,13 @@ def _may_watch(request: HttpRequest, game: Game) -> bool:
     return game.public or selectors.game_is_visible(game_id=game.pk, user=getattr(request, "user", None))
 
 
+def _hot_seat(game: Game, seat: Seat) -> int | None:
+    """The hot seat a sandbox's owner plays now, if any: only through their account
+    (a sandbox has no links, and sends no email that would carry one)."""
+    viewing = practice_selectors.viewing_seat(game, seat.user, seat.index)
+    return viewing if viewing != seat.index else None
+
+
 def page_viewer(request: HttpRequest, game_id: str, *, allow_public: bool = True) -> Viewer:
     """The viewer of game ``game_id`` for this request.
 
@@ -143,7 +156,7 @@ def page_viewer(request: HttpRequest, game_id: str, *, allow_public: bool = True
         return Viewer(game=game, seat=seat, via="link")
     seat = _account_seat(request, game)
     if seat is not None:
-        return Viewer(game=game, seat=seat, via="account")
+        return Viewer(game=game, seat=seat, via="account", hot_seat=_hot_seat(game, seat))
     watchable = _may_watch(request, game)
     if watchable and allow_public:
         return Viewer(game=game, seat=None, via="public")

@@ -11,4 +11,5 @@ urlpatterns = [
     path("games/<str:game_id>/resign/", pages.game_resign_page, name="game-resign-page"),
     path("games/<str:game_id>/link/", pages.game_link_rotate_page, name="game-link-rotate-page"),
     path("games/<str:game_id>/replay/", pages.game_replay, name="game-replay"),
+    path("games/<str:game_id>/sandbox/", pages.game_sandbox_page, name="game-sandbox-page"),
 ]

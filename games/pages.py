@@ -23,7 +23,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -38,12 +38,16 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 import engine
 from accounts.selectors import player_email_warning
 from core.errors import DomainError, ErrorKind
+from core.text import listed
 from games import errors, links, replays, selectors, services
 from games.errors import GameNotFound
 from games.models import Game, Move, Seat
 from games.page_session import LoginNeeded, Viewer, page_viewer, seat_forget, seat_remember
-from games.presentation import board_context
+from games.presentation import board_context, bot_title
 from games.table import move_kinds
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 # Nothing inline but styles (the board is inline-styled to work in email too), nothing from elsewhere.
 CONTENT_SECURITY_POLICY = (
@@ -187,6 +191,7 @@ def _draw(
     new_link: str = "",
     typed: str = "",
     chosen: str = "",
+    error_title: str = "Not played:",
 ) -> HttpResponse:
     game = viewer.game
     seat = viewer.seat
@@ -204,6 +209,8 @@ def _draw(
             "move_timeout_hours": game.move_timeout_hours,
         }
     playing = seat is not None and seat.has_joined and game.status == Game.Status.ACTIVE and not seat.resigned
+    seats = list(game.seats.all()) if game.is_practice else []
+    to_move_seat = next((s for s in seats if board["to_move"] is not None and s.index == board["to_move"]), None)
     context = {
         "board": board,
         "viewer": viewer,
@@ -211,6 +218,12 @@ def _draw(
         "invitation": invitation,
         "message": message,
         "error": error,
+        "error_title": error_title,
+        "practice": _practice_heading(viewer, seats) if game.is_practice else None,
+        "waiting_for_bot": bot_title(to_move_seat.bot_name) if to_move_seat and to_move_seat.bot_name else "",
+        "try_position": try_position_form(
+            request, viewer, ply=None, to_move=board["to_move"], position_is_end=game.is_over
+        ),
         "move_kinds": move_kinds(game, moves, board["colors"]),
         "move_count": len(moves),
         "act": bool(moves),
@@ -219,9 +232,10 @@ def _draw(
         "chosen": chosen if chosen in moves else "",
         "playing": playing,
         "can_resign": playing,
-        "can_rotate": seat is not None,
+        # Practice games and sandboxes send no email, so they have no link to revoke, and no clock.
+        "can_rotate": seat is not None and not game.is_practice,
         "new_link": new_link,
-        "clock": _clock(game, seat) if game.status == Game.Status.ACTIVE else None,
+        "clock": _clock(game, seat) if game.status == Game.Status.ACTIVE and not game.is_practice else None,
         "replay_url": reverse("game-replay", kwargs={"game_id": game.pk})
         if game.state is not None and (seat is not None or game.is_over)
         else "",
@@ -233,6 +247,70 @@ def _draw(
         "email_warning": _email_warning(seat),
     }
     return with_forms(render(request, "games/game_page.html", context, status=status))
+
+
+def _practice_heading(viewer: Viewer, seats: list[Seat]) -> dict[str, Any]:
+    """What a practice game or a sandbox is, said at the top of its page."""
+    game = viewer.game
+    bots = [bot_title(s.bot_name) for s in sorted(seats, key=lambda s: s.index or 0) if s.bot_name]
+    against = listed([f"the {name}" for name in bots])
+    hot_seats = [s for s in seats if not s.bot_name and s.user_id != game.created_by_id]
+    playing = viewer.seat_index
+    if game.kind == Game.Kind.PRACTICE:
+        title = f"Practice game against {against}" if against else "Practice game"
+    else:
+        title = f"Sandbox of game {game.sandbox_of_id}: the cards you could not see there were dealt again"
+    return {
+        "title": title,
+        "sandbox": game.kind == Game.Kind.SANDBOX,
+        "source_url": _page_url(game.sandbox_of_id) if game.sandbox_of_id else "",
+        "source_id": game.sandbox_of_id or "",
+        "against": against,
+        "hot_seats": bool(hot_seats),
+        # People count seats from 1; the API's seat numbers start at 0.
+        "seat_number": playing + 1 if playing is not None else None,
+        "hot_seat": viewer.hot_seat is not None,
+    }
+
+
+def try_position_form(
+    request: HttpRequest, viewer: Viewer, *, ply: int | None, to_move: int | None, position_is_end: bool
+) -> dict[str, Any] | None:
+    """The "Try this position" form (POST /games/<id>/sandbox/), for whoever may make
+    a sandbox of this position (games.services.sandbox_create): a player of an
+    active game, from their seat; anyone who may see a game that is over or public,
+    from the spectator's view, taking the seat to move (or the one they had). None
+    when nobody here may, or the position is the end of the game."""
+    game = viewer.game
+    seat = viewer.seat
+    if game.is_practice or game.state is None or position_is_end or game.status not in (
+        Game.Status.ACTIVE, Game.Status.FINISHED, Game.Status.ABORTED
+    ):
+        return None
+    user = request.user
+    plays_here = seat is not None and seat.has_joined and (not user.is_authenticated or seat.user_id == user.pk)
+    from_seat = plays_here and game.status == Game.Status.ACTIVE
+    if not (from_seat or game.is_over or game.public):
+        return None
+    if not user.is_authenticated:
+        return {"login_url": f"{settings.LOGIN_URL}?{urlencode({'next': request.get_full_path()})}"}
+    if not plays_here and seat is not None:
+        return None  # a browser holding another account's seat: that account's to try
+    bots_allowed = services.sandbox_bots_allowed(game=game)
+    several = game.seat_count > 2
+    return {
+        "login_url": "",
+        "action": reverse("game-sandbox-page", kwargs={"game_id": game.pk}),
+        "ply": ply,
+        # From the spectator's view the owner takes a seat: their own, else the one to move.
+        "seat": None if from_seat else (seat.index if seat is not None and seat.index is not None else to_move),
+        "from_seat": from_seat,
+        "bots_allowed": bots_allowed,
+        "bots": [
+            (name, f"Against {bot_title(name)}s (every other seat)" if several else f"Against the {bot_title(name)}")
+            for name in services.bot_names()
+        ],
+    }
 
 
 def _confirm_moves(seat: Seat | None) -> bool:
@@ -432,6 +510,12 @@ def game_replay(request: HttpRequest, game_id: str) -> HttpResponse:
     found = _viewer(request, game_id)
     if isinstance(found, HttpResponse):
         return found
+    return _replay(request, found, request.GET.get("ply"))
+
+
+def _replay(
+    request: HttpRequest, found: Viewer, raw: str | None, *, error: str = "", status: int = 200
+) -> HttpResponse:
     game = found.game
     if found.seat is None and not game.is_over:
         return _error_page(
@@ -443,7 +527,7 @@ def game_replay(request: HttpRequest, game_id: str) -> HttpResponse:
     if game.state is None or replays.game_initial_state(game) is None:
         return _error_page(request, heading="Nothing to replay", message="This game never started.", status=404)
     texts = list(Move.objects.filter(game=game).order_by("ply").values_list("text", "seat"))
-    raw = request.GET.get("ply", str(len(texts)))
+    raw = str(len(texts)) if raw is None else raw
     if not raw.isdigit() or int(raw) > len(texts):
         return _error_page(
             request,
@@ -481,6 +565,48 @@ def game_replay(request: HttpRequest, game_id: str) -> HttpResponse:
         "next": ply + 1 if ply < len(texts) else None,
         "seed": game.seed if game.is_over else "",
         "commitment": game.seed_commitment,
+        "sandbox_of": game.sandbox_of_id if game.kind == Game.Kind.SANDBOX else "",
         "page_url": _page_url(game.pk),
+        "error": error,
+        "try_position": try_position_form(
+            request,
+            found,
+            ply=ply,
+            to_move=engine.to_move(state),
+            position_is_end=engine.is_over(state),
+        ),
     }
-    return with_forms(render(request, "games/replay.html", context))
+    return with_forms(render(request, "games/replay.html", context, status=status))
+
+
+@secured
+@require_POST
+def game_sandbox_page(request: HttpRequest, game_id: str) -> HttpResponse:
+    """``POST /games/<id>/sandbox/`` ("Try this position"): a sandbox of the game's
+    position (``ply``: after that many moves, from the replay; else now) through
+    ``games.services.sandbox_create``, then its page. ``bot`` names the bot for
+    every other seat; none: the owner plays them all (hot seats). A refusal is
+    drawn on the page the form came from, with the service's words."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(_page_url(game_id), settings.LOGIN_URL)
+    found = _viewer(request, game_id)
+    if isinstance(found, HttpResponse):
+        return found
+    raw_ply, raw_seat, bot = (request.POST.get(name, "").strip() for name in ("ply", "seat", "bot"))
+    ply = int(raw_ply) if raw_ply.isdigit() else None
+    seat = int(raw_seat) if raw_seat.isdigit() else None
+
+    def refused(message: str, status: int) -> HttpResponse:
+        if raw_ply:
+            return _replay(request, found, raw_ply if ply is not None else None, error=message, status=status)
+        return _draw(request, found, error=message, status=status, error_title="No sandbox made:")
+
+    if (raw_ply and ply is None) or (raw_seat and seat is None) or len(bot) > 32:
+        return refused("The form was not one this page draws; here it is again.", 400)
+    bots = [bot] * (found.game.seat_count - 1) if bot else []
+    user: User = request.user  # logged in: checked above
+    try:
+        sandbox = services.sandbox_create(game_id=game_id, user=user, bots=bots, seat=seat, ply=ply)
+    except DomainError as error:
+        return refused(error.message, _status(error))
+    return _redirect(sandbox.pk)

@@ -201,6 +201,25 @@ _COLORS: dict[str, dict[str, tuple[str, str, str]]] = {
     },
 }
 
+# The bots (engine.bots.BOTS) as the pages name them: what a player calls each, and how it plays.
+_BOT_WORDS: dict[str, tuple[str, str]] = {
+    "ismcts": ("search bot", "thinks ahead"),
+    "greedy": ("greedy bot", "looks one move ahead"),
+    "random": ("random bot", "any legal move"),
+}
+
+
+def bot_title(name: str) -> str:
+    """``"search bot"``: the bot as a sentence names it."""
+    return _BOT_WORDS.get(name, (f"{name} bot", ""))[0]
+
+
+def bot_choice_label(name: str) -> str:
+    """``"Search bot — thinks ahead (ismcts)"``: the bot in a list to choose from."""
+    title, how = _BOT_WORDS.get(name, (f"{name} bot", ""))
+    return f"{title[0].upper()}{title[1:]}{f' — {how}' if how else ''} ({name})"
+
+
 _REASONS = {
     "points": "a player reached the points target and the round was finished",
     "gauntlet": "a player completed the Infinity Gauntlet and the round was finished",

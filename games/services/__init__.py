@@ -77,6 +77,7 @@ from games.services.practice import (
     bot_turns_play,
     bot_turns_requeue,
     practice_game_create,
+    sandbox_bots_allowed,
     sandbox_create,
 )
 from games.services.turns import BotReason, bank_after_turn
@@ -86,6 +87,7 @@ __all__ = [
     "bot_turns_play",
     "bot_turns_requeue",
     "practice_game_create",
+    "sandbox_bots_allowed",
     "sandbox_create",
     "periodic_run_mark",
     "BotReason",

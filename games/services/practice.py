@@ -151,6 +151,12 @@ def _counts_in_competition(game: Game) -> bool:
     return any(import_string(path)(game.pk) for path in settings.GAME_COMPETITION_CHECKS)
 
 
+def sandbox_bots_allowed(*, game: Game) -> bool:
+    """Whether a sandbox of ``game`` may seat bots: not while a rated or league game
+    is still being played (its sandbox would be an engine to consult mid-game)."""
+    return not (game.status == Game.Status.ACTIVE and _counts_in_competition(game))
+
+
 def _view_seat(source: Game, user: User, seat: int | None) -> int | None:
     """Whose view the sandbox starts from: the user's seat in an active game they
     play; the spectator's (None) for a game that is over or public."""
@@ -210,7 +216,7 @@ def sandbox_create(
     if source.state is None:
         raise errors.SandboxUnavailable("This game has not started, so there is no position to play from.")
     view_seat = _view_seat(source, user, seat)
-    if bots and source.status == Game.Status.ACTIVE and _counts_in_competition(source):
+    if bots and not sandbox_bots_allowed(game=source):
         raise errors.SandboxBotsNotAllowed(
             "This game counts (it is rated or a league's) and is still being played, so its sandbox has no bots: "
             "play every seat yourself, or ask again once the game is over."
