@@ -7,6 +7,7 @@ from api.health import healthz
 from api.metrics import metrics_view
 from api.home import favicon
 from games import account_pages as game_account_pages
+from games import practice_pages
 from games.home_page import home
 from games.link_views import SeatLinkRotateView
 from notifications import account_pages as notification_account_pages
@@ -36,6 +37,7 @@ urlpatterns = [
     # and the ones that combine apps (games.account_pages, notifications.account_pages).
     path("accounts/games/", game_account_pages.my_games, name="accounts-games"),
     path("accounts/games/new/", new_game_page.new_game, name="accounts-new-game"),
+    path("accounts/games/practice/", practice_pages.practice, name="accounts-practice"),
     path("accounts/games/open/", game_account_pages.open_games, name="accounts-open-games"),
     path("accounts/games/open/<str:game_id>/join/", game_account_pages.open_game_join, name="accounts-open-game-join"),
     path("accounts/games/<str:game_id>/accept/", game_account_pages.invitation_answer, {"answer": "accept"},

@@ -75,7 +75,7 @@ RESERVED_USERNAMES = frozenset(
         "notifications", "mute", "vacation", "link", "rotate",
         "webhooks", "deliveries", "rotate-secret", "favicon.ico",
         "leagues", "leave", "next-game", "ratings", "seasons", "standings", "settings",
-        "accounts", "problems", "new", "open", "accept", "sandbox",
+        "accounts", "problems", "new", "open", "accept", "sandbox", "practice",
     }
 )
 
