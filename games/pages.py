@@ -222,7 +222,12 @@ def _draw(
         "practice": _practice_heading(viewer, seats) if game.is_practice else None,
         "waiting_for_bot": bot_title(to_move_seat.bot_name) if to_move_seat and to_move_seat.bot_name else "",
         "try_position": try_position_form(
-            request, viewer, ply=None, to_move=board["to_move"], position_is_end=game.is_over
+            request,
+            viewer,
+            ply=None,
+            to_move=board["to_move"],
+            position_is_end=game.is_over,
+            names={p["seat"]: p["name"] for p in board["players"]},
         ),
         "move_kinds": move_kinds(game, moves, board["colors"]),
         "move_count": len(moves),
@@ -274,7 +279,13 @@ def _practice_heading(viewer: Viewer, seats: list[Seat]) -> dict[str, Any]:
 
 
 def try_position_form(
-    request: HttpRequest, viewer: Viewer, *, ply: int | None, to_move: int | None, position_is_end: bool
+    request: HttpRequest,
+    viewer: Viewer,
+    *,
+    ply: int | None,
+    to_move: int | None,
+    position_is_end: bool,
+    names: dict[int, str],
 ) -> dict[str, Any] | None:
     """The "Try this position" form (POST /games/<id>/sandbox/), for whoever may make
     a sandbox of this position (games.services.sandbox_create): a player of an
@@ -298,12 +309,15 @@ def try_position_form(
         return None  # a browser holding another account's seat: that account's to try
     bots_allowed = services.sandbox_bots_allowed(game=game)
     several = game.seat_count > 2
+    # From the spectator's view the owner takes a seat: their own, else the one to move.
+    taken = None if from_seat else (seat.index if seat is not None and seat.index is not None else to_move)
     return {
         "login_url": "",
         "action": reverse("game-sandbox-page", kwargs={"game_id": game.pk}),
         "ply": ply,
-        # From the spectator's view the owner takes a seat: their own, else the one to move.
-        "seat": None if from_seat else (seat.index if seat is not None and seat.index is not None else to_move),
+        "seat": taken,
+        "seat_name": names.get(taken, f"seat {taken}") if taken is not None else "",
+        "seat_to_move": taken is not None and taken == to_move,
         "from_seat": from_seat,
         "bots_allowed": bots_allowed,
         "bots": [
@@ -574,6 +588,7 @@ def _replay(
             ply=ply,
             to_move=engine.to_move(state),
             position_is_end=engine.is_over(state),
+            names=names,
         ),
     }
     return with_forms(render(request, "games/replay.html", context, status=status))
