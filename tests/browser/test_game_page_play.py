@@ -38,7 +38,7 @@ def _offered(page: Any) -> list[str]:
     return sorted(v for v in values if not v.startswith("pass"))
 
 
-def _on_board(page: Any, turn: Turn, screenshot: Any, seen: set[str]) -> None:
+def click_on_board(page: Any, turn: Turn, screenshot: Any, seen: set[str]) -> None:
     """Chooses ``turn.text`` by clicking the board, checks what is offered on the way, confirms it."""
     words = turn.text.split()
     kind, target = words[0], words[1] if len(words) > 1 else ""
@@ -84,7 +84,7 @@ def _on_board(page: Any, turn: Turn, screenshot: Any, seen: set[str]) -> None:
         page.click("[data-confirm]")
 
 
-def _settled_content(page: Any) -> str:
+def settled_content(page: Any) -> str:
     """The page's HTML once it has stopped navigating (a redraw the page's own poll
     started before the test's goto may still be landing)."""
     from playwright.sync_api import Error as PlaywrightError
@@ -183,7 +183,7 @@ def test_two_players_play_a_whole_game_by_clicking_on_their_pages(
                 page.click("#play-typed")
             typed = True
         else:
-            _on_board(page, turn, shot, seen)
+            click_on_board(page, turn, shot, seen)
         assert page.locator("#page-error").count() == 0, page.locator("#page-error").inner_text()
         drawn = int(page.locator("#game").get_attribute("data-version") or 0)
         assert drawn == version + 1 or (number == len(line) - 1 and drawn > version)  # the end is news too
@@ -203,8 +203,8 @@ def test_two_players_play_a_whole_game_by_clicking_on_their_pages(
     assert game.status == Game.Status.FINISHED
     for page in pages.values():
         page.goto(page_url)
-        assert "Game over:" in _settled_content(page)
+        assert "Game over:" in settled_content(page)
     shot(pages[0], "game-page-end")
     pages[0].click("text=Replay the game move by move")
-    assert "Seed:" in _settled_content(pages[0])
+    assert "Seed:" in settled_content(pages[0])
     shot(pages[0], "game-page-replay")

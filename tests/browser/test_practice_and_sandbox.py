@@ -25,7 +25,7 @@ from engine.bots import make_bot
 from games import services
 from games.models import Game, Seat
 from tests.browser.game_page_line import Turn, greedy_line
-from tests.browser.test_game_page_play import _on_board, _settled_content
+from tests.browser.test_game_page_play import click_on_board, settled_content
 from tests.games.game_helpers import make_player
 
 PASSWORD = "a long and unusual passphrase"
@@ -73,7 +73,7 @@ def _play_one(page: Any, game: Game, chooser: Any) -> int:
     assert sorted(offered) == sorted(engine.format_move(m) for m in engine.legal_moves(state))
     text = chooser.choose(engine.observe(state, seat), offered)
     # On the board, as a player does: the card, deck or piles, then the move, then its confirmation.
-    _on_board(page, Turn(seat, text, tuple(offered)), lambda *shot: None, set(_NO_SHOTS))
+    click_on_board(page, Turn(seat, text, tuple(offered)), lambda *shot: None, set(_NO_SHOTS))
     assert page.locator("#page-error").count() == 0, page.locator("#page-error").inner_text()
     return seat
 
@@ -123,7 +123,7 @@ def test_a_player_starts_a_practice_game_and_plays_it_to_the_end_against_the_bot
     game = Game.objects.get(kind=Game.Kind.PRACTICE)
     assert page.url == f"{base}/games/{game.pk}/"
     assert page.locator("#practice-heading").inner_text() == "Practice game against the greedy bot"
-    content = _settled_content(page)
+    content = settled_content(page)
     assert "Clock:" not in content and "Revoke this link" not in content
 
     human = Seat.objects.get(game=game, bot_name="").index
@@ -148,7 +148,7 @@ def test_a_player_starts_a_practice_game_and_plays_it_to_the_end_against_the_bot
             screenshot(page, "practice-game")
     assert game.status == Game.Status.FINISHED and clicked >= 15
     page.goto(page.url)
-    assert "Game over:" in _settled_content(page)
+    assert "Game over:" in settled_content(page)
     screenshot(page, "practice-game-over")
     page.goto(base + "/accounts/games/practice/")
     row = page.locator(f'tr[data-game="{game.pk}"]')
@@ -214,7 +214,7 @@ def test_a_player_tries_the_position_of_her_game_and_plays_every_seat_of_the_san
     sandbox.refresh_from_db()
     assert sandbox.status == Game.Status.FINISHED and seats == {0, 1} and shot
     page.goto(page.url)
-    assert "Game over:" in _settled_content(page)
+    assert "Game over:" in settled_content(page)
     screenshot(page, "sandbox-over")
     game.refresh_from_db()
     assert (game.version, game.state, game.status) == (version, state, Game.Status.ACTIVE)
@@ -248,4 +248,4 @@ def test_a_spectator_tries_a_position_of_a_finished_game_from_its_replay_against
     clicked, seats = _play_through(page, sandbox, human={mine})
     assert seats == {mine} and clicked >= 3
     page.goto(page.url)
-    assert "Game over:" in _settled_content(page)
+    assert "Game over:" in settled_content(page)
