@@ -53,7 +53,7 @@ from games.admin_moderation import (
     request_moderator,
 )
 
-HIDDEN_FIELDS = frozenset({"seed", "state", "private_card"})
+HIDDEN_FIELDS = frozenset({"seed", "state", "start_state", "private_card"})
 
 _ModelT = TypeVar("_ModelT", bound=Model)
 

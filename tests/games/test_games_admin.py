@@ -79,6 +79,7 @@ def test_games_cannot_be_edited_or_deleted_in_the_admin(staff_client: Client, ac
     [
         ("/admin/games/game/", "seed__startswith"),
         ("/admin/games/game/", "state__decks__0__0"),
+        ("/admin/games/game/", "start_state__decks__0__0"),
         ("/admin/games/move/", "private_card"),
         ("/admin/games/move/", "game__seed__startswith"),
         ("/admin/games/seat/", "game__state__icontains"),
@@ -99,6 +100,8 @@ def test_the_admin_refuses_list_filters_that_would_guess_hidden_information(
         "game__seed__startswith": active_game.seed[:3],
         "game__seed": active_game.seed,
         "state__decks__0__0": active_game.state["decks"][0][0],
+        # a sandbox's deal (games.services.sandbox_create) is as hidden as a game's state
+        "start_state__decks__0__0": active_game.state["decks"][0][0],
         "private_card": Move.objects.get(game=active_game).private_card,
         "game__state__icontains": active_game.state["decks"][0][0],
     }
