@@ -392,6 +392,10 @@ if TAKEOVER_BOT not in _engine_bots.BOTS:
         f"TAKEOVER_BOT={TAKEOVER_BOT!r} is not one of the built-in bots: {', '.join(sorted(_engine_bots.BOTS))}."
     )
 TAKEOVER_BOT_PLAYOUTS = env_int("TAKEOVER_BOT_PLAYOUTS", 200, minimum=1)
+# The search bot's playouts a move where a player chose it as an opponent (practice
+# games and sandboxes): 1,000, about half a second on one core, the budget whose
+# strength docs/benchmarks.md measures. Played in a worker, never in a request.
+PRACTICE_BOT_PLAYOUTS = env_int("PRACTICE_BOT_PLAYOUTS", 1000, minimum=1)
 # Invited seats per account in the games it created in the last 24 hours.
 INVITATIONS_PER_DAY = env_int("INVITATIONS_PER_DAY", 20, minimum=1)
 # Pauses whose end has come are ended this often (games.tasks.end_pauses).

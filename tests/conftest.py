@@ -309,6 +309,8 @@ def _greedy_takeover_bot(settings: Any) -> None:
     tests that watch its choices patch it. The search bot's own takeover test
     (tests/games/test_takeover_bot.py) sets TAKEOVER_BOT back to ismcts."""
     settings.TAKEOVER_BOT = "greedy"
+    # A practice game's search bot thinks briefly in the tests (its strength is a benchmark).
+    settings.PRACTICE_BOT_PLAYOUTS = 20
 
 
 @pytest.fixture(autouse=True)

@@ -311,7 +311,11 @@ def bot_turns_play(*, game_id: str, limit: int = BOT_TURNS_PER_RUN) -> int:
             state = engine.from_dict(game.state) if game.state is not None else None
             if state is None:
                 break
-            text = bot_choose(state, seat.index, name=seat.bot_name, game_id=game.pk)
+            # An opponent chosen to play against: the search bot at the budget of its
+            # measured strength (PRACTICE_BOT_PLAYOUTS), not the takeover's lighter one.
+            text = bot_choose(
+                state, seat.index, name=seat.bot_name, game_id=game.pk, playouts=settings.PRACTICE_BOT_PLAYOUTS
+            )
             try:
                 move_submit(game_id=game.pk, user=seat.user, text=text, expected_version=game.version)
             except (errors.StaleVersion, errors.NotYourTurn, errors.GameNotActive):

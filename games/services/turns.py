@@ -226,19 +226,20 @@ def bot_seed(game_id: str, ply: int) -> int:
     return int.from_bytes(hashlib.sha256(f"{game_id}:{ply}".encode()).digest()[:8], "big")
 
 
-def bot_make(name: str, seed: int) -> engine.bots.Bot:
-    """A bot by its name in ``engine.bots.BOTS``. The search bot gets the budget of
-    TAKEOVER_BOT_PLAYOUTS; the others take none."""
+def bot_make(name: str, seed: int, *, playouts: int | None = None) -> engine.bots.Bot:
+    """A bot by its name in ``engine.bots.BOTS``. The search bot gets ``playouts``
+    (by default TAKEOVER_BOT_PLAYOUTS); the others take none."""
     if name == "ismcts":
-        return engine.bots.make_bot(name, seed=seed, playouts=settings.TAKEOVER_BOT_PLAYOUTS)
+        return engine.bots.make_bot(name, seed=seed, playouts=playouts or settings.TAKEOVER_BOT_PLAYOUTS)
     return engine.bots.make_bot(name, seed=seed)
 
 
-def bot_choose(state: engine.State, seat: int, *, name: str, game_id: str) -> str:
+def bot_choose(state: engine.State, seat: int, *, name: str, game_id: str, playouts: int | None = None) -> str:
     """The move text bot ``name`` chooses for ``seat``, made as a player's would be:
     from the seat's own view and the legal move texts, never the full state."""
     legal = [engine.format_move(move) for move in engine.legal_moves(state)]
-    return bot_make(name, bot_seed(game_id, state.ply)).choose(engine.observe(state, seat), legal)
+    bot = bot_make(name, bot_seed(game_id, state.ply), playouts=playouts)
+    return bot.choose(engine.observe(state, seat), legal)
 
 
 def bot_move(state: engine.State, seat: int, *, game_id: str) -> engine.Move:

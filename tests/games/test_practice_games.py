@@ -14,6 +14,7 @@ from datetime import timedelta
 from typing import Any
 
 import engine
+import engine.bots
 import pytest
 from django.utils import timezone
 from tests.games.game_helpers import client_for, start_two_player_game
@@ -121,8 +122,21 @@ def test_a_whole_practice_game_is_played_to_the_end_through_the_api(alice: Any, 
     assert selectors.game_rebuild_state(game=game) == game.state
 
 
-def test_the_search_bot_plays_a_practice_game_at_a_small_budget(alice: Any, commit: Any, settings: Any) -> None:
-    settings.TAKEOVER_BOT_PLAYOUTS = 8
+def test_the_search_bot_plays_a_practice_game_at_the_practice_budget(
+    alice: Any, commit: Any, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PRACTICE_BOT_PLAYOUTS, not the takeover's TAKEOVER_BOT_PLAYOUTS: an opponent
+    a player chose plays at the strength docs/benchmarks.md measures."""
+    settings.TAKEOVER_BOT_PLAYOUTS = 3
+    settings.PRACTICE_BOT_PLAYOUTS = 9
+    budgets: list[int] = []
+    choose = engine.bots.ISMCTSBot.choose
+
+    def counted(self: engine.bots.ISMCTSBot, view: Any, legal: Any) -> str:
+        budgets.append(self.playouts or 0)
+        return choose(self, view, legal)
+
+    monkeypatch.setattr(engine.bots.ISMCTSBot, "choose", counted)
     client = client_for(alice)
     game_id = _create(client, commit, bots=["ismcts"]).json()["id"]
     for _ in range(3):
@@ -135,6 +149,7 @@ def test_the_search_bot_plays_a_practice_game_at_a_small_budget(alice: Any, comm
     body = client.get(f"/api/v1/games/{game_id}/").json()
     assert body["to_move"] == body["your_seat"]
     assert Move.objects.filter(game_id=game_id).exclude(seat=body["your_seat"]).count() >= 3
+    assert len(budgets) >= 3 and set(budgets) == {9}
 
 
 def test_an_unknown_bot_is_refused_naming_the_known_ones(alice: Any, commit: Any) -> None:

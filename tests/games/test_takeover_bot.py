@@ -12,6 +12,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+import engine.bots
 import pytest
 from tests.games.clock_helpers import started_game
 from tests.site.test_settings_from_environment import run_manage
@@ -46,15 +47,20 @@ def test_a_replayed_timeout_chooses_the_same_move(alice: Any, bob: Any) -> None:
     assert all(turns.bot_move(state, seat, game_id=game.pk) == first for _ in range(3))
 
 
-def test_only_the_search_bot_is_given_a_budget() -> None:
-    assert turns.bot_make("greedy", 1).choose is not None
-    assert turns.bot_make("ismcts", 1) is not None
+def test_only_the_search_bot_is_given_a_budget(settings: Any) -> None:
+    settings.PRACTICE_BOT_PLAYOUTS = 30
+    assert isinstance(turns.bot_make("greedy", 1), engine.bots.GreedyBot)
+    takeover = turns.bot_make("ismcts", 1)
+    assert isinstance(takeover, engine.bots.ISMCTSBot) and takeover.playouts == 8
+    opponent = turns.bot_make("ismcts", 1, playouts=settings.PRACTICE_BOT_PLAYOUTS)
+    assert isinstance(opponent, engine.bots.ISMCTSBot) and opponent.playouts == 30
 
 
 @pytest.mark.parametrize("name, value, says", [
     ("TAKEOVER_BOT", "alphazero", "TAKEOVER_BOT='alphazero' is not one of the built-in bots: greedy, ismcts, random"),
     ("TAKEOVER_BOT_PLAYOUTS", "0", "TAKEOVER_BOT_PLAYOUTS='0' must be at least 1"),
     ("TAKEOVER_BOT_PLAYOUTS", "many", "TAKEOVER_BOT_PLAYOUTS='many' is not a whole number"),
+    ("PRACTICE_BOT_PLAYOUTS", "0", "PRACTICE_BOT_PLAYOUTS='0' must be at least 1"),
 ])
 def test_a_bad_takeover_setting_stops_start_up_naming_it(name: str, value: str, says: str) -> None:
     result = run_manage("check", **{name: value})
