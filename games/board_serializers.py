@@ -380,3 +380,53 @@ class GameResultSerializer(serializers.Serializer[GameResult]):
 @extend_schema_field(GameResultSerializer)
 class GameResultField(serializers.JSONField):
     """The stored result, rendered as it is; the schema describes it as GameResult."""
+
+
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"oneOf": [{"type": "string"}, {"type": "boolean"}]},
+        "minItems": 2,
+        "maxItems": 2,
+        "description": "[card id, reserved blind?]",
+    }
+)
+class _ReservationField(serializers.JSONField):
+    pass
+
+
+class StateSeatSerializer(serializers.Serializer[dict[str, Any]]):
+    """One seat of a full engine state (engine.to_dict)."""
+
+    tokens = serializers.ListField(child=serializers.IntegerField(), help_text="Seven slots: five colours, joker, Time Stone.")
+    cards = serializers.ListField(child=serializers.CharField(), help_text="Cards bought, in order.")
+    reserved = serializers.ListField(child=_ReservationField(), help_text="Reserved cards, in order.")
+    tiles = serializers.ListField(child=serializers.CharField(), help_text="Nobles or locations received.")
+
+
+class StateSerializer(serializers.Serializer[dict[str, Any]]):
+    """A full engine state, hidden cards included (engine.to_dict; engine.from_dict reads it)."""
+
+    variant = serializers.CharField()
+    players = serializers.IntegerField()
+    ply = serializers.IntegerField()
+    supply = serializers.ListField(child=serializers.IntegerField())
+    decks = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()), help_text="Per level, top card first."
+    )
+    market = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField(allow_null=True)),
+        help_text="Per level, slots a to d (null: empty).",
+    )
+    tiles = serializers.ListField(child=serializers.CharField(), help_text="Nobles or locations on the table.")
+    seats = StateSeatSerializer(many=True)
+    passes = serializers.IntegerField()
+    end_triggered = serializers.BooleanField()
+    over = serializers.BooleanField()
+    reason = serializers.CharField(allow_null=True)
+    avengers = serializers.IntegerField(allow_null=True)
+
+
+@extend_schema_field(StateSerializer)
+class StateField(serializers.JSONField):
+    """A stored engine state, rendered as it is; the schema describes it as State."""

@@ -17,7 +17,7 @@ from accounts.serializers import AccountExportSerializer, TokenSerializer
 from api.serializers import JSONIntegerField, JSONStringField, StrictInputSerializer
 from core.text import counted, listed
 from games.models import Game, GamePause, ModerationEntry, PlayedBy
-from games.board_serializers import BoardField, GameResultField
+from games.board_serializers import BoardField, GameResultField, StateField
 from games.selectors import (
     ExportSeat,
     GameExport,
@@ -472,6 +472,14 @@ class GameExportSerializer(serializers.Serializer[GameExport]):
     status = serializers.ChoiceField(choices=Game.Status.choices)
     seed_commitment = serializers.CharField(allow_null=True)
     seed = serializers.CharField(allow_null=True, help_text="Decimal text; null until the game is over.")
+    start_state = StateField(
+        allow_null=True,
+        help_text=(
+            "A sandbox's starting position (engine.to_dict: its hidden cards as they were dealt for the sandbox), "
+            "once it is over, to replay its moves from with engine.from_dict and engine.apply; null otherwise "
+            "(a game from a seed replays from the seed)."
+        ),
+    )
     seats = ExportSeatSerializer(many=True)
     moves = serializers.ListField(child=serializers.CharField())
     result = GameResultField(allow_null=True, help_text="Null until the game is over.")

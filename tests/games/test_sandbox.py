@@ -17,6 +17,7 @@ from typing import Any
 
 import engine
 import pytest
+from engine.bots import make_bot
 from tests.games.game_helpers import client_for, play_to_end, start_two_player_game, user_to_move
 from tests.games.test_games_api import assert_problem
 
@@ -217,6 +218,33 @@ def test_a_sandbox_rebuilds_from_its_start_and_its_moves(alice: Any, bob_reserve
     assert selectors.game_rebuild_state(game=sandbox) == sandbox.state
     export = client.get(f"/api/v1/games/{body['id']}/export/").json()
     assert export["seed"] is None and export["seed_commitment"] is None
+    assert export["start_state"] is None  # shown only once the sandbox is over
+
+
+def test_a_finished_sandbox_exports_its_start_to_replay_its_moves_from(
+    alice: Any, bob_reserved_blind: Game, commit: Any
+) -> None:
+    client = client_for(alice)
+    body = _sandbox(client, bob_reserved_blind, commit, bots=["greedy"]).json()
+    chooser = make_bot("greedy", 1)
+    for _ in range(200):
+        game = client.get(f"/api/v1/games/{body['id']}/").json()
+        if game["status"] != "active":
+            break
+        moves = client.get(f"/api/v1/games/{body['id']}/legal-moves/").json()["moves"]
+        move = chooser.choose(game["board"], moves)
+        with commit():
+            client.post(f"/api/v1/games/{body['id']}/moves/", {"move": move, "expected_version": game["version"]},
+                        format="json")
+    export = client.get(f"/api/v1/games/{body['id']}/export/").json()
+    assert export["status"] == "finished" and export["start_state"] is not None
+    state = engine.from_dict(export["start_state"])
+    for text in export["moves"]:
+        state = engine.apply(state, text)
+    assert engine.to_dict(state) == Game.objects.get(pk=body["id"]).state
+    # The real game's hidden cards are not what the sandbox was dealt.
+    source = Game.objects.get(pk=bob_reserved_blind.pk).state
+    assert export["start_state"]["decks"] != source["decks"]
 
 
 # --- leaks -------------------------------------------------------------------------
