@@ -97,7 +97,9 @@ def test_concurrent_sweeps_time_each_game_out_exactly_once(stack: Stack) -> None
         for creator, invited in _pairs(6)
     ]
     # Besides the beat's sweep every second, both workers get a flood of sweeps at once.
-    sender = Celery(broker=stack.redis.url(0))
+    # Not the process's current app: tests that run after this one in the same
+    # process send their tasks through the site's app (celery.current_app).
+    sender = Celery(broker=stack.redis.url(0), set_as_current=False)
     try:
         def finished() -> bool:
             for _ in range(4):

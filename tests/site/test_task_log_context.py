@@ -110,7 +110,13 @@ def test_a_header_that_is_no_request_id_is_not_taken(published: Any) -> None:
 
 
 def test_a_task_run_inline_keeps_the_id_of_the_request_that_runs_it() -> None:
-    # Inline whatever an earlier test in this process left the app set to.
+    # Inline whatever an earlier test in this process left the app set to, and
+    # through the site's app (task_send uses celery's current app, which a Celery
+    # app made by an earlier test would otherwise have become).
+    from celery._state import get_current_app
+
+    previous = get_current_app()
+    app.set_current()
     eager = app.conf.task_always_eager
     app.conf.task_always_eager = True
     SEEN.clear()
@@ -120,6 +126,7 @@ def test_a_task_run_inline_keeps_the_id_of_the_request_that_runs_it() -> None:
             assert log_context_current() == {"request_id": "req-inline"}  # the task's fields are gone again
     finally:
         app.conf.task_always_eager = eager
+        previous.set_current()
     assert SEEN[0]["request_id"] == "req-inline" and SEEN[0]["task"] == "tests.logs.probe"
 
 
