@@ -542,7 +542,7 @@ def _replay(
         return _error_page(request, heading="Nothing to replay", message="This game never started.", status=404)
     texts = list(Move.objects.filter(game=game).order_by("ply").values_list("text", "seat"))
     raw = str(len(texts)) if raw is None else raw
-    if not raw.isdigit() or int(raw) > len(texts):
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 6) or int(raw) > len(texts):
         return _error_page(
             request,
             heading="No such move",
@@ -608,8 +608,9 @@ def game_sandbox_page(request: HttpRequest, game_id: str) -> HttpResponse:
     if isinstance(found, HttpResponse):
         return found
     raw_ply, raw_seat, bot = (request.POST.get(name, "").strip() for name in ("ply", "seat", "bot"))
-    ply = int(raw_ply) if raw_ply.isdigit() else None
-    seat = int(raw_seat) if raw_seat.isdigit() else None
+    # ASCII digits only, and few: '²' is a digit to str.isdigit but not to int().
+    ply = int(raw_ply) if raw_ply.isascii() and raw_ply.isdigit() and len(raw_ply) <= 6 else None
+    seat = int(raw_seat) if raw_seat.isascii() and raw_seat.isdigit() and len(raw_seat) <= 2 else None
 
     def refused(message: str, status: int) -> HttpResponse:
         if raw_ply:

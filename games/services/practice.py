@@ -151,10 +151,31 @@ def _counts_in_competition(game: Game) -> bool:
     return any(import_string(path)(game.pk) for path in settings.GAME_COMPETITION_CHECKS)
 
 
+# How far back a sandbox of a sandbox (of a sandbox ...) is followed to its real game.
+_SANDBOX_CHAIN_LIMIT = 50
+
+
+def _real_game_of(game: Game) -> Game | None:
+    """The real game a sandbox was made from, through sandboxes of sandboxes; the
+    game itself when it is not a sandbox; None when that game is gone."""
+    for _ in range(_SANDBOX_CHAIN_LIMIT):
+        if game.kind != Game.Kind.SANDBOX:
+            return game
+        if game.sandbox_of_id is None:
+            return None
+        found = Game.objects.filter(pk=game.sandbox_of_id).first()
+        if found is None:
+            return None
+        game = found
+    return game
+
+
 def sandbox_bots_allowed(*, game: Game) -> bool:
     """Whether a sandbox of ``game`` may seat bots: not while a rated or league game
-    is still being played (its sandbox would be an engine to consult mid-game)."""
-    return not (game.status == Game.Status.ACTIVE and _counts_in_competition(game))
+    is still being played (its sandbox would be an engine to consult mid-game),
+    nor from a sandbox of one, at any remove."""
+    real = _real_game_of(game)
+    return real is None or not (real.status == Game.Status.ACTIVE and _counts_in_competition(real))
 
 
 def _view_seat(source: Game, user: User, seat: int | None) -> int | None:
@@ -297,10 +318,11 @@ def bot_turns_play(*, game_id: str, limit: int = BOT_TURNS_PER_RUN) -> int:
     the version it was chosen on. Safe to run twice or at once: a run that finds
     no bot to move does nothing, and one whose version went stale reads the game
     again. Returns how many turns it played."""
-    played = 0
+    played = attempts = 0
     bots_playing.active = True
     try:
-        while played < limit:
+        # Refused attempts count too, so that a run always ends.
+        while attempts < limit:
             game = Game.objects.filter(pk=game_id).prefetch_related("seats__user").first()
             if game is None:
                 break
@@ -316,6 +338,7 @@ def bot_turns_play(*, game_id: str, limit: int = BOT_TURNS_PER_RUN) -> int:
             text = bot_choose(
                 state, seat.index, name=seat.bot_name, game_id=game.pk, playouts=settings.PRACTICE_BOT_PLAYOUTS
             )
+            attempts += 1
             try:
                 move_submit(game_id=game.pk, user=seat.user, text=text, expected_version=game.version)
             except (errors.StaleVersion, errors.NotYourTurn, errors.GameNotActive):

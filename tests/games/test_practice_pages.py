@@ -245,6 +245,16 @@ def test_the_replay_offers_the_position_it_shows(alice: Any, bob: Any, commit: A
     assert Seat.objects.get(game=sandbox, user=alice).index == 1
 
 
+def test_a_ply_that_is_no_plain_number_is_a_400_not_a_server_error(alice: Any, bob: Any) -> None:
+    game = start_two_player_game(alice, bob)
+    play_to_end(game)
+    client = logged_in_client(alice)
+    for bad in ("²", "٣", "9" * 5000, "-1"):
+        assert client.post(f"/games/{game.pk}/sandbox/", {"ply": bad, "bot": ""}).status_code == 400
+        assert client.get(f"/games/{game.pk}/replay/", {"ply": bad}).status_code == 400
+    assert not Game.objects.filter(kind=Game.Kind.SANDBOX).exists()
+
+
 def test_the_end_of_a_game_is_refused_on_its_replay(alice: Any, bob: Any) -> None:
     game = start_two_player_game(alice, bob)
     play_to_end(game)

@@ -140,6 +140,38 @@ def test_an_active_rated_game_has_no_bots_in_its_sandbox(alice: Any, bob: Any, c
     assert _sandbox(client_for(alice), game, commit).status_code == 201
 
 
+def test_a_sandbox_of_the_sandbox_of_an_active_rated_game_has_no_bots_either(
+    alice: Any, bob: Any, commit: Any
+) -> None:
+    """Else a hot-seat sandbox would be a door to a bot that plays the live position."""
+    game = services.game_create(creator=alice, seats=2, invited=[bob], rated=True)
+    services.seat_join(game=game, user=bob)
+    first = _sandbox(client_for(alice), game, commit).json()
+    second = _sandbox(client_for(alice), Game.objects.get(pk=first["id"]), commit).json()
+    for source in (first["id"], second["id"]):
+        assert_problem(_sandbox(client_for(alice), Game.objects.get(pk=source), commit, bots=["ismcts"]),
+                       400, "sandbox_bots_not_allowed")
+    play_to_end(Game.objects.get(pk=game.pk))  # once the rated game is over, bots are welcome
+    assert _sandbox(client_for(alice), Game.objects.get(pk=second["id"]), commit, bots=["greedy"]).status_code == 201
+
+
+def test_a_run_of_the_bots_task_ends_even_when_every_move_is_refused(
+    alice: Any, bob_reserved_blind: Game, commit: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from games import errors
+
+    body = _sandbox(client_for(alice), bob_reserved_blind, commit).json()
+    game = Game.objects.get(pk=body["id"])
+    seat = Seat.objects.get(game=game, index=game.to_move)
+    Seat.objects.filter(pk=seat.pk).update(bot_name="greedy")
+
+    def stale(**_: Any) -> None:
+        raise errors.StaleVersion("the game moved on")
+
+    monkeypatch.setattr(practice, "move_submit", stale)
+    assert practice.bot_turns_play(game_id=game.pk, limit=5) == 0
+
+
 def in_a_league(game_id: str) -> bool:
     return True
 
