@@ -552,9 +552,7 @@ def game_export(*, game: Game) -> GameExport:
         "status": game.status,
         "seed_commitment": game.seed_commitment or None,
         "seed": game.seed if revealed else None,
-        # A sandbox starts from a deal of its own, not a seed: shown once it is
-        # over, as a seed is, so that its moves can be replayed from it.
-        "start_state": game.start_state if revealed and game.start_state is not None else None,
+        "start_state": game.start_state if revealed else None,  # a sandbox's deal: its seed, shown as one is
         "seats": [
             {"seat": s.index, "join_position": s.join_position, "username": s.user.get_username()} for s in seats
         ],
