@@ -8,11 +8,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Any
 
 import pytest
-from tests.games.game_helpers import start_two_player_game
+from tests.games.game_helpers import start_two_player_game, user_to_move
 
+from games import services
 from games.models import Game
 
 
@@ -32,3 +35,31 @@ def _no_throttling(settings: Any) -> None:
 @pytest.fixture
 def active_game(alice: Any, bob: Any) -> Game:
     return start_two_player_game(alice, bob)
+
+
+@pytest.fixture
+def commit(django_capture_on_commit_callbacks: Any) -> Callable[[], AbstractContextManager[Any]]:
+    """``with commit(): ...``: what the block queues on commit (the bots' task,
+    inline in the tests) runs when it ends."""
+
+    def run() -> AbstractContextManager[Any]:
+        return django_capture_on_commit_callbacks(execute=True)  # type: ignore[no-any-return]
+
+    return run
+
+
+@pytest.fixture
+def bob_reserved_blind(alice: Any, bob: Any) -> Game:
+    """An active private game in which bob holds a card reserved from the level 1
+    deck (the hidden card the sandbox leak tests look for), and it is alice's turn."""
+    game = start_two_player_game(alice, bob)
+
+    def play(user: Any, text: str) -> None:
+        game.refresh_from_db()
+        services.move_submit(game_id=game.pk, user=user, text=text, expected_version=game.version)
+
+    if user_to_move(game) != bob:
+        play(alice, "take WUG")
+    play(bob, "reserve deck1")
+    game.refresh_from_db()
+    return game

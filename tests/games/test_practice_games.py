@@ -8,8 +8,6 @@ alice plays against bots; bob and charlie stand outside her practice games.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from contextlib import AbstractContextManager
 from datetime import timedelta
 from typing import Any
 
@@ -24,13 +22,6 @@ from accounts.models import Player
 from games import practice_selectors, selectors, services
 from games.models import Game, Move, PlayedBy, Seat
 
-
-@pytest.fixture
-def commit(django_capture_on_commit_callbacks: Any) -> Callable[[], AbstractContextManager[Any]]:
-    def run() -> AbstractContextManager[Any]:
-        return django_capture_on_commit_callbacks(execute=True)  # type: ignore[no-any-return]
-
-    return run
 
 
 def _create(client: Any, commit: Any, **body: Any) -> Any:

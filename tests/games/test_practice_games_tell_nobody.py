@@ -8,8 +8,6 @@ opponent in the real game a sandbox is made from.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from contextlib import AbstractContextManager
 from typing import Any
 
 import pytest
@@ -22,13 +20,6 @@ from notifications.models import Reminder
 from notifications.reminders.services import games_waiting_on
 from webhooks.models import Delivery, Endpoint
 
-
-@pytest.fixture
-def commit(django_capture_on_commit_callbacks: Any) -> Callable[[], AbstractContextManager[Any]]:
-    def run() -> AbstractContextManager[Any]:
-        return django_capture_on_commit_callbacks(execute=True)  # type: ignore[no-any-return]
-
-    return run
 
 
 @pytest.fixture

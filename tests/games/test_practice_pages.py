@@ -12,8 +12,6 @@ public one.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from contextlib import AbstractContextManager
 from typing import Any
 
 import engine
@@ -29,32 +27,6 @@ pytestmark = pytest.mark.django_db
 
 PRACTICE = "/accounts/games/practice/"
 
-
-@pytest.fixture
-def commit(django_capture_on_commit_callbacks: Any) -> Callable[[], AbstractContextManager[Any]]:
-    """Runs what a request queues on commit (the bots' task, inline in the tests)."""
-
-    def run() -> AbstractContextManager[Any]:
-        return django_capture_on_commit_callbacks(execute=True)  # type: ignore[no-any-return]
-
-    return run
-
-
-def _play(game: Game, user: Any, text: str) -> None:
-    game.refresh_from_db()
-    services.move_submit(game_id=game.pk, user=user, text=text, expected_version=game.version)
-
-
-@pytest.fixture
-def bob_reserved_blind(alice: Any, bob: Any) -> Game:
-    """An active private game in which bob holds a card reserved from the level 1
-    deck, and it is alice's turn."""
-    game = start_two_player_game(alice, bob)
-    if user_to_move(game) != bob:
-        _play(game, alice, "take WUG")
-    _play(game, bob, "reserve deck1")
-    game.refresh_from_db()
-    return game
 
 
 def _sandbox_id(answer: Any) -> str:

@@ -11,46 +11,17 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
-from contextlib import AbstractContextManager
 from typing import Any
 
 import engine
 import pytest
 from engine.bots import make_bot
-from tests.games.game_helpers import client_for, play_to_end, start_two_player_game, user_to_move
+from tests.games.game_helpers import client_for, play_to_end, start_two_player_game
 from tests.games.test_games_api import assert_problem
 
 from games import services
 from games.models import Game, GameEvent, Seat
 from games.services import practice
-
-
-@pytest.fixture
-def commit(django_capture_on_commit_callbacks: Any) -> Callable[[], AbstractContextManager[Any]]:
-    def run() -> AbstractContextManager[Any]:
-        return django_capture_on_commit_callbacks(execute=True)  # type: ignore[no-any-return]
-
-    return run
-
-
-def _play(game: Game, user: Any, text: str) -> None:
-    game.refresh_from_db()
-    services.move_submit(game_id=game.pk, user=user, text=text, expected_version=game.version)
-
-
-@pytest.fixture
-def bob_reserved_blind(alice: Any, bob: Any) -> Game:
-    """An active game in which bob holds a card reserved from the level 1 deck,
-    and it is alice's turn."""
-    game = start_two_player_game(alice, bob)
-    first = user_to_move(game)
-    if first == bob:
-        _play(game, bob, "reserve deck1")
-        return game
-    _play(game, alice, "take WUG")
-    _play(game, bob, "reserve deck1")
-    return game
 
 
 def _seat_index(game: Game, user: Any) -> int:
