@@ -10,7 +10,7 @@ from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, Pa
 from django.core.exceptions import ValidationError
 
 from accounts import services
-from accounts.models import AccountEmailSent
+from accounts.models import AccountEmailSent, Language
 from api.client_address import client_address
 from core.errors import DomainError, InvalidInput
 
@@ -51,6 +51,13 @@ class SignupForm(forms.Form):
     password = forms.CharField(
         strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"})
     )
+    language = forms.ChoiceField(
+        choices=Language.choices, required=False, help_text="Your emails and pages are written in it."
+    )
+
+
+class LanguageForm(forms.Form):
+    language = forms.ChoiceField(choices=Language.choices, help_text="Your emails and pages are written in it.")
 
 
 class SignupVerifyForm(forms.Form):

@@ -28,6 +28,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import services
+from accounts.language import language_from_request
 from accounts.forms import (
     EmailChangeForm,
     LimitedPasswordResetForm,
@@ -110,7 +111,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     next_url = _next_of(request)
     if request.user.is_authenticated:
         return HttpResponseRedirect(next_url or my_games_url())
-    form = SignupForm(request.POST or None)
+    form = SignupForm(request.POST or None, initial={"language": language_from_request(request)})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -120,6 +121,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                 password=data["password"],
                 display_name=data["display_name"] or None,
                 client=client_address(request),
+                language=data["language"] or language_from_request(request),
             )
         except DomainError as error:
             if error.retry_after:

@@ -1,19 +1,53 @@
-"""Numbers and lists in messages, so that they read as English ("1 seat", "2 seats";
-"alice, bob and carol"). Messages reach people through every door, so these live
-below the apps."""
+"""Numbers, lists and moments in messages, in the language active at the time
+(``django.utils.translation``): "alice, bob and carol" / "alice, bob e carol" /
+"alice, bob un carol"; a deadline as its reader's language writes a date.
+Messages reach people through every door, so these live below the apps.
+
+A count with its noun is a whole sentence's business: write it with ``ngettext``
+where the sentence is (Latvian has three plural forms), not with ``counted``,
+which is English only and kept for the API's English-only ``detail`` texts.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from django.utils import formats, translation
+from django.utils.translation import gettext, pgettext
+
+# A moment with its weekday, as each language writes one (Django's month and day
+# names); Latvian puts the year first ("2026. gada 3. decembris").
+_MOMENT_FORMATS = {
+    "en": "l j F Y, H:i",
+    "it": "l j F Y, H:i",
+    "lv": r"l, Y. \g\a\d\a j. F, H:i",
+}
 
 
 def counted(n: int, noun: str, plural: str | None = None) -> str:
-    """``n`` and the noun in the number ``n`` needs: "1 seat", "0 seats", "2 tries"."""
+    """``n`` and the English noun in the number ``n`` needs: "1 seat", "0 seats"."""
     return f"{n} {noun}" if n == 1 else f"{n} {plural or noun + 's'}"
 
 
 def listed(items: Sequence[str], conjunction: str = "and") -> str:
-    """Items as an English list: "a", "a and b", "a, b and c"."""
+    """Items as a list in the active language: "a", "a and b", "a, b and c"
+    ("a, b e c", "a, b un c"); ``conjunction="or"`` for "a, b or c"."""
     if len(items) <= 1:
         return "".join(items)
-    return f"{', '.join(items[:-1])} {conjunction} {items[-1]}"
+    word = pgettext("list", "or") if conjunction == "or" else pgettext("list", "and")
+    return f"{', '.join(items[:-1])} {word} {items[-1]}"
+
+
+def moment_words(moment: datetime, zone_name: str) -> str:
+    """``moment`` in the time zone ``zone_name`` (UTC when unknown), written as the
+    active language writes a date and time, with the zone named:
+    "Thursday 3 December 2026, 14:00 (Europe/Riga)"."""
+    try:
+        zone = ZoneInfo(zone_name or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        zone, zone_name = ZoneInfo("UTC"), "UTC"
+    language = (translation.get_language() or "en").split("-")[0]
+    written = formats.date_format(moment.astimezone(zone), _MOMENT_FORMATS.get(language, _MOMENT_FORMATS["en"]))
+    return gettext("%(moment)s (%(zone)s)") % {"moment": written, "zone": zone_name or "UTC"}

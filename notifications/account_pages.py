@@ -9,17 +9,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts import selectors as account_selectors
 from accounts import services as account_services
-from accounts.forms import TimeZoneForm, errors_to_form
+from accounts.forms import LanguageForm, TimeZoneForm, errors_to_form
 from accounts.pages import private_page
 from core.errors import DomainError, InvalidInput
 from games.account_pages import VacationForm, player_zone, vacation_context
@@ -93,7 +95,21 @@ def account_settings(request: HttpRequest) -> HttpResponse:
     moves_form = ConfirmMovesForm(
         request.POST if which == "moves" else None, initial={"confirm_moves": player.confirm_moves}
     )
-    if which == "moves":
+    language_form = LanguageForm(request.POST if which == "language" else None, initial={"language": player.language})
+    if which == "language":
+        if language_form.is_valid():
+            language = language_form.cleaned_data["language"]
+            account_services.player_language_set(user=user, language=language)
+            translation.activate(language)
+            messages.success(request, _("Saved: your emails and pages are in this language."))
+            response = HttpResponseRedirect(reverse("accounts-settings"), status=303)
+            # The switch's cookie too, so the pages after signing out stay in it.
+            response.set_cookie(
+                settings.LANGUAGE_COOKIE_NAME, language, samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+                secure=settings.SESSION_COOKIE_SECURE, httponly=False, max_age=365 * 24 * 3600,
+            )
+            return response
+    elif which == "moves":
         if moves_form.is_valid():
             confirm = moves_form.cleaned_data["confirm_moves"]
             account_services.player_confirm_moves_set(user=user, confirm_moves=confirm)
@@ -126,6 +142,7 @@ def account_settings(request: HttpRequest) -> HttpResponse:
         "zone_form": zone_form,
         "email_form": email_form,
         "moves_form": moves_form,
+        "language_form": language_form,
         "email_warning": account_selectors.player_email_warning(player=player),
         "vacation_form": VacationForm(),
         **vacation_context(user=user, zone=player_zone(player.time_zone), now=timezone.now()),

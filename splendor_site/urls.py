@@ -3,6 +3,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from accounts.language import language_set
 from api.health import healthz
 from api.metrics import metrics_view
 from api.home import favicon
@@ -18,6 +19,8 @@ urlpatterns = [
     path("favicon.ico", favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    # The pages' language switch (accounts.language.language_set, Django's set_language).
+    path("i18n/setlang/", language_set, name="set_language"),
     path("metrics", metrics_view, name="metrics"),
     # The pages at the `type` URLs of the API's problem answers (api.problem_types).
     path("problems/", include("api.problem_pages")),
