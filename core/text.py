@@ -50,4 +50,6 @@ def moment_words(moment: datetime, zone_name: str) -> str:
         zone, zone_name = ZoneInfo("UTC"), "UTC"
     language = (translation.get_language() or "en").split("-")[0]
     written = formats.date_format(moment.astimezone(zone), _MOMENT_FORMATS.get(language, _MOMENT_FORMATS["en"]))
+    if language in ("it", "lv"):
+        written = written.lower()  # Italian and Latvian write day and month names in lower case
     return gettext("%(moment)s (%(zone)s)") % {"moment": written, "zone": zone_name or "UTC"}
