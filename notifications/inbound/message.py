@@ -12,7 +12,14 @@ from email.message import EmailMessage, Message
 from email.utils import getaddresses
 
 from notifications.inbound.commands import Command, CommandKind, command_from_text, subject_strip
-from notifications.inbound.text import flowed_decode, html_to_text, new_text, strip_quotes, visible_text
+from notifications.inbound.text import (
+    flowed_decode,
+    html_to_text,
+    invisible_removed,
+    new_text,
+    strip_quotes,
+    visible_text,
+)
 
 # Drop reasons: the message gets no answer at all, so no mail loop can start.
 DROP_AUTO_REPLY = "auto-reply"
@@ -30,8 +37,9 @@ _PART_HEADER = re.compile(rb"^content-type[ \t]*:", re.IGNORECASE | re.MULTILINE
 
 _OUT_OF_OFFICE = re.compile(
     r"^\s*(auto(matic)?[ -]?(reply|response|antwort)|out of (the )?office|abwesenheit|automatische antwort|"
-    r"risposta automatica|réponse automatique|reponse automatique|fuori sede|absence|respuesta automática|"
-    r"autosvar|automatisch antwoord|away from|on vacation|auto:|autoreply)",
+    r"risposta automatica|réponse automatique|reponse automatique|fuori (sede|ufficio)\b|assente\b|absence|"
+    r"respuesta automática|autosvar|automatisch antwoord|away from|on vacation|auto:|autoreply|"
+    r"autom[aā]tisk[aā] atbilde|promb[uū]tn[eē]\b|nav biroj[aā]\b)",
     re.IGNORECASE,
 )
 # An out-of-office answer that carries none of the headers above: its words.
@@ -43,8 +51,10 @@ _OUT_OF_OFFICE_BODY = re.compile(
     r"\b(back|returning) (on|by|after) (monday|tuesday|wednesday|thursday|friday|saturday|sunday|the \d|\d)|"
     r"^\s*(holidays?|vacation)\b(?!\s*\d{1,3}[.!]?\s*$)|"
     r"abwesend|nicht im (büro|haus)|abwesenheit|automatische antwort|je suis absent|absent du bureau|"
-    r"réponse automatique|fuori (sede|ufficio)|risposta automatica|fuera de la oficina|respuesta automática|"
-    r"afwezig|niet op kantoor|frånvarande|inte på kontoret|ikke på kontoret|fraværende|poza biurem)",
+    r"réponse automatique|fuori (sede|ufficio)|risposta automatica|(sono|sarò|saro) assente|"
+    r"fuera de la oficina|respuesta automática|afwezig|niet op kantoor|frånvarande|inte på kontoret|"
+    r"ikke på kontoret|fraværende|poza biurem|autom[aā]tisk[aā] atbilde|(nav|neesmu) biroj[aā]|"
+    r"(esmu|atrodos|b[uū]šu) (promb[uū]tn[eē]|atva[lļ]in[aā]jum[aā])|promb[uū]tn[eē] l[iī]dz)",
     re.IGNORECASE | re.MULTILINE,
 )
 _DAEMON = re.compile(r"^(mailer-daemon|postmaster|mail-daemon|noreply-dmarc|bounce[s]?)@", re.IGNORECASE)
@@ -87,7 +97,8 @@ def _part_text(part: Message) -> str:
             content = data.decode("utf-8", errors="replace")
     if part.get_content_type() == "text/plain" and (part.get_param("format") or "").__str__().lower() == "flowed":
         delsp = str(part.get_param("delsp") or "").lower() == "yes"
-        content = flowed_decode(content, delsp=delsp)
+        # Invisible characters first: one after a soft break's space would make it a hard one.
+        content = flowed_decode(invisible_removed(content), delsp=delsp)
     return content
 
 
