@@ -3,7 +3,7 @@
 Public API (a contract: the service and external tests use these names)::
 
     s = new_game(variant="base", players=2, seed=7)
-    legal_moves(s); format_move(m); parse_move(s, text); apply(s, m)
+    legal_moves(s); format_move(m); parse_move(s, text, languages=("it",)); apply(s, m)
     to_move(s); observe(s, seat); is_over(s); outcome(s)
     to_dict(s); from_dict(d); replay(variant, players, seed_or_deal, moves)
     determinize(observe(s, seat), rng)   # the hidden cards dealt again (sandbox, search)
@@ -14,7 +14,8 @@ Typed results (``engine.results``), to annotate against: ``Outcome`` (from
 ``MarketCardView``, ``ReservedCardView``, ``HiddenReservedView``, ``TileView``,
 ``GauntletView``. At run time all are plain JSON-ready dicts (``EndReason`` is a ``str``).
 
-Modules, each importing only those below it: ``errors``, ``data``, ``results``;
+Modules, each importing only those below it: ``errors``, ``data``, ``results``,
+``grammar`` (the words of moves and email commands in English, Italian and Latvian);
 ``moves``, ``variants``; ``state``; ``memos`` (what the rules' hot paths work out
 once and keep); ``rules`` (legality, the next state, the end);
 ``diagnosis`` (which rule a refused move breaks); ``notation`` (reading text)

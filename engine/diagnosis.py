@@ -122,6 +122,9 @@ def diagnose_take(state: State, move: Move) -> NoReturn:
     """Raise for a take that is not legal: the colours, or the piles, do not allow it."""
     v = state.variant
     take = move.take
+    if len(take) > 3:
+        raise IllegalMove(v.rule("take3"), f"a turn takes at most 3 tokens, not {len(take)}: "
+                          "3 of different colours, or 2 of one colour")
     idx = [v.letter_index(ch) for ch in take]
     if any(i >= 5 for i in idx):
         raise IllegalMove(v.rule("take_joker"), f"{v.untakeable} tokens can never be taken; "

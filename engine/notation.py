@@ -1,61 +1,59 @@
 """Parsing moves a person typed: canonical text, or the friendlier forms of
 notation.md (colour words, market slots ``2c``, hand slots ``h1``, ``deck 2``,
-``1x``, Marvel character names). Whatever the input, the result is the
-canonical :class:`Move`, and only a legal one.
+``1x``, Marvel character names), in English and, when asked, in the words of
+another language's grammar (engine.grammar). Whatever the input, the result is
+the canonical :class:`Move`, and only a legal one.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from types import MappingProxyType
+from collections.abc import Iterable, Mapping
 
 from .diagnosis import diagnose
 from .errors import InvalidNotation
+from .grammar import ACTIONS, ENGLISH, ENGLISH_GRAMMAR, GRAMMARS, LANGUAGE_NAMES, Grammar, grammar_for, word_key
 from .moves import Move, make_move, move_from_text, sort_letters
 from .rules import legal_index
 from .state import State
 from .variants import Variant
 
-# Every word a move may start with, and the action it means: the canonical verb
-# and its friendly synonyms (notation.md). Defined here once; the email command
-# reader (notifications.inbound.commands) reads a line as a move by these words.
-# The colour words are the variant's own (``Variant.words`` in engine.variants).
-MOVE_VERBS: Mapping[str, str] = MappingProxyType({
-    "take": "take", "get": "take", "pick": "take",
-    "reserve": "reserve", "hold": "reserve",
-    "buy": "buy", "purchase": "buy", "recruit": "buy",
-    "pass": "pass",
-})
-# The words that open a move's later parts: the tokens given back (``return K``)
-# and the tile chosen (``noble N03``, ``location L2B``).
-MOVE_PART_WORDS: tuple[str, ...] = ("return", "noble", "location")
+# The English words a move may start with, and the action each means; every
+# language's words, English included, are engine.grammar's (``Grammar.verbs``).
+MOVE_VERBS: Mapping[str, str] = ENGLISH_GRAMMAR.verbs
+# The English words that open a move's later parts: the tokens given back
+# (``return K``) and the tile chosen (``noble N03``, ``location L2B``).
+MOVE_PART_WORDS: tuple[str, ...] = tuple(ENGLISH_GRAMMAR.parts)
 _MAX_LETTERS = 10  # no part of a turn moves more tokens than this
 MAX_MOVE_TEXT = 200  # longer input is refused before any parsing
 
 
-def parse_move(state: State, text: str) -> Move:
+def parse_move(state: State, text: str, *, languages: Iterable[str] = (ENGLISH,)) -> Move:
     """The legal move that ``text`` means in ``state``.
+
+    ``text`` is read in English and in the grammars of ``languages`` (codes of
+    ``engine.grammar.GRAMMARS``: "it", "lv"); courtesy words that trail it
+    ("please", "grazie", "paldies") are ignored, anything else extra is not.
 
     Raises :class:`InvalidNotation` for text that is no move at all,
     :class:`IllegalMove` (with the rule id) for a move the rules forbid here, and
     :class:`AmbiguousMove` (with ``choices``) when a required choice is missing.
     """
-    if isinstance(text, str) and len(text) > MAX_MOVE_TEXT:
-        raise InvalidNotation(f"a move is at most {MAX_MOVE_TEXT} characters")
-    if isinstance(text, str) and not text.isascii():
-        # Lookalike digits and letters (a full-width 2, a Cyrillic a) would
-        # otherwise read as ids or colours they only resemble.
-        odd = "".join(dict.fromkeys(ch for ch in text if not ch.isascii()))
-        raise InvalidNotation(f"{text!r}: moves are written in plain ASCII letters and digits, not {odd!r}")
+    grammar = grammar_for(languages)
+    if isinstance(text, str):
+        if len(text) > MAX_MOVE_TEXT:
+            raise InvalidNotation(f"a move is at most {MAX_MOVE_TEXT} characters")
+        text = grammar.courtesy_strip(text)
+        _check_characters(text, grammar)
     try:
         move = move_from_text(text)
     except InvalidNotation as canonical_error:
         try:
-            move = _lenient(state, text)
+            move = _lenient(state, text, grammar)
         except InvalidNotation as lenient_error:
             first = text.split()[:1] if isinstance(text, str) else []
-            if first and first[0].lower() in MOVE_VERBS:
+            if first and (word_key(first[0]) in grammar.verbs or grammar.code != ENGLISH):
+                # The lenient reading's words name the other language's verbs too.
                 raise lenient_error from None
             raise canonical_error from None
     if move in legal_index(state):
@@ -63,22 +61,54 @@ def parse_move(state: State, text: str) -> Move:
     diagnose(state, move)
 
 
+def _check_characters(text: str, grammar: Grammar) -> None:
+    """Refuse characters beyond ASCII outside the grammar's own words: lookalike
+    digits and letters (a full-width 2, a Cyrillic a) would otherwise read as ids
+    or colours they only resemble."""
+    if text.isascii():
+        return
+    known = grammar.words()
+    odd_words = [word for word in text.replace(",", " ").split()
+                 if not word.isascii() and word_key(word).strip(";.!") not in known]
+    if not odd_words:
+        return
+    odd = "".join(dict.fromkeys(ch for word in odd_words for ch in word if not ch.isascii()))
+    codes = grammar.code.split("+")
+    names = " or ".join(LANGUAGE_NAMES[code] for code in codes)
+    elsewhere = [LANGUAGE_NAMES[code] for code, other in GRAMMARS.items()
+                 if code not in codes and word_key(odd_words[0]).strip(";.!") in other.words()]
+    if elsewhere:
+        raise InvalidNotation(f"{text!r}: {odd_words[0]!r} is a word of {elsewhere[0]}, and this move is read in "
+                              f"{names}; apart from the words of {names}, moves are written in plain ASCII "
+                              f"letters and digits")
+    if len(codes) == 1:
+        raise InvalidNotation(f"{text!r}: moves are written in plain ASCII letters and digits, not {odd!r}")
+    raise InvalidNotation(f"{text!r}: {odd_words[0]!r} is not a word of a move in {names}; apart from those "
+                          f"words, moves are written in plain ASCII letters and digits, not {odd!r}")
+
+
 def _norm_name(s: str) -> str:
     return re.sub(r"[^a-z0-9]", "", s.lower())
 
 
-def _letters(v: Variant, words: list[str], what: str) -> str:
+def _letters(v: Variant, words: list[str], what: str, grammar: Grammar) -> str:
+    """The token letters ``words`` name: letters, colour words (the variant's
+    English ones and the grammar's, which stand for them) and counts. How many
+    a move may take is the rules' to say (B-TAKE-3), beyond what no turn moves."""
     out = ""
     count = 1
     for original in words:
-        w = original.strip(",;.").lower()
-        if not w or w in ("and", "&", "+"):
+        w = word_key(original).strip(",;.")
+        if not w or w in grammar.ands:
             continue
         if w.isdigit():
-            if len(w) > 1 or not 1 <= int(w) <= 3:
-                raise InvalidNotation(f"{original!r}: a turn takes at most 3 tokens")
+            if len(w) > 1 or w == "0":
+                raise InvalidNotation(f"{original!r}: a count of tokens is a digit from 1 to 9")
             count = int(w)
             continue
+        english = grammar.colours.get(w)
+        if english is not None and english in v.words:
+            w = english
         m = re.match(r"^([1-3])x$|^x([1-3])$", w)
         if m:
             if out:
@@ -137,24 +167,47 @@ def _card_ref(state: State, arg: str, kind: str) -> tuple[str | None, int | None
                           + (" or a character's name" if v.has_card_names else ""))
 
 
-def _lenient(state: State, text: str) -> Move:
+def _deck_words(words: list[str], grammar: Grammar) -> list[str]:
+    """A card reference with the grammar's deck words as "deck" ("mazzo 2",
+    "kaudzīte2" -> "deck 2", "deck2"), as ``_card_ref`` reads it."""
+    out = []
+    for word in words:
+        key = word_key(word)
+        digit = key[-1:] if key[-1:] in ("1", "2", "3") else ""
+        stem = key[:-1] if digit else key
+        out.append("deck" + digit if stem in grammar.decks else word)
+    return out
+
+
+def _verbs_named(grammar: Grammar) -> str:
+    """"take, reserve, buy or pass", and each other language's first word for each."""
+    named = "take, reserve, buy or pass"
+    for code in grammar.code.split("+")[1:]:
+        verbs = GRAMMARS[code].verbs
+        firsts = [next(word for word, action in verbs.items() if action == kind) for kind in ACTIONS]
+        named += f" ({LANGUAGE_NAMES[code]}: {', '.join(firsts)})"
+    return named
+
+
+def _lenient(state: State, text: str, grammar: Grammar) -> Move:
     if not isinstance(text, str) or not text.strip():
         raise InvalidNotation("the move is empty")
     v = state.variant
     words = text.replace(",", " ").split()
     if not words:
         raise InvalidNotation("the move is empty")
-    kind = MOVE_VERBS.get(words[0].lower())
+    kind = grammar.verbs.get(word_key(words[0]))
     if kind is None:
-        raise InvalidNotation(f"{text!r}: a move starts with take, reserve, buy or pass")
+        raise InvalidNotation(f"{text!r}: a move starts with {_verbs_named(grammar)}")
     # Every word lands in exactly one part, and every part must be read in full:
     # nothing a player wrote is dropped (a stray word is refused, not ignored).
     segments: dict[str, list[str]] = {"args": []}
     current = "args"
     for w in words[1:]:
         lw = w.lower()
-        if lw in MOVE_PART_WORDS:
-            current = "return" if lw == "return" else "tile"
+        part = grammar.parts.get(word_key(w))
+        if part is not None:
+            current = "return" if part == "return" else "tile"
             if current in segments:
                 raise InvalidNotation(f"{text!r}: {w!r} is written twice")
             segments[current] = []
@@ -179,17 +232,17 @@ def _lenient(state: State, text: str) -> Move:
     card: str | None = None
     deck: int | None = None
     if kind == "take":
-        take = _letters(v, segments["args"], "take")
+        take = _letters(v, segments["args"], "take", grammar)
     elif kind in ("reserve", "buy"):
         if not segments["args"]:
             raise InvalidNotation(f"{text!r}: '{kind}' needs a card")
-        card, deck = _card_ref(state, " ".join(segments["args"]), kind)
+        card, deck = _card_ref(state, " ".join(_deck_words(segments["args"], grammar)), kind)
         if "pay" in segments:
-            pay = _letters(v, segments["pay"], "J:")
+            pay = _letters(v, segments["pay"], "J:", grammar)
     elif segments["args"]:
         raise InvalidNotation(f"{text!r}: 'pass' takes no argument")
     if "return" in segments:
-        ret = _letters(v, segments["return"], "return")
+        ret = _letters(v, segments["return"], "return", grammar)
     tile = None
     if "tile" in segments:
         tile = "".join(segments["tile"]).upper()
@@ -198,7 +251,7 @@ def _lenient(state: State, text: str) -> Move:
             if not found:
                 raise InvalidNotation(f"{tile!r} is not a {v.tile_word}")
             tile = found[0]
-    if len(take) > 3:
-        raise InvalidNotation(f"{text!r}: a turn takes at most 3 tokens")
+    # A take of more than 3 tokens is a move the rules forbid (B-TAKE-3): the
+    # diagnosis says so with the rule's id, wherever the move was written.
     return make_move(kind, take=take, card=card, deck=deck, pay=pay, ret=ret, tile=tile)
 

@@ -204,12 +204,11 @@ BAD_SYNTAX = [
     ("   ", "empty"),
     ("jump WUG", "take, reserve, buy or pass"),
     ("take", "token"),
-    ("take WUGR", "at most 3"),
     ("take purple", "not a token colour"),
     ("reserve", "card"),
     ("reserve 2-1", "not a card"),
     ("buy deck2", "only a reservation"),
-    ("buy 2-13 please", "not a card"),
+    ("buy 2-13 now", "not a card"),
     ("pass now", "pass"),
     ("reserve h1", "only buy"),
 ]
