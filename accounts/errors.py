@@ -3,11 +3,15 @@ maps each kind to a status in ``api.problems``)."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_noop
+
 from core.errors import DomainError, ErrorKind, InvalidInput
 
 __all__ = [
     "AccountSuspendedError",
     "ConfirmationRequiredError",
+    "EmailAddressTakenError",
+    "EmailAddressUnverifiedError",
     "InsufficientScopeError",
     "InvalidCredentialsError",
     "InvalidInput",
@@ -105,5 +109,24 @@ class ConfirmationRequiredError(InvalidInput):
 class PlayerNotFoundError(DomainError):
     kind = ErrorKind.NOT_FOUND
     code = "player_not_found"
-    title = "Player not found"
-    default_message = "There is no player with that username."
+    title = gettext_noop("Player not found")
+    default_message = gettext_noop("There is no player with that username.")
+
+
+class EmailAddressTakenError(DomainError):
+    """An address another account holds: its primary address, a verified added
+    one, or a sign-up's whose code still works."""
+
+    kind = ErrorKind.CONFLICT
+    code = "email_address_taken"
+    title = gettext_noop("Email address taken")
+    default_message = gettext_noop("Another account uses this email address.")
+
+
+class EmailAddressUnverifiedError(DomainError):
+    kind = ErrorKind.CONFLICT
+    code = "email_address_unverified"
+    title = gettext_noop("Email address not verified")
+    default_message = gettext_noop(
+        "This address is not verified yet: verify it with the code emailed to it before making it your primary address."
+    )

@@ -2,6 +2,8 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
+from django.db.models.functions import Lower
 
 from accounts.names import validate_display_name
 
@@ -94,17 +96,22 @@ class ApiToken(models.Model):
 
 
 class EmailVerification(models.Model):
-    """A code sent by email: to verify a sign-up, or to mint a new token for an
-    account whose owner lost theirs. Only a keyed hash of the code is kept."""
+    """A code sent by email: to verify a sign-up or an address added to an account,
+    or to mint a new token for an account whose owner lost theirs. Only a keyed hash of the code is kept."""
 
     class Purpose(models.TextChoices):
         SIGNUP = "signup", "Verify a sign-up"
         TOKEN_RECOVERY = "token_recovery", "Mint a token for a player who lost theirs"
+        ADDRESS = "address", "Verify an address added to an account"
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="email_verifications"
     )
     purpose = models.CharField(max_length=16, choices=Purpose.choices, default=Purpose.SIGNUP)
+    # For Purpose.ADDRESS: the added address the code goes to (accounts.services.addresses).
+    email_address = models.ForeignKey(
+        "EmailAddress", on_delete=models.CASCADE, null=True, blank=True, related_name="verifications"
+    )
     code_hash = models.CharField(max_length=64)
     # The code is derived from this and SECRET_KEY (accounts.services), so the
     # worker that emails it needs only this row's id: no code in a task message.
@@ -159,6 +166,7 @@ class AccountEmailSent(models.Model):
         SIGNUP_CODE = "signup_code", "Sign-up code"
         RECOVERY_CODE = "recovery_code", "Token recovery code"
         PASSWORD_RESET = "password_reset", "Password reset link"
+        ADDRESS_CODE = "address_code", "Added address's code"
 
     kind = models.CharField(max_length=16, choices=Kind.choices)
     address_digest = models.CharField(max_length=64)
@@ -188,3 +196,36 @@ class UsernameSkeleton(models.Model):
 
     class Meta:
         verbose_name = "username skeleton"
+
+
+class EmailAddress(models.Model):
+    """An address of the account besides its primary one (``User.email``, verified
+    when ``Player.email_verified_at`` is set): play by email believes a reply from
+    any verified one (notifications.inbound.services), and game email goes to the
+    primary only. Making one primary swaps it with ``User.email``
+    (accounts.services.addresses). A verified address belongs to one account; an
+    unverified one claims nothing, so several accounts may be waiting to verify
+    the same one, and verifying it removes the others' rows."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="email_addresses")
+    address = models.EmailField(max_length=254)
+    verified_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        verbose_name = "email address"
+        verbose_name_plural = "email addresses"
+        constraints = [
+            models.UniqueConstraint(Lower("address"), "user", name="email_address_once_per_account"),
+            models.UniqueConstraint(
+                Lower("address"), condition=Q(verified_at__isnull=False), name="email_address_verified_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.address
+
+    @property
+    def is_verified(self) -> bool:
+        return self.verified_at is not None

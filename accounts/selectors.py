@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, TypedDict
 from django.db.models import QuerySet
 
 from accounts.errors import PlayerNotFoundError
-from accounts.models import ApiToken, Player
+from accounts.models import ApiToken, EmailAddress, Player
 from accounts.tokens import TOKEN_PREFIX, token_hash
 
 if TYPE_CHECKING:
@@ -36,6 +36,41 @@ def token_get_for_user(*, user: User, token_id: int) -> ApiToken | None:
     return ApiToken.objects.filter(user=user, pk=token_id).first()
 
 
+class AddressEntry(TypedDict):
+    """One of the account's addresses as its owner sees it: the primary one
+    (``User.email``, which has no id: it is not an EmailAddress row) or an added one."""
+
+    id: int | None
+    address: str
+    verified: bool
+    verified_at: datetime | None
+    primary: bool
+    created_at: datetime
+
+
+def email_addresses_list(*, user: User) -> list[AddressEntry]:
+    """The account's addresses: the primary one first, then the added ones in the order they were added."""
+    entries: list[AddressEntry] = []
+    if user.email:
+        player = Player.objects.filter(user=user).first()
+        verified_at = player.email_verified_at if player is not None else None
+        entries.append(
+            {"id": None, "address": user.email, "verified": verified_at is not None, "verified_at": verified_at,
+             "primary": True, "created_at": user.date_joined}
+        )  # fmt: skip
+    for row in EmailAddress.objects.filter(user=user).order_by("created_at", "id"):
+        entries.append(
+            {"id": row.pk, "address": row.address, "verified": row.is_verified, "verified_at": row.verified_at,
+             "primary": False, "created_at": row.created_at}
+        )  # fmt: skip
+    return entries
+
+
+def email_address_get(*, user: User, address_id: int) -> AddressEntry | None:
+    """The account's added address with this id, or None (for another account's too)."""
+    return next((entry for entry in email_addresses_list(user=user) if entry["id"] == address_id), None)
+
+
 class AccountExport(TypedDict):
     username: str
     email: str
@@ -44,6 +79,8 @@ class AccountExport(TypedDict):
     last_login: datetime | None
     email_verified_at: datetime | None
     has_password: bool
+    # Every address of the account, the primary one (``email``) first.
+    addresses: list[AddressEntry]
 
 
 def account_export(*, user: User) -> AccountExport:
@@ -57,6 +94,7 @@ def account_export(*, user: User) -> AccountExport:
         "last_login": user.last_login,
         "email_verified_at": player.email_verified_at if player is not None else None,
         "has_password": user.has_usable_password(),
+        "addresses": email_addresses_list(user=user),
     }
 
 

@@ -8,7 +8,7 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from rest_framework import serializers
 
 from accounts.models import ApiToken, Player, Scope
-from accounts.selectors import player_email_warning
+from accounts.selectors import AddressEntry, player_email_warning
 from api.problems import ProblemSerializer
 from api.serializers import StrictInputSerializer
 
@@ -165,6 +165,29 @@ class TokenRecoverConfirmSerializer(StrictInputSerializer):
     name = serializers.CharField(max_length=64, help_text="A name for the new token, to tell it apart.")
 
 
+class EmailAddressSerializer(serializers.Serializer[AddressEntry]):
+    """One of your addresses (accounts.selectors.AddressEntry)."""
+
+    id = serializers.IntegerField(
+        allow_null=True,
+        help_text="The added address's id, for the endpoints under /api/v1/me/emails/{id}/; null for the primary "
+        "address, which is your account's `email`.",
+    )
+    address = serializers.EmailField()
+    verified = serializers.BooleanField(help_text="Replies by email from a verified address play; others never do.")
+    verified_at = serializers.DateTimeField(allow_null=True)
+    primary = serializers.BooleanField(help_text="Game email goes to the primary address.")
+    created_at = serializers.DateTimeField()
+
+
+class EmailAddressAddSerializer(StrictInputSerializer):
+    address = serializers.EmailField(max_length=254, help_text="The address to add; a code is emailed to it.")
+
+
+class EmailAddressVerifySerializer(StrictInputSerializer):
+    code = serializers.CharField(max_length=64, help_text="The code emailed to the address.")
+
+
 class AccountExportSerializer(serializers.Serializer[dict[str, Any]]):
     username = serializers.CharField()
     email = serializers.EmailField()
@@ -173,3 +196,4 @@ class AccountExportSerializer(serializers.Serializer[dict[str, Any]]):
     last_login = serializers.DateTimeField(allow_null=True, help_text="The last sign-in to the admin, if any.")
     email_verified_at = serializers.DateTimeField(allow_null=True)
     has_password = serializers.BooleanField(help_text="Whether a password is set (never the password).")
+    addresses = EmailAddressSerializer(many=True, help_text="Every address of the account, the primary one first.")

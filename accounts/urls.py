@@ -12,4 +12,8 @@ urlpatterns = [
     path("tokens/recover/confirm/", views.TokenRecoverConfirmView.as_view(), name="tokens-recover-confirm"),
     path("me/", views.MeView.as_view(), name="me"),
     path("me/password/", views.PasswordView.as_view(), name="me-password"),
+    path("me/emails/", views.EmailAddressListView.as_view(), name="me-emails"),
+    path("me/emails/<int:address_id>/", views.EmailAddressDetailView.as_view(), name="me-email-detail"),
+    path("me/emails/<int:address_id>/verify/", views.EmailAddressVerifyView.as_view(), name="me-email-verify"),
+    path("me/emails/<int:address_id>/primary/", views.EmailAddressPrimaryView.as_view(), name="me-email-primary"),
 ]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import QuerySet
 from django.http import Http404
@@ -24,6 +24,8 @@ from accounts import selectors, services
 from accounts.errors import (
     AccountSuspendedError,
     ConfirmationRequiredError,
+    EmailAddressTakenError,
+    EmailAddressUnverifiedError,
     InvalidCredentialsError,
     LoginLockedError,
     TooManyAttemptsError,
@@ -32,9 +34,13 @@ from accounts.errors import (
     VerificationExpiredError,
 )
 from accounts.models import ApiToken
+from accounts.selectors import AddressEntry
 from accounts.permissions import CanPlay, CanRead, CanReadOrPlay, request_user
 from accounts.serializers import (
     AccountProblemSerializer,
+    EmailAddressAddSerializer,
+    EmailAddressSerializer,
+    EmailAddressVerifySerializer,
     EraseSerializer,
     MeSerializer,
     MeUpdateSerializer,
@@ -51,6 +57,9 @@ from accounts.serializers import (
     TokenSerializer,
     VerifySerializer,
 )
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 # What the authentication and the scope checks answer, on every view that takes a token.
 AUTH_PROBLEMS = {
@@ -366,3 +375,140 @@ class TokenRecoverConfirmView(APIView):
         token, plaintext = services.token_recovery_confirm(**serializer.validated_data)
         body = TokenCreatedSerializer(token, context={"plaintext": plaintext}).data
         return Response(body, status=status.HTTP_201_CREATED)
+
+
+# --- your addresses ---------------------------------------------------------------------
+
+ADDRESS_NOT_FOUND = {404: "not_found: you have no added address with this id (the primary address has none)."}
+
+
+def _addresses(request: Request) -> Response:
+    addresses = selectors.email_addresses_list(user=request_user(request))
+    return Response(EmailAddressSerializer(addresses, many=True).data)  # type: ignore[arg-type]  # many=True takes a list
+
+
+def _entry(user: User, address_id: int) -> AddressEntry:
+    entry = selectors.email_address_get(user=user, address_id=address_id)
+    if entry is None:  # removed meanwhile by another request of the account
+        raise Http404
+    return entry
+
+
+class EmailAddressListView(APIView):
+    permission_classes = [CanReadOrPlay]
+
+    @extend_schema(
+        operation_id="me_emails",
+        summary="Your email addresses",
+        description="The primary address first (game email goes to it; its `id` is null: it is your account's "
+        "`email`), then the addresses you added. A reply by email from any verified address plays; one from an "
+        "address that is not verified never does.",
+        responses={200: EmailAddressSerializer(many=True), **_problems()},
+        parameters=[RETRY_AFTER],
+    )
+    def get(self, request: Request) -> Response:
+        return _addresses(request)
+
+    @extend_schema(
+        operation_id="me_emails_add",
+        summary="Add an email address",
+        description="Emails a code to the address; send it to POST /api/v1/me/emails/{id}/verify/ within 24 hours. "
+        "Adding an address that is waiting for its code again sends a new code (the earlier one stops working). "
+        "An address another account uses is 409 `email_address_taken`. Codes are limited per account, per "
+        "address and per caller's address (429 `too_many_codes`). Needs a `play` token.",
+        request=EmailAddressAddSerializer,
+        responses={
+            201: EmailAddressSerializer,
+            **_problems(EmailAddressTakenError, TooManyCodesError, extra=VALIDATION),
+        },
+        parameters=[RETRY_AFTER],
+    )
+    def post(self, request: Request) -> Response:
+        serializer = EmailAddressAddSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = request_user(request)
+        row = services.email_address_add(
+            user=user, address=serializer.validated_data["address"], client=client_address(request)
+        )
+        return Response(EmailAddressSerializer(_entry(user, row.pk)).data, status=status.HTTP_201_CREATED)
+
+
+class EmailAddressDetailView(APIView):
+    permission_classes = [CanPlay]
+
+    @extend_schema(
+        operation_id="me_emails_remove",
+        summary="Remove an added email address",
+        description="Replies from it no longer play. The primary address cannot be removed: make another "
+        "address primary first. Needs a `play` token.",
+        request=None,
+        responses={204: None, **_problems(extra=ADDRESS_NOT_FOUND)},
+        parameters=[RETRY_AFTER],
+    )
+    def delete(self, request: Request, address_id: int) -> Response:
+        try:
+            services.email_address_remove(user=request_user(request), address_id=address_id)
+        except services.EmailAddressNotFoundError:
+            raise Http404 from None
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class EmailAddressVerifyView(APIView):
+    permission_classes = [CanPlay]
+
+    @extend_schema(
+        operation_id="me_emails_verify",
+        summary="Verify an added address with the emailed code",
+        description="A code works for 24 hours and five tries: a wrong one is 400 `verification_failed` with "
+        "`attempts_left`, the fifth 429 `too_many_attempts`; an expired one is 400 `verification_expired` (add "
+        "the address again for a new code). An address another account verified meanwhile is 409 "
+        "`email_address_taken`. Verifying a verified address changes nothing. Needs a `play` token.",
+        request=EmailAddressVerifySerializer,
+        responses={
+            200: EmailAddressSerializer,
+            **_problems(
+                VerificationError,
+                VerificationExpiredError,
+                TooManyAttemptsError,
+                EmailAddressTakenError,
+                extra={**VALIDATION, **ADDRESS_NOT_FOUND},
+            ),
+        },
+        parameters=[RETRY_AFTER],
+    )
+    def post(self, request: Request, address_id: int) -> Response:
+        serializer = EmailAddressVerifySerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = request_user(request)
+        try:
+            row = services.email_address_verify(
+                user=user, address_id=address_id, code=serializer.validated_data["code"]
+            )
+        except services.EmailAddressNotFoundError:
+            raise Http404 from None
+        return Response(EmailAddressSerializer(_entry(user, row.pk)).data)
+
+
+class EmailAddressPrimaryView(APIView):
+    permission_classes = [CanPlay]
+
+    @extend_schema(
+        operation_id="me_emails_make_primary",
+        summary="Make a verified address your primary address",
+        description="Game email goes to it from now on, and it becomes your account's `email`; the old primary "
+        "address becomes an added address, verified (with a new `id`), and is told of the change. Answers with "
+        "all your addresses. An address that is not verified is 409 `email_address_unverified`. Needs a `play` "
+        "token.",
+        request=None,
+        responses={
+            200: EmailAddressSerializer(many=True),
+            **_problems(EmailAddressUnverifiedError, extra=ADDRESS_NOT_FOUND),
+        },
+        parameters=[RETRY_AFTER],
+    )
+    def post(self, request: Request, address_id: int) -> Response:
+        try:
+            services.email_address_make_primary(user=request_user(request), address_id=address_id)
+        except services.EmailAddressNotFoundError:
+            raise Http404 from None
+        return _addresses(request)

@@ -186,12 +186,26 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
         ProblemType(
             "verification_expired", 400, "Verification code expired",
             "The code from the email has expired: each code works for a limited time only.",
-            "Ask for a new code at `POST /api/v1/players/resend/`.",
+            "Ask for a new code at `POST /api/v1/players/resend/` (for an address added to your account, add it "
+            "again at `POST /api/v1/me/emails/`).",
+        ),
+        ProblemType(
+            "email_address_taken", 409, "Email address taken",
+            "Another account uses this email address: as its primary address, as a verified added one, or "
+            "for a sign-up whose code still works. One address belongs to one account.",
+            "Use another address, or remove this one from the other account first.",
+        ),
+        ProblemType(
+            "email_address_unverified", 409, "Email address not verified",
+            "Only a verified address can be made your primary address, and this one is not verified yet.",
+            "Send the code emailed to it to `POST /api/v1/me/emails/{id}/verify/` first; `POST /api/v1/me/emails/` "
+            "with the address sends a new code.",
         ),
         ProblemType(
             "too_many_attempts", 429, "Too many attempts",
             "The code had too many wrong tries and no longer works.",
-            "Once `Retry-After` has passed, ask for a new code at `POST /api/v1/players/resend/`.",
+            "Once `Retry-After` has passed, ask for a new code at `POST /api/v1/players/resend/` (for an address "
+            "added to your account, add it again at `POST /api/v1/me/emails/`).",
         ),
         ProblemType(
             "too_many_codes", 429, "Too many codes",

@@ -6,6 +6,8 @@ its callers use.
 - ``players``: creating a player (names checked), tokens, passwords, disabling,
   suspension and warnings, erasing, bouncing addresses, changing the address;
 - ``codes``: sign-up by emailed code, and recovering a lost token;
+- ``addresses``: more than one address per account: adding one (verified by an
+  emailed code), making one primary, removing one;
 - ``limits``: wrong passwords per username and client, and how many emails with
   codes or links an address and a client get.
 """
@@ -67,6 +69,14 @@ from accounts.services.players import (
     username_refuse_lookalike,
     username_skeleton_save,
 )
+from accounts.services.addresses import (
+    ADDRESSES_PER_ACCOUNT,
+    EmailAddressNotFoundError,
+    email_address_add,
+    email_address_make_primary,
+    email_address_remove,
+    email_address_verify,
+)
 from accounts.services.codes import (
     RECOVERY_FAILED,
     code_email_send,
@@ -78,6 +88,12 @@ from accounts.services.codes import (
 )
 
 __all__ = [
+    "ADDRESSES_PER_ACCOUNT",
+    "EmailAddressNotFoundError",
+    "email_address_add",
+    "email_address_make_primary",
+    "email_address_remove",
+    "email_address_verify",
     "CODE_LIFETIME",
     "EMAIL_CHANGE_LIFETIME",
     "ERASED_DISPLAY_NAME_PREFIX",

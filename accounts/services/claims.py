@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext
 
 from accounts.errors import InvalidInput
-from accounts.models import EmailVerification
+from accounts.models import EmailAddress, EmailVerification
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -34,6 +35,7 @@ RECOVERY_LIFETIME = timedelta(hours=1)
 CODE_LIFETIME: dict[str, timedelta] = {
     EmailVerification.Purpose.SIGNUP: VERIFICATION_LIFETIME,
     EmailVerification.Purpose.TOKEN_RECOVERY: RECOVERY_LIFETIME,
+    EmailVerification.Purpose.ADDRESS: VERIFICATION_LIFETIME,
 }
 
 
@@ -78,6 +80,8 @@ def username_and_email_claim(
     pending = set(pending_signups().filter(pk__in=holders).values_list("pk", flat=True))
     live = set(live_codes(now).filter(user_id__in=pending).values_list("user_id", flat=True))
     errors: dict[str, list[str]] = {}
+    if EmailAddress.objects.filter(address__iexact=email.strip(), verified_at__isnull=False).exists():
+        errors["email"] = [gettext("An account with this email address exists.")]
     stale: list[int] = []
     reuse: int | None = None
     for pk in holders:
@@ -97,3 +101,16 @@ def username_and_email_claim(
         raise InvalidInput(errors)
     User.objects.filter(pk__in=stale).delete()
     return User.objects.get(pk=reuse) if reuse is not None else None
+
+
+def address_taken_by_another(*, address: str, user: User, now: datetime) -> bool:
+    """Whether an account other than `user` holds `address`: as its primary
+    address (a verified or active account, or a sign-up whose code still works;
+    one whose code is dead gives way, as it does to a new sign-up), or as a
+    verified added address (accounts.models.EmailAddress)."""
+    address = address.strip()
+    others = User.objects.filter(email__iexact=address).exclude(pk=user.pk)
+    waiting_dead = pending_signups().exclude(pk__in=live_codes(now).values("user_id"))
+    if others.exclude(pk__in=waiting_dead.values("pk")).exists():
+        return True
+    return EmailAddress.objects.filter(address__iexact=address, verified_at__isnull=False).exclude(user=user).exists()

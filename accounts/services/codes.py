@@ -18,6 +18,7 @@ from django.db import transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.translation import gettext, ngettext
 
 from accounts.errors import (
     InvalidInput,
@@ -29,6 +30,7 @@ from accounts.errors import (
 from accounts.models import (
     AccountEmailSent,
     ApiToken,
+    EmailAddress,
     EmailVerification,
     Player,
     Scope,
@@ -85,17 +87,19 @@ def _next_code_at(
     return earliest
 
 
-def _code_send(*, user: User, now: datetime, purpose: str) -> None:
-    """A new code for `user`, emailed after commit. Earlier unused codes for the
-    same purpose stop working."""
-    EmailVerification.objects.filter(user=user, purpose=purpose, used_at__isnull=True, expires_at__gt=now).update(
-        expires_at=now
-    )
+def _code_send(*, user: User, now: datetime, purpose: str, email_address: EmailAddress | None = None) -> None:
+    """A new code for `user` (for Purpose.ADDRESS: for its added `email_address`,
+    and sent to it), emailed after commit. Earlier unused codes for the same
+    purpose (and address) stop working."""
+    EmailVerification.objects.filter(
+        user=user, purpose=purpose, email_address=email_address, used_at__isnull=True, expires_at__gt=now
+    ).update(expires_at=now)
     salt = secrets.token_hex(16)
     code = _code_from_salt(salt)
     verification = EmailVerification.objects.create(
         user=user,
         purpose=purpose,
+        email_address=email_address,
         code_hash=_code_hash(code),
         code_salt=salt,
         expires_at=now + CODE_LIFETIME[purpose],
@@ -103,6 +107,23 @@ def _code_send(*, user: User, now: datetime, purpose: str) -> None:
     verification_id = verification.pk
     # On commit: no email for a sign-up that rolled back.
     transaction.on_commit(lambda: _code_email_queue(verification_id=verification_id))
+
+
+def address_code_send(*, email_address: EmailAddress, now: datetime) -> None:
+    """Email a new code to an address added to an account
+    (accounts.services.addresses); its earlier codes stop working."""
+    _code_send(user=email_address.user, now=now, purpose=EmailVerification.Purpose.ADDRESS, email_address=email_address)
+
+
+def address_next_code_at(*, user: User, now: datetime) -> datetime:
+    """The earliest time `user` may be sent another code for an added address:
+    VERIFICATION_CODES_PER_DAY count all of the account's addresses together."""
+    return _next_code_at(user=user, now=now, resend=False, purpose=EmailVerification.Purpose.ADDRESS)
+
+
+def code_matches(verification: EmailVerification, code: str) -> bool:
+    """Whether `code` (as typed: case and surrounding spaces do not matter) is this verification's."""
+    return constant_time_compare(verification.code_hash, _code_hash(code.strip()))
 
 
 def _code_from_salt(salt: str) -> str:
@@ -142,6 +163,30 @@ def _code_email(verification: EmailVerification, code: str) -> tuple[str, str]:
     # On lines of plain text: a name stored before control characters were refused must not break them.
     username = name_for_plain_text(user.get_username())
     display_name = name_for_plain_text(getattr(getattr(user, "player", None), "display_name", "")) or username
+    hello = gettext("Hello %(name)s,") % {"name": display_name}
+    if verification.purpose == EmailVerification.Purpose.ADDRESS:
+        hours = int(CODE_LIFETIME[EmailVerification.Purpose.ADDRESS].total_seconds()) // 3600
+        return gettext("Your Splendor by post address code"), (
+            f"{hello}\n\n"
+            + gettext(
+                "The Splendor by post account %(username)s asked to add this address, so that replies from it "
+                "play that account's moves. The code to confirm it is:"
+            ) % {"username": username}
+            + f"\n\n    {code}\n\n"
+            + gettext(
+                "Type it on your email settings page (%(url)s), or send it with a program that uses your account "
+                "through the API."
+            ) % {"url": f"{_site_url()}/accounts/email/"}
+            + "\n\n"
+            + ngettext(
+                "The code is good for %(n)d hour. If you did not ask for this, ignore this email: the address is "
+                "not added without the code.",
+                "The code is good for %(n)d hours. If you did not ask for this, ignore this email: the address is "
+                "not added without the code.",
+                hours,
+            ) % {"n": hours}
+            + "\n"
+        )
     if verification.purpose == EmailVerification.Purpose.TOKEN_RECOVERY:
         minutes = int(RECOVERY_LIFETIME.total_seconds()) // 60
         return "Your Splendor by post token recovery code", (
@@ -169,17 +214,21 @@ def code_email_send(*, verification_id: int) -> bool:
     (``accounts.tasks.send_code_email`` runs this). Sends nothing for a code that
     has since been used, replaced or has expired; returns whether it sent."""
     verification = (
-        EmailVerification.objects.select_related("user__player")
+        EmailVerification.objects.select_related("user__player", "email_address")
         .filter(pk=verification_id, used_at__isnull=True, expires_at__gt=timezone.now())
         .first()
     )
-    if verification is None or not verification.user.email or not verification.code_salt:
+    if verification is None or not verification.code_salt:
+        return False
+    # A code for an added address goes to that address; every other code to the account's own.
+    to = verification.email_address.address if verification.email_address is not None else verification.user.email
+    if not to or (verification.purpose == EmailVerification.Purpose.ADDRESS) != (verification.email_address is not None):
         return False
     code = _code_from_salt(verification.code_salt)
     if not constant_time_compare(verification.code_hash, _code_hash(code)):
         return False  # SECRET_KEY changed since the code was made: it can no longer be sent
     subject, body = _code_email(verification, code)
-    send_mail(subject, body, None, [verification.user.email])
+    send_mail(subject, body, None, [to])
     return True
 
 

@@ -32,6 +32,7 @@ from accounts.errors import (
 from accounts.models import (
     AccountEmailSent,
     ApiToken,
+    EmailAddress,
     EmailVerification,
     Player,
     UsernameSkeleton,
@@ -52,7 +53,7 @@ from accounts.signals import (
 )
 from accounts.tokens import token_generate, token_hash, token_public_prefix
 
-from accounts.services.claims import live_codes, pending_signups, username_and_email_claim
+from accounts.services.claims import address_taken_by_another, live_codes, pending_signups, username_and_email_claim
 from accounts.services.limits import email_digest_for_limits, password_failures_clear
 if TYPE_CHECKING:
     # AUTH_USER_MODEL, as the mypy plugin reads it from the settings.
@@ -75,7 +76,7 @@ RESERVED_USERNAMES = frozenset(
         "notifications", "mute", "vacation", "link", "rotate",
         "webhooks", "deliveries", "rotate-secret", "favicon.ico",
         "leagues", "leave", "next-game", "ratings", "seasons", "standings", "settings",
-        "accounts", "problems", "new", "open", "accept", "sandbox", "practice",
+        "accounts", "problems", "new", "open", "accept", "sandbox", "practice", "emails", "primary", "i18n", "setlang",
     }
 )
 
@@ -384,8 +385,8 @@ def player_erase(*, user: User) -> None:
     game keep their history, but nothing in them names the person any more: the
     username becomes ``deleted-<id>``, the display name ``deleted player <id>``,
     the email address and names are blanked, the password made unusable and the
-    account inactive. Its tokens and emailed codes are deleted, as are the counts
-    of wrong passwords kept for its username, of emails sent to its address, and
+    account inactive. Its tokens, added addresses and emailed codes are deleted, as are the counts
+    of wrong passwords kept for its username, of emails sent to its addresses, and
     the admin history's record of the names it had. ``account_erased`` asks the other apps, in the same
     transaction, to scrub what they keep; once this commits, ``account_disabled``
     makes its seats leave their games. Erasing an erased account does nothing.
@@ -413,9 +414,12 @@ def player_erase(*, user: User) -> None:
         player.save()
         ApiToken.objects.filter(user=account).delete()
         EmailVerification.objects.filter(user=account).delete()
+        added = list(EmailAddress.objects.filter(user=account).values_list("address", flat=True))
+        EmailAddress.objects.filter(user=account).delete()
         password_failures_clear(username=old_username)
-        if old_email:
-            AccountEmailSent.objects.filter(address_digest=email_digest_for_limits(old_email)).delete()
+        for address in (old_email, *added):
+            if address:
+                AccountEmailSent.objects.filter(address_digest=email_digest_for_limits(address)).delete()
         _admin_history_scrub(account=account, player=player)
         account_erased.send(sender=User, user_id=user_id)
         transaction.on_commit(lambda: account_disabled.send(sender=User, user_id=user_id))
@@ -456,12 +460,8 @@ def _email_digest(email: str) -> str:
 
 
 def _email_taken_by_another(*, email: str, user: User, now: datetime) -> bool:
-    """Whether an account other than `user` holds `email`: a verified or active
-    one, or a sign-up whose code still works (one whose code is dead gives way,
-    as it does to a new sign-up)."""
-    others = User.objects.filter(email__iexact=email.strip()).exclude(pk=user.pk)
-    waiting_dead = pending_signups().exclude(pk__in=live_codes(now).values("user_id"))
-    return others.exclude(pk__in=waiting_dead.values("pk")).exists()
+    """Whether an account other than `user` holds `email` (``address_taken_by_another``)."""
+    return address_taken_by_another(address=email, user=user, now=now)
 
 
 def _email_change_checked(*, user: User, new_email: str, now: datetime) -> str:
@@ -545,6 +545,8 @@ def email_change_confirm(*, token: str) -> User:
         user.email = address
         user.save(update_fields=["email"])
         Player.objects.filter(user=user).update(email_verified_at=now)
+        # The primary address is User.email: it is not also one of the account's added ones.
+        EmailAddress.objects.filter(user=user, address__iexact=address).delete()
         username = user.get_username()
         if old:
             notice = (
