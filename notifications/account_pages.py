@@ -17,6 +17,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from accounts import selectors as account_selectors
@@ -35,24 +36,26 @@ if TYPE_CHECKING:
 
 class NotificationPreferencesForm(forms.Form):
     mode = forms.ChoiceField(
-        label="Game email",
+        label=gettext_lazy("Game email"),
         choices=Preferences.Mode.choices,
         widget=forms.RadioSelect,
     )
     digest_hour = forms.TypedChoiceField(
-        label="Digest hour",
+        label=gettext_lazy("Digest hour"),
         coerce=int,
         choices=[(hour, f"{hour:02d}:00") for hour in range(24)],
-        help_text="When the daily digest goes out, in your time zone.",
+        help_text=gettext_lazy("When the daily digest goes out, in your time zone."),
     )
     reminder_hours = forms.CharField(
-        label="Reminders (hours before a deadline)",
+        label=gettext_lazy("Reminders (hours before a deadline)"),
         required=False,
-        help_text=(
-            f"Whole numbers separated by commas, such as 24, 2; at most {MAX_REMINDERS}. "
-            "Leave empty for no reminders."
-        ),
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["reminder_hours"].help_text = _(
+            "Whole numbers separated by commas, such as 24, 2; at most %(most)d. Leave empty for no reminders."
+        ) % {"most": MAX_REMINDERS}
 
     def clean_reminder_hours(self) -> list[int]:
         text = self.cleaned_data.get("reminder_hours") or ""
@@ -62,13 +65,13 @@ class NotificationPreferencesForm(forms.Form):
             if not part:
                 continue
             if not part.isdigit():
-                raise forms.ValidationError(f"{part!r} is not a whole number of hours.")
+                raise forms.ValidationError(_("%(part)s is not a whole number of hours.") % {"part": repr(part)})
             hours.append(int(part))
         return hours
 
 
 class ConfirmMovesForm(forms.Form):
-    confirm_moves = forms.BooleanField(label="Ask me to confirm a move before it is sent", required=False)
+    confirm_moves = forms.BooleanField(label=gettext_lazy("Ask me to confirm a move before it is sent"), required=False)
 
 
 def _preferences_initial(*, user: Any) -> dict[str, Any]:
@@ -114,7 +117,7 @@ def account_settings(request: HttpRequest) -> HttpResponse:
             confirm = moves_form.cleaned_data["confirm_moves"]
             account_services.player_confirm_moves_set(user=user, confirm_moves=confirm)
             messages.success(
-                request, "Saved: the game page asks before it sends a move." if confirm else "Saved: moves are sent at once."
+                request, _("Saved: the game page asks before it sends a move.") if confirm else _("Saved: moves are sent at once.")
             )
             return HttpResponseRedirect(reverse("accounts-settings"), status=303)
     elif which == "time_zone":
@@ -124,7 +127,7 @@ def account_settings(request: HttpRequest) -> HttpResponse:
             except DomainError as error:
                 errors_to_form(zone_form, error)
             else:
-                messages.success(request, f"Time zone saved: {zone_form.cleaned_data['time_zone']}.")
+                messages.success(request, _("Time zone saved: %(zone)s.") % {"zone": zone_form.cleaned_data["time_zone"]})
                 return HttpResponseRedirect(reverse("accounts-settings"), status=303)
     elif which == "notifications":
         if email_form.is_valid():
@@ -133,10 +136,10 @@ def account_settings(request: HttpRequest) -> HttpResponse:
             except InvalidInput as error:
                 errors_to_form(email_form, error)
             else:
-                messages.success(request, "Email preferences saved.")
+                messages.success(request, _("Email preferences saved."))
                 return HttpResponseRedirect(reverse("accounts-settings"), status=303)
     elif request.method == "POST":
-        messages.error(request, "Nothing was saved: use one of the forms' Save buttons.")
+        messages.error(request, _("Nothing was saved: use one of the forms' Save buttons."))
     context = {
         "player": player,
         "zone_form": zone_form,

@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 
 def default_reminder_hours() -> list[int]:
@@ -18,9 +19,9 @@ class Preferences(models.Model):
     """A player's choices about email. A player without a row has the defaults."""
 
     class Mode(models.TextChoices):
-        EVERY_TURN = "every_turn", "An email for every turn"
-        DIGEST = "digest", "A daily digest of games waiting on me"
-        OFF = "off", "No game email"
+        EVERY_TURN = "every_turn", _("An email for every turn")
+        DIGEST = "digest", _("A daily digest of games waiting on me")
+        OFF = "off", _("No game email")
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_preferences"

@@ -11,7 +11,7 @@ has an account.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import messages
@@ -21,6 +21,8 @@ from django.core.validators import validate_email
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
 from accounts.pages import private_page
@@ -41,43 +43,54 @@ if TYPE_CHECKING:
 
 class NewGameForm(forms.Form):
     variant = forms.ChoiceField(
-        label="Game",
+        label=_("Game"),
         choices=[("base", "Splendor"), ("marvel", "Splendor: Marvel")],
         initial="base",
         widget=forms.RadioSelect,
     )
     # Plain numbers: the service says what is allowed (its words are shown here).
     seats = forms.IntegerField(
-        label="Players",
+        label=_("Players"),
         initial=2,
-        help_text=f"{MIN_SEATS} to {MAX_SEATS}, you included.",
         widget=forms.NumberInput(attrs={"min": MIN_SEATS, "max": MAX_SEATS}),
     )
     invite = forms.CharField(
-        label="Invite",
+        label=_("Invite"),
         required=False,
-        help_text=(
+        help_text=_(
             "Usernames or email addresses, separated by commas or new lines. "
             "Seats nobody is invited to are open to anyone with the game's link."
         ),
         widget=forms.Textarea(attrs={"rows": 3, "autocomplete": "off"}),
     )
     move_timeout_hours = forms.IntegerField(
-        label="Time per move (hours)",
+        label=_("Time per move (hours)"),
         initial=DEFAULT_MOVE_TIMEOUT_HOURS,
-        help_text=f"1 to {MAX_MOVE_TIMEOUT_HOURS}. A seat that runs out of time misses its turn.",
         widget=forms.NumberInput(attrs={"min": 1, "max": MAX_MOVE_TIMEOUT_HOURS}),
     )
     bank_hours = forms.IntegerField(
-        label="Time bank (hours)",
+        label=_("Time bank (hours)"),
         initial=0,
-        help_text=f"0 to {MAX_BANK_HOURS}: extra time each player may spend over the whole game.",
         widget=forms.NumberInput(attrs={"min": 0, "max": MAX_BANK_HOURS}),
     )
     public = forms.BooleanField(
-        label="Public: anyone may watch, and it is listed among the open games", required=False
+        label=_("Public: anyone may watch, and it is listed among the open games"), required=False
     )
-    rated = forms.BooleanField(label="Rated: the result counts towards ratings", required=False)
+    rated = forms.BooleanField(label=_("Rated: the result counts towards ratings"), required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The limits in the words of the language active when the form is made.
+        self.fields["seats"].help_text = gettext("%(least)d to %(most)d, you included.") % {
+            "least": MIN_SEATS,
+            "most": MAX_SEATS,
+        }
+        self.fields["move_timeout_hours"].help_text = gettext(
+            "1 to %(most)d. A seat that runs out of time misses its turn."
+        ) % {"most": MAX_MOVE_TIMEOUT_HOURS}
+        self.fields["bank_hours"].help_text = gettext(
+            "0 to %(most)d: extra time each player may spend over the whole game."
+        ) % {"most": MAX_BANK_HOURS}
 
     def clean_invite(self) -> tuple[list[str], list[str]]:
         """(usernames, addresses): an entry with an @ is an address."""
@@ -88,7 +101,7 @@ class NewGameForm(forms.Form):
                 try:
                     validate_email(entry)
                 except ValidationError:
-                    raise ValidationError(f"{entry} is not an email address.") from None
+                    raise ValidationError(gettext("%(entry)s is not an email address.") % {"entry": entry}) from None
                 addresses.append(entry)
             else:
                 usernames.append(entry)
@@ -137,8 +150,11 @@ def new_game(request: HttpRequest) -> HttpResponse:
             form.add_error(_field_for(error), error.message)
         else:
             invited = len(usernames) + len(addresses)
-            told = f" Your {'invitation is' if invited == 1 else 'invitations are'} on the way." if invited else ""
-            messages.success(request, f"Game {game.pk} is set up; it starts when every seat is taken.{told}")
+            set_up = gettext("Game %(id)s is set up; it starts when every seat is taken.") % {"id": game.pk}
+            if invited:
+                told = ngettext("Your invitation is on the way.", "Your invitations are on the way.", invited)
+                set_up = f"{set_up} {told}"
+            messages.success(request, set_up)
             return HttpResponseRedirect(reverse("accounts-games"), status=303)
     # 200 with the refusals in the form, as the other account pages answer.
     return render(request, "notifications/pages/new_game.html", {"form": form})

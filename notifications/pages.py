@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
@@ -25,7 +26,7 @@ def _invalid(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "notifications/pages/invalid_link.html",
-        {"title": "This link is not valid"},
+        {"title": _("This link is not valid")},
         status=404,
     )
 
@@ -39,8 +40,8 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "POST":
         if not services.email_unsubscribe(user_id=user_id):
             return _invalid(request)
-        return render(request, "notifications/pages/unsubscribed.html", {"title": "Game email is off"})
-    return render(request, "notifications/pages/unsubscribe_confirm.html", {"title": "Stop game email?"})
+        return render(request, "notifications/pages/unsubscribed.html", {"title": _("Game email is off")})
+    return render(request, "notifications/pages/unsubscribe_confirm.html", {"title": _("Stop game email?")})
 
 
 @csrf_exempt
@@ -53,5 +54,5 @@ def invitation_opt_out(request: HttpRequest, token: str) -> HttpResponse:
         return _invalid(request)
     if request.method == "POST":
         services.invitation_opt_out(address_digest=digest)
-        return render(request, "notifications/pages/opted_out.html", {"title": "No more invitations"})
-    return render(request, "notifications/pages/opt_out_confirm.html", {"title": "Stop invitations?"})
+        return render(request, "notifications/pages/opted_out.html", {"title": _("No more invitations")})
+    return render(request, "notifications/pages/opt_out_confirm.html", {"title": _("Stop invitations?")})

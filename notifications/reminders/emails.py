@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext, pgettext
 
 from games.models import Game, Seat
 from notifications.email.render import KindContext, board_for, local_time, renderer, seat_of, seat_url, site_url
@@ -18,21 +19,34 @@ from notifications.models import Notification, Reminder
 from notifications.reminders.services import games_waiting_on
 
 
+def _days(n: int) -> str:
+    return ngettext("%(count)d day", "%(count)d days", n) % {"count": n}
+
+
+def _hours(n: int) -> str:
+    return ngettext("%(count)d hour", "%(count)d hours", n) % {"count": n}
+
+
+def _minutes(n: int) -> str:
+    return ngettext("%(count)d minute", "%(count)d minutes", n) % {"count": n}
+
+
 def time_left_text(delta: timedelta) -> str:
     """'3 days 5 hours', '24 hours', '5 hours 10 minutes', '12 minutes': how
-    long is left (in hours up to two days, which reads closer than '1 day')."""
+    long is left (in hours up to two days, which reads closer than '1 day'), in
+    the active language, each count in the plural form it needs."""
     minutes = max(0, int(delta.total_seconds()) // 60)
     days, rest = divmod(minutes, 24 * 60) if minutes >= 48 * 60 else (0, minutes)
     hours, minutes = divmod(rest, 60)
 
-    def counted(n: int, word: str) -> str:
-        return f"{n} {word}" if n == 1 else f"{n} {word}s"
+    def both(larger: str, smaller: str) -> str:
+        return pgettext("a duration", "%(larger)s %(smaller)s") % {"larger": larger, "smaller": smaller}
 
     if days:
-        return " ".join([counted(days, "day"), *([counted(hours, "hour")] if hours else [])])
+        return both(_days(days), _hours(hours)) if hours else _days(days)
     if hours:
-        return " ".join([counted(hours, "hour"), *([counted(minutes, "minute")] if minutes else [])])
-    return counted(minutes, "minute")
+        return both(_hours(hours), _minutes(minutes)) if minutes else _hours(hours)
+    return _minutes(minutes)
 
 
 def timeout_policy_text(game: Game, seat: Seat | None = None) -> str:
@@ -41,18 +55,33 @@ def timeout_policy_text(game: Game, seat: Seat | None = None) -> str:
     forfeit_after = getattr(game, "forfeit_after", None)
     in_a_row = getattr(seat, "consecutive_timeouts", 0) if seat is not None else 0
     if not isinstance(forfeit_after, int) or forfeit_after <= 0:
-        return "If you have not moved by then, the bot plays a move for you."
+        return gettext("If you have not moved by then, the bot plays a move for you.")
     if not isinstance(in_a_row, int):
         in_a_row = 0
     if in_a_row + 1 >= forfeit_after:
-        already = f" You have let {in_a_row} deadline{'s' if in_a_row != 1 else ''} pass in a row." if in_a_row else ""
-        return f"If you have not moved by then, your seat is forfeited and you leave the game.{already}"
-    text = (
-        "If you have not moved by then, the bot plays a move for you. "
-        f"After {forfeit_after} timeouts in a row your seat is forfeited."
+        text = gettext("If you have not moved by then, your seat is forfeited and you leave the game.")
+        if in_a_row:
+            already = ngettext(
+                "You have let %(count)d deadline pass in a row.",
+                "You have let %(count)d deadlines pass in a row.",
+                in_a_row,
+            ) % {"count": in_a_row}
+            text = f"{text} {already}"
+        return text
+    text = " ".join(
+        [
+            gettext("If you have not moved by then, the bot plays a move for you."),
+            ngettext(
+                "After %(count)d timeout in a row your seat is forfeited.",
+                "After %(count)d timeouts in a row your seat is forfeited.",
+                forfeit_after,
+            )
+            % {"count": forfeit_after},
+        ]
     )
     if in_a_row:
-        text += f" You have {in_a_row} so far."
+        so_far = ngettext("You have %(count)d so far.", "You have %(count)d so far.", in_a_row) % {"count": in_a_row}
+        text = f"{text} {so_far}"
     return text
 
 

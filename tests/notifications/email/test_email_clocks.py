@@ -76,7 +76,7 @@ def test_a_vacation_taken_in_advance_is_emailed_once_across_games(
     mail.outbox.clear()
     with commit():
         services.vacation_take(user=alice, days=2)
-    assert subjects_to(alice) == ["Your games are paused until Wednesday 04 March 2026, 09:00 (UTC)"]
+    assert subjects_to(alice) == ["Your games are paused until Wednesday 4 March 2026, 09:00 (UTC)"]
     assert "Your vacation has begun" in mail_to(alice)[0].body
     assert mail_to(bob) == [] and mail_to(charlie) == []
 

@@ -59,7 +59,7 @@ def test_after_a_move_the_next_player_gets_a_turn_email_naming_the_move(alice: A
     assert mail_to(mover) == []
     body = mail_to(nxt)[0].body
     assert "Some moves you could play:" in body
-    assert "Play by Thursday 05 March 2026, 09:00 (UTC)" in body
+    assert "Play by Thursday 5 March 2026, 09:00 (UTC)" in body
 
 
 def test_the_deadline_is_shown_in_the_players_time_zone(alice: Any, bob: Any, commit: Any) -> None:
@@ -68,7 +68,7 @@ def test_the_deadline_is_shown_in_the_players_time_zone(alice: Any, bob: Any, co
         user.player.save()
     game = start_game(commit, alice, bob)
     message = mail_to(user_to_move(game))[-1]
-    assert "Play by Thursday 05 March 2026, 18:00 (Asia/Tokyo)" in message.body
+    assert "Play by Thursday 5 March 2026, 18:00 (Asia/Tokyo)" in message.body
 
 
 def test_running_the_consumer_again_for_an_event_sends_nothing_more(alice: Any, bob: Any, commit: Any) -> None:
@@ -184,7 +184,7 @@ def test_a_vacation_with_notice_is_emailed_once_to_the_player(alice: Any, bob: A
     with commit():
         consume_event(quiet.pk)
         consume_event(loud.pk)
-    assert subjects_to(alice) == ["Your games are paused until Tuesday 03 March 2026, 09:00 (UTC)"]
+    assert subjects_to(alice) == ["Your games are paused until Tuesday 3 March 2026, 09:00 (UTC)"]
     assert mail_to(bob) == []
 
 
