@@ -6,7 +6,7 @@ them; taking vacation is the games page's (games.account_pages.vacation).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from django import forms
 from django.conf import settings
@@ -107,8 +107,9 @@ def account_settings(request: HttpRequest) -> HttpResponse:
             messages.success(request, _("Saved: your emails and pages are in this language."))
             response = HttpResponseRedirect(reverse("accounts-settings"), status=303)
             # The switch's cookie too, so the pages after signing out stay in it.
+            same_site = cast(Literal["Lax", "Strict", "None", False] | None, settings.LANGUAGE_COOKIE_SAMESITE)
             response.set_cookie(
-                settings.LANGUAGE_COOKIE_NAME, language, samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+                settings.LANGUAGE_COOKIE_NAME, language, samesite=same_site,
                 secure=settings.SESSION_COOKIE_SECURE, httponly=False, max_age=365 * 24 * 3600,
             )
             return response
