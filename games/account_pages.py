@@ -17,7 +17,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import formats, timezone
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import selectors as account_selectors
@@ -41,7 +42,8 @@ def player_zone(name: str) -> ZoneInfo:
 def local_time(moment: datetime | None, zone: ZoneInfo) -> str:
     if moment is None:
         return ""
-    return f"{moment.astimezone(zone):%a %d %b %Y, %H:%M} ({zone.key})"
+    # Django's day and month names, in the active language: "Wed 04 Mar 2026, 12:00 (UTC)".
+    return f"{formats.date_format(moment.astimezone(zone), 'D d M Y, H:i')} ({zone.key})"
 
 
 def seat_page_url(seat: Seat) -> str:
@@ -63,25 +65,32 @@ def game_row(game: Game, user: User, zone: ZoneInfo, now: datetime) -> dict[str,
     paused = game.clock_remaining is not None
     if game.status == Game.Status.OPEN:
         creator = next((seat for seat in seats if seat.user_id == game.created_by_id), None)
-        state = f"{_name(creator) if creator else 'A player'} invites you" if mine.invited and mine.joined_at is None else (
-            f"Waiting for players ({len([s for s in seats if s.joined_at])} of {game.seat_count} joined)"
-        )
+        if mine.invited and mine.joined_at is None:
+            state = gettext("%(name)s invites you") % {"name": _name(creator) if creator else gettext("A player")}
+        else:
+            state = gettext("Waiting for players (%(joined)s of %(seats)s joined)") % {
+                "joined": len([s for s in seats if s.joined_at]),
+                "seats": game.seat_count,
+            }
     elif game.status == Game.Status.ACTIVE:
         if your_turn:
-            state = "Your turn"
+            state = gettext("Your turn (clock paused)") if paused else gettext("Your turn")
         elif to_move is not None:
-            state = f"{_name(to_move)}'s turn"
+            name = _name(to_move)
+            state = (
+                gettext("%(name)s's turn (clock paused)") % {"name": name}
+                if paused
+                else gettext("%(name)s's turn") % {"name": name}
+            )
         else:
-            state = "In play"
-        if paused:
-            state += " (clock paused)"
+            state = gettext("In play (clock paused)") if paused else gettext("In play")
     elif game.status == Game.Status.FINISHED:
         winners = [
             _name(seat) for seat in seats if seat.index is not None and seat.index in ((game.result or {}).get("winners") or [])
         ]
-        state = "Finished" + (f": won by {', '.join(winners)}" if winners else "")
+        state = gettext("Finished: won by %(winners)s") % {"winners": ", ".join(winners)} if winners else gettext("Finished")
     else:
-        state = "Cancelled"
+        state = gettext("Cancelled")
     return {
         "id": game.pk,
         "variant": game.get_variant_display(),
@@ -116,11 +125,11 @@ def my_games(request: HttpRequest) -> HttpResponse:
 
     waiting_for_you = rows(games["waiting_for_you"])
     groups = [
-        ("waiting-for-you", "Waiting for you", waiting_for_you),
-        ("waiting-for-others", "Waiting for others", rows(games["waiting_for_others"])),
-        ("invitations", "Invitations", rows(games["invitations"])),
-        ("not-started", "Not started yet", rows(games["not_started"])),
-        ("finished", "Finished", rows(games["finished"])),
+        ("waiting-for-you", gettext("Waiting for you"), waiting_for_you),
+        ("waiting-for-others", gettext("Waiting for others"), rows(games["waiting_for_others"])),
+        ("invitations", gettext("Invitations"), rows(games["invitations"])),
+        ("not-started", gettext("Not started yet"), rows(games["not_started"])),
+        ("finished", gettext("Finished"), rows(games["finished"])),
     ]
     context = {
         "player": player,
@@ -158,7 +167,7 @@ def invitation_answer(request: HttpRequest, game_id: str, answer: str) -> HttpRe
     if answer == "accept":
         # The game's page says where it stands; a message would wait for the next account page.
         return HttpResponseRedirect(seat_page_url(seat), status=303)
-    messages.success(request, f"You declined the invitation to game {game.pk}.")
+    messages.success(request, gettext("You declined the invitation to game %(game)s.") % {"game": game.pk})
     return HttpResponseRedirect(reverse("accounts-games"), status=303)
 
 
@@ -203,7 +212,10 @@ def open_game_join(request: HttpRequest, game_id: str) -> HttpResponse:
 
 class VacationForm(forms.Form):
     days = forms.IntegerField(
-        label="Days of vacation", min_value=1, max_value=366, help_text="Starting now, or after the vacation you are on."
+        label=gettext_lazy("Days of vacation"),
+        min_value=1,
+        max_value=366,
+        help_text=gettext_lazy("Starting now, or after the vacation you are on."),
     )
 
 
@@ -243,7 +255,8 @@ def vacation(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(
                 request,
-                f"Vacation taken: your clocks stop in all your games until {local_time(taken.ends_at, zone)}.",
+                gettext("Vacation taken: your clocks stop in all your games until %(until)s.")
+                % {"until": local_time(taken.ends_at, zone)},
             )
             return HttpResponseRedirect(reverse("accounts-vacation"), status=303)
     context = {"form": form, **vacation_context(user=user, zone=zone, now=timezone.now())}

@@ -7,23 +7,36 @@ Codes and fields are a contract with clients: they do not change.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext, gettext_noop, pgettext
+
 from core.errors import DomainError, ErrorKind
+
+
+def status_words(status: str) -> str:
+    """A game's status as a sentence says it ("This game is finished"), in the active language."""
+    words = {
+        "open": pgettext("this game is", "open"),
+        "active": pgettext("this game is", "active"),
+        "finished": pgettext("this game is", "finished"),
+        "aborted": pgettext("this game is", "aborted"),
+    }
+    return words.get(status, status)
 
 
 class GameNotFound(DomainError):
     kind = ErrorKind.NOT_FOUND
     code = "game_not_found"
-    title = "Game not found"
+    title = gettext_noop("Game not found")
 
     @classmethod
     def for_id(cls, game_id: str) -> GameNotFound:
-        return cls(f"There is no game with id {game_id!r}. Check the id and try again.")
+        return cls(gettext("There is no game with id %(id)s. Check the id and try again.") % {"id": repr(game_id)})
 
 
 class NotAPlayer(DomainError):
     kind = ErrorKind.FORBIDDEN
     code = "not_a_player"
-    title = "You are not a player in this game"
+    title = gettext_noop("You are not a player in this game")
 
 
 class AccountSuspended(DomainError):
@@ -31,7 +44,7 @@ class AccountSuspended(DomainError):
 
     kind = ErrorKind.FORBIDDEN
     code = "account_suspended"
-    title = "Account suspended"
+    title = gettext_noop("Account suspended")
 
 
 class NotYourTurn(DomainError):
@@ -39,7 +52,7 @@ class NotYourTurn(DomainError):
 
     kind = ErrorKind.CONFLICT
     code = "not_your_turn"
-    title = "It is not your turn"
+    title = gettext_noop("It is not your turn")
 
 
 class StaleVersion(DomainError):
@@ -47,7 +60,7 @@ class StaleVersion(DomainError):
 
     kind = ErrorKind.CONFLICT
     code = "stale_version"
-    title = "The game has changed since you last read it"
+    title = gettext_noop("The game has changed since you last read it")
 
 
 class PreconditionFailed(DomainError):
@@ -55,7 +68,7 @@ class PreconditionFailed(DomainError):
 
     kind = ErrorKind.PRECONDITION_FAILED
     code = "precondition_failed"
-    title = "If-Match does not match the game's current version"
+    title = gettext_noop("If-Match does not match the game's current version")
 
 
 class PreconditionRequired(DomainError):
@@ -63,13 +76,13 @@ class PreconditionRequired(DomainError):
 
     kind = ErrorKind.PRECONDITION_REQUIRED
     code = "precondition_required"
-    title = "Say which version of the game you are playing on"
+    title = gettext_noop("Say which version of the game you are playing on")
 
 
 class InvalidNotation(DomainError):
     kind = ErrorKind.INVALID
     code = "invalid_notation"
-    title = "The move could not be read"
+    title = gettext_noop("The move could not be read")
 
 
 class IllegalMove(DomainError):
@@ -77,7 +90,7 @@ class IllegalMove(DomainError):
 
     kind = ErrorKind.NOT_ALLOWED
     code = "illegal_move"
-    title = "That move is not allowed"
+    title = gettext_noop("That move is not allowed")
 
 
 class AmbiguousMove(DomainError):
@@ -85,7 +98,7 @@ class AmbiguousMove(DomainError):
 
     kind = ErrorKind.NOT_ALLOWED
     code = "ambiguous_move"
-    title = "That move could mean more than one thing"
+    title = gettext_noop("That move could mean more than one thing")
 
 
 class GameNotActive(DomainError):
@@ -93,29 +106,33 @@ class GameNotActive(DomainError):
 
     kind = ErrorKind.CONFLICT
     code = "game_not_active"
-    title = "The game is not in progress"
+    title = gettext_noop("The game is not in progress")
 
     @classmethod
     def for_move(cls, status: str) -> GameNotActive:
-        return cls(f"This game is {status}; moves can be played only while it is active.", game_status=status)
+        return cls(
+            gettext("This game is %(status)s; moves can be played only while it is active.")
+            % {"status": status_words(status)},
+            game_status=status,
+        )
 
 
 class SeatUnavailable(DomainError):
     kind = ErrorKind.CONFLICT
     code = "seat_unavailable"
-    title = "There is no seat for you in this game"
+    title = gettext_noop("There is no seat for you in this game")
 
 
 class AlreadyResigned(DomainError):
     kind = ErrorKind.CONFLICT
     code = "already_resigned"
-    title = "You have already resigned from this game"
+    title = gettext_noop("You have already resigned from this game")
 
 
 class NotTheCreator(DomainError):
     kind = ErrorKind.FORBIDDEN
     code = "not_the_creator"
-    title = "Only the game's creator can do this"
+    title = gettext_noop("Only the game's creator can do this")
 
 
 class GameNotOpen(DomainError):
@@ -123,25 +140,25 @@ class GameNotOpen(DomainError):
 
     kind = ErrorKind.CONFLICT
     code = "game_not_open"
-    title = "The game is no longer waiting for players"
+    title = gettext_noop("The game is no longer waiting for players")
 
 
 class NotInvited(DomainError):
     kind = ErrorKind.CONFLICT
     code = "not_invited"
-    title = "You have no invitation to this game"
+    title = gettext_noop("You have no invitation to this game")
 
 
 class IdempotencyKeyReused(DomainError):
     kind = ErrorKind.NOT_ALLOWED
     code = "idempotency_key_reused"
-    title = "This Idempotency-Key was already used for a different request"
+    title = gettext_noop("This Idempotency-Key was already used for a different request")
 
 
 class InvalidGameSetup(DomainError):
     kind = ErrorKind.INVALID
     code = "invalid_game_setup"
-    title = "The game cannot be set up that way"
+    title = gettext_noop("The game cannot be set up that way")
 
 
 class TooManyInvitations(DomainError):
@@ -149,13 +166,13 @@ class TooManyInvitations(DomainError):
 
     kind = ErrorKind.TOO_MANY
     code = "too_many_invitations"
-    title = "You have sent as many invitations as you may in a day"
+    title = gettext_noop("You have sent as many invitations as you may in a day")
 
 
 class InvalidVacation(DomainError):
     kind = ErrorKind.INVALID
     code = "invalid_vacation"
-    title = "That vacation cannot be taken"
+    title = gettext_noop("That vacation cannot be taken")
 
 
 class NotEnoughVacation(DomainError):
@@ -163,7 +180,7 @@ class NotEnoughVacation(DomainError):
 
     kind = ErrorKind.NOT_ALLOWED
     code = "not_enough_vacation"
-    title = "You do not have that many vacation days left this year"
+    title = gettext_noop("You do not have that many vacation days left this year")
 
 
 class PauseNotAllowed(DomainError):
@@ -172,7 +189,7 @@ class PauseNotAllowed(DomainError):
 
     kind = ErrorKind.NOT_ALLOWED
     code = "pause_not_allowed"
-    title = "This game's rules do not allow that pause"
+    title = gettext_noop("This game's rules do not allow that pause")
 
 
 class SandboxNotAllowed(DomainError):
@@ -181,7 +198,7 @@ class SandboxNotAllowed(DomainError):
 
     kind = ErrorKind.FORBIDDEN
     code = "sandbox_not_allowed"
-    title = "You cannot make a sandbox of this game"
+    title = gettext_noop("You cannot make a sandbox of this game")
 
 
 class SandboxBotsNotAllowed(DomainError):
@@ -190,7 +207,7 @@ class SandboxBotsNotAllowed(DomainError):
 
     kind = ErrorKind.INVALID
     code = "sandbox_bots_not_allowed"
-    title = "A sandbox of a game that counts has no bots while it is played"
+    title = gettext_noop("A sandbox of a game that counts has no bots while it is played")
 
 
 class SandboxUnavailable(DomainError):
@@ -199,7 +216,7 @@ class SandboxUnavailable(DomainError):
 
     kind = ErrorKind.CONFLICT
     code = "sandbox_not_available"
-    title = "There is no position to make a sandbox from"
+    title = gettext_noop("There is no position to make a sandbox from")
 
 
 ALL_ERRORS: tuple[type[DomainError], ...] = (

@@ -32,6 +32,8 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.functional import Promise
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -43,7 +45,7 @@ from games import errors, links, replays, selectors, services
 from games.errors import GameNotFound
 from games.models import Game, Move, Seat
 from games.page_session import LoginNeeded, Viewer, page_viewer, seat_forget, seat_remember
-from games.presentation import board_context, bot_title
+from games.presentation import board_context, bot_the, bot_title, bot_title_plural, seat_words
 from games.table import move_kinds
 
 if TYPE_CHECKING:
@@ -55,15 +57,15 @@ CONTENT_SECURITY_POLICY = (
     "connect-src 'self'; form-action 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'"
 )
 
-_HEADINGS = {
-    ErrorKind.NOT_FOUND: "This link does not open a game",
-    ErrorKind.FORBIDDEN: "This link no longer works",
+_HEADINGS: dict[ErrorKind, str | Promise] = {
+    ErrorKind.NOT_FOUND: gettext_lazy("This link does not open a game"),
+    ErrorKind.FORBIDDEN: gettext_lazy("This link no longer works"),
 }
 
-_PAUSE_REASONS = {
-    "vacation": "a player is on vacation",
-    "moderator": "a moderator paused the game",
-    "server": "the site paused every clock (maintenance or an outage)",
+_PAUSE_REASONS: dict[str, str | Promise] = {
+    "vacation": gettext_lazy("a player is on vacation"),
+    "moderator": gettext_lazy("a moderator paused the game"),
+    "server": gettext_lazy("the site paused every clock (maintenance or an outage)"),
 }
 
 
@@ -96,7 +98,9 @@ def secured(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     return never_cache(wrapper)
 
 
-def _error_page(request: HttpRequest, *, heading: str, message: str, status: int, login: bool = False) -> HttpResponse:
+def _error_page(
+    request: HttpRequest, *, heading: str | Promise, message: str, status: int, login: bool = False
+) -> HttpResponse:
     context = {"heading": heading, "message": message, "login_url": _login_url(request) if login else ""}
     return render(request, "games/page_error.html", context, status=status)
 
@@ -123,10 +127,10 @@ def _refusal(request: HttpRequest, error: Exception) -> HttpResponse:
         return redirect_to_login(back, settings.LOGIN_URL)
     if isinstance(error, LoginNeeded):
         return _error_page(
-            request, heading="This page needs your game link", message=error.message, status=403, login=True
+            request, heading=gettext("This page needs your game link"), message=error.message, status=403, login=True
         )
     if isinstance(error, GameNotFound):
-        return _error_page(request, heading=_HEADINGS[ErrorKind.NOT_FOUND], message="There is no such game.", status=404)
+        return _error_page(request, heading=_HEADINGS[ErrorKind.NOT_FOUND], message=gettext("There is no such game."), status=404)
     assert isinstance(error, DomainError)
     status = 403 if error.kind == ErrorKind.FORBIDDEN else 404
     return _error_page(
@@ -153,8 +157,11 @@ def _duration(seconds: int) -> str:
     hours, rest = divmod(max(seconds, 0), 3600)
     minutes = rest // 60
     if hours >= 48:
-        return f"{hours // 24} days {hours % 24} h"
-    return f"{hours} h {minutes:02d} min"
+        return ngettext("%(days)s day %(hours)s h", "%(days)s days %(hours)s h", hours // 24) % {
+            "days": hours // 24,
+            "hours": hours % 24,
+        }
+    return gettext("%(hours)s h %(minutes)s min") % {"hours": hours, "minutes": f"{minutes:02d}"}
 
 
 def _clock(game: Game, seat: Seat | None) -> dict[str, Any]:
@@ -172,7 +179,7 @@ def _clock(game: Game, seat: Seat | None) -> dict[str, Any]:
         "paused": summary["paused"],
         "pauses": [
             {
-                "reason": _PAUSE_REASONS.get(p["reason"], p["reason"]),
+                "reason": str(_PAUSE_REASONS.get(p["reason"], p["reason"])),
                 "user": p["user"] or "",
                 "ends_at": p["ends_at"],
             }
@@ -191,10 +198,11 @@ def _draw(
     new_link: str = "",
     typed: str = "",
     chosen: str = "",
-    error_title: str = "Not played:",
+    error_title: str = "",
 ) -> HttpResponse:
     game = viewer.game
     seat = viewer.seat
+    error_title = error_title or gettext("Not played:")
     board = board_context(game=game, seat_index=viewer.seat_index)
     moves: list[str] = []
     if seat is not None and seat.has_joined and board["your_turn"]:
@@ -204,7 +212,7 @@ def _draw(
         creator = Seat.objects.filter(game=game, user_id=game.created_by_id).select_related("user__player").first()
         name = getattr(getattr(creator.user, "player", None), "display_name", "") if creator else ""
         invitation = {
-            "creator": name or "A player",
+            "creator": name or gettext("A player"),
             "seat_count": game.seat_count,
             "move_timeout_hours": game.move_timeout_hours,
         }
@@ -257,14 +265,16 @@ def _draw(
 def _practice_heading(viewer: Viewer, seats: list[Seat]) -> dict[str, Any]:
     """What a practice game or a sandbox is, said at the top of its page."""
     game = viewer.game
-    bots = [bot_title(s.bot_name) for s in sorted(seats, key=lambda s: s.index or 0) if s.bot_name]
-    against = listed([f"the {name}" for name in bots])
+    bots = [bot_the(s.bot_name) for s in sorted(seats, key=lambda s: s.index or 0) if s.bot_name]
+    against = listed(bots)
     hot_seats = [s for s in seats if not s.bot_name and s.user_id != game.created_by_id]
     playing = viewer.seat_index
     if game.kind == Game.Kind.PRACTICE:
-        title = f"Practice game against {against}" if against else "Practice game"
+        title = gettext("Practice game against %(bots)s") % {"bots": against} if against else gettext("Practice game")
     else:
-        title = f"Sandbox of game {game.sandbox_of_id}: the cards you could not see there were dealt again"
+        title = gettext("Sandbox of game %(game)s: the cards you could not see there were dealt again") % {
+            "game": game.sandbox_of_id
+        }
     return {
         "title": title,
         "sandbox": game.kind == Game.Kind.SANDBOX,
@@ -316,12 +326,17 @@ def try_position_form(
         "action": reverse("game-sandbox-page", kwargs={"game_id": game.pk}),
         "ply": ply,
         "seat": taken,
-        "seat_name": names.get(taken, f"seat {taken}") if taken is not None else "",
+        "seat_name": names.get(taken, seat_words(taken)) if taken is not None else "",
         "seat_to_move": taken is not None and taken == to_move,
         "from_seat": from_seat,
         "bots_allowed": bots_allowed,
         "bots": [
-            (name, f"Against {bot_title(name)}s (every other seat)" if several else f"Against the {bot_title(name)}")
+            (
+                name,
+                gettext("Against %(bots)s (every other seat)") % {"bots": bot_title_plural(name)}
+                if several
+                else gettext("Against the %(bot)s") % {"bot": bot_title(name)},
+            )
             for name in services.bot_names()
         ],
     }
@@ -351,7 +366,7 @@ def _invitation_open(seat: Seat) -> bool:
 def _answer_invitation(request: HttpRequest, viewer: Viewer, seat: Seat) -> HttpResponse:
     action = request.POST.get("action", "")
     if not _invitation_open(seat):
-        return _draw(request, viewer, error="There is no open invitation on this seat to answer.", status=409)
+        return _draw(request, viewer, error=gettext("There is no open invitation on this seat to answer."), status=409)
     try:
         if action == "accept":
             services.seat_join(game=seat.game, user=seat.user)
@@ -361,8 +376,8 @@ def _answer_invitation(request: HttpRequest, viewer: Viewer, seat: Seat) -> Http
             # The seat is gone and with it this link: say so here rather than redirect to a refusal.
             return _error_page(
                 request,
-                heading="Invitation declined",
-                message="You declined the invitation. Nothing more will happen in this game for you.",
+                heading=gettext("Invitation declined"),
+                message=gettext("You declined the invitation. Nothing more will happen in this game for you."),
                 status=200,
             )
     except DomainError as error:
@@ -373,7 +388,7 @@ def _answer_invitation(request: HttpRequest, viewer: Viewer, seat: Seat) -> Http
 
 def _rule_of(error: DomainError) -> str:
     rule = error.fields.get("rule")
-    return f" (rule {rule})" if rule else ""
+    return gettext(" (rule %(rule)s)") % {"rule": rule} if rule else ""
 
 
 def _play(request: HttpRequest, viewer: Viewer, seat: Seat) -> HttpResponse:
@@ -381,20 +396,21 @@ def _play(request: HttpRequest, viewer: Viewer, seat: Seat) -> HttpResponse:
     chosen = request.POST.get("move", "").strip()
     text = typed or chosen
     if not text:
-        return _draw(request, viewer, error="Choose a move from the list or type one.", status=400)
+        return _draw(request, viewer, error=gettext("Choose a move from the list or type one."), status=400)
     if len(text) > 200:
-        return _draw(request, viewer, error="That move is too long to be a move.", status=400)
+        return _draw(request, viewer, error=gettext("That move is too long to be a move."), status=400)
     try:
         version = int(request.POST.get("version", ""))
     except ValueError:
-        return _draw(request, viewer, error="The form did not say which version of the game it was drawn at; "
-                     "here is the board again.", status=400)
+        return _draw(request, viewer, error=gettext(
+            "The form did not say which version of the game it was drawn at; here is the board again."
+        ), status=400)
     try:
         played = services.move_submit(game_id=viewer.game.pk, user=seat.user, text=text, expected_version=version)
     except errors.StaleVersion:
         # Drawn again by a redirect: reloading that page does not post the move again.
         messages.error(
-            request, "The game moved on since this page was drawn, so nothing was played. Here is the board now."
+            request, gettext("The game moved on since this page was drawn, so nothing was played. Here is the board now.")
         )
         return _redirect(viewer.game.pk)
     except DomainError as error:
@@ -403,7 +419,7 @@ def _play(request: HttpRequest, viewer: Viewer, seat: Seat) -> HttpResponse:
             request, viewer, error=f"{error.message}{_rule_of(error)}", status=_status(error), typed=typed,
             chosen=chosen,
         )
-    messages.success(request, f"You played: {played.move.text}")
+    messages.success(request, gettext("You played: %(move)s") % {"move": played.move.text})
     return _redirect(viewer.game.pk)
 
 
@@ -440,15 +456,15 @@ def game_page(request: HttpRequest, game_id: str) -> HttpResponse:
     if request.method == "POST":
         seat: Seat | None = viewer.seat
         if seat is None:
-            return _draw(request, viewer, error="Spectators watch; only the players' own pages can play.", status=403)
+            return _draw(request, viewer, error=gettext("Spectators watch; only the players' own pages can play."), status=403)
         action = request.POST.get("action", "")
         if action in ("accept", "decline"):
             return _answer_invitation(request, viewer, seat)
         if action == "move":
             return _play(request, viewer, seat)
         if _invitation_open(seat):
-            return _draw(request, viewer, error="Choose Accept or Decline.", status=400)
-        return _draw(request, viewer, error="That form sent no action this page knows.", status=400)
+            return _draw(request, viewer, error=gettext("Choose Accept or Decline."), status=400)
+        return _draw(request, viewer, error=gettext("That form sent no action this page knows."), status=400)
     return _draw(request, viewer)
 
 
@@ -469,7 +485,7 @@ def game_resign_page(request: HttpRequest, game_id: str) -> HttpResponse:
     except DomainError as error:
         found.game.refresh_from_db()
         return _draw(request, found, error=error.message, status=_status(error))
-    messages.success(request, "You resigned from this game.")
+    messages.success(request, gettext("You resigned from this game."))
     return _redirect(game_id)
 
 
@@ -489,7 +505,9 @@ def game_link_rotate_page(request: HttpRequest, game_id: str) -> HttpResponse:
     return _draw(
         request,
         viewer,
-        message="Your earlier links no longer work. Here is the new one; it is shown only now, and later emails carry it.",
+        message=gettext(
+            "Your earlier links no longer work. Here is the new one; it is shown only now, and later emails carry it."
+        ),
         new_link=links.seat_link_url(seat=seat),
     )
 
@@ -501,10 +519,10 @@ def game_version(request: HttpRequest, game_id: str) -> HttpResponse:
     try:
         found = page_viewer(request, game_id)
     except LoginNeeded:
-        return page_headers(JsonResponse({"detail": "Log in, or open the game from its link."}, status=403))
+        return page_headers(JsonResponse({"detail": gettext("Log in, or open the game from its link.")}, status=403))
     except DomainError as error:
         status = 403 if error.kind == ErrorKind.FORBIDDEN else 404
-        return page_headers(JsonResponse({"detail": "This game is not yours to watch."}, status=status))
+        return page_headers(JsonResponse({"detail": gettext("This game is not yours to watch.")}, status=status))
     etag = f'"{found.game.version}"'
     if etag in [tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")]:
         response = HttpResponse(status=304)
@@ -534,19 +552,20 @@ def _replay(
     if found.seat is None and not game.is_over:
         return _error_page(
             request,
-            heading="The replay opens when the game ends",
-            message="Spectators can step through a public game once it is over; until then, watch it live.",
+            heading=gettext("The replay opens when the game ends"),
+            message=gettext("Spectators can step through a public game once it is over; until then, watch it live."),
             status=403,
         )
     if game.state is None or replays.game_initial_state(game) is None:
-        return _error_page(request, heading="Nothing to replay", message="This game never started.", status=404)
+        return _error_page(request, heading=gettext("Nothing to replay"), message=gettext("This game never started."), status=404)
     texts = list(Move.objects.filter(game=game).order_by("ply").values_list("text", "seat"))
     raw = str(len(texts)) if raw is None else raw
     if not (raw.isascii() and raw.isdigit() and len(raw) <= 6) or int(raw) > len(texts):
         return _error_page(
             request,
-            heading="No such move",
-            message=f"ply must be a whole number from 0 to {len(texts)}, the number of moves played.",
+            heading=gettext("No such move"),
+            message=gettext("ply must be a whole number from 0 to %(total)s, the number of moves played.")
+            % {"total": len(texts)},
             status=400,
         )
     ply = int(raw)
@@ -565,7 +584,7 @@ def _replay(
     names = {p["seat"]: p["name"] for p in board["players"]}
     # One numbering: move n is the API's ply n - 1, and ?ply=n shows the board after n moves.
     moves = [
-        {"number": n + 1, "ply": n, "name": names.get(seat, f"Seat {seat}"), "text": text, "current": n + 1 == ply}
+        {"number": n + 1, "ply": n, "name": names.get(seat, seat_words(seat)), "text": text, "current": n + 1 == ply}
         for n, (text, seat) in enumerate(texts)
     ]
     context = {
@@ -615,10 +634,10 @@ def game_sandbox_page(request: HttpRequest, game_id: str) -> HttpResponse:
     def refused(message: str, status: int) -> HttpResponse:
         if raw_ply:
             return _replay(request, found, raw_ply if ply is not None else None, error=message, status=status)
-        return _draw(request, found, error=message, status=status, error_title="No sandbox made:")
+        return _draw(request, found, error=message, status=status, error_title=gettext("No sandbox made:"))
 
     if (raw_ply and ply is None) or (raw_seat and seat is None) or len(bot) > 32:
-        return refused("The form was not one this page draws; here it is again.", 400)
+        return refused(gettext("The form was not one this page draws; here it is again."), 400)
     bots = [bot] * (found.game.seat_count - 1) if bot else []
     user: User = request.user  # logged in: checked above
     try:

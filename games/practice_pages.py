@@ -15,6 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from accounts.pages import private_page
@@ -22,7 +23,7 @@ from core.errors import DomainError
 from core.text import listed
 from games import practice_selectors, services
 from games.models import Game, Seat
-from games.presentation import bot_choice_label, bot_title
+from games.presentation import bot_choice_label, bot_the, bot_title
 from games.services import MAX_SEATS
 
 if TYPE_CHECKING:
@@ -34,12 +35,12 @@ DEFAULT_BOT = "ismcts"
 
 def _bot_choices(*, optional: bool) -> list[tuple[str, str]]:
     choices = [(name, bot_choice_label(name)) for name in services.bot_names()]
-    return [("", "none"), *choices] if optional else choices
+    return [("", gettext("none")), *choices] if optional else choices
 
 
 class PracticeGameForm(forms.Form):
     variant = forms.ChoiceField(
-        label="Game",
+        label=gettext_lazy("Game"),
         choices=[("base", "Splendor"), ("marvel", "Splendor: Marvel")],
         initial="base",
         widget=forms.RadioSelect,
@@ -50,7 +51,9 @@ class PracticeGameForm(forms.Form):
         # One field per bot seat beside the player's: the first is required, the others may stay empty.
         for number in range(1, MAX_SEATS):
             self.fields[f"bot_{number}"] = forms.ChoiceField(
-                label=f"Bot {number}" if number == 1 else f"Bot {number} (optional)",
+                label=gettext("Bot %(number)s") % {"number": number}
+                if number == 1
+                else gettext("Bot %(number)s (optional)") % {"number": number},
                 choices=_bot_choices(optional=number > 1),
                 initial=DEFAULT_BOT if number == 1 else "",
                 required=number == 1,
@@ -73,27 +76,29 @@ def _status(game: Game, seats: list[Seat], user: User) -> tuple[str, bool]:
     if game.status == Game.Status.ACTIVE:
         to_move = next((s for s in seats if s.index == game.to_move), None)
         if to_move is None:
-            return "In play", False
+            return gettext("In play"), False
         if not to_move.bot_name:
-            return "Your turn", True  # the player's own seat, or a sandbox's hot seat, which they play
-        return f"The {bot_title(to_move.bot_name)}'s turn", False
+            return gettext("Your turn"), True  # the player's own seat, or a sandbox's hot seat, which they play
+        return gettext("The %(bot)s's turn") % {"bot": bot_title(to_move.bot_name)}, False
     if game.status == Game.Status.FINISHED:
         winners = [
-            "you" if s.user_id == user.pk else _name(s)
+            gettext("you") if s.user_id == user.pk else _name(s)
             for s in seats
             if s.index is not None and s.index in ((game.result or {}).get("winners") or [])
         ]
-        return "Finished" + (f": won by {listed(winners)}" if winners else ""), False
-    return "Aborted", False
+        if winners:
+            return gettext("Finished: won by %(winners)s") % {"winners": listed(winners)}, False
+        return gettext("Finished"), False
+    return gettext("Aborted"), False
 
 
 def practice_row(game: Game, user: User) -> dict[str, Any]:
     seats = sorted(game.seats.all(), key=lambda s: (s.index if s.index is not None else 99, s.pk))
-    bots = [bot_title(s.bot_name) for s in seats if s.bot_name]
+    bots = [s.bot_name for s in seats if s.bot_name]
     hot_seats = [s for s in seats if not s.bot_name and s.user_id != user.pk]
-    against = [f"the {name}" for name in bots]
+    against = [bot_the(name) for name in bots]
     if hot_seats:
-        against.append("yourself" if not bots else "yourself at the other seats")
+        against.append(gettext("yourself") if not bots else gettext("yourself at the other seats"))
     state, your_turn = _status(game, seats, user)
     return {
         "id": game.pk,
@@ -126,15 +131,15 @@ def practice(request: HttpRequest) -> HttpResponse:
     lists = [
         (
             "practice-games",
-            "Your practice games",
+            gettext("Your practice games"),
             [practice_row(g, user) for g in games if g.kind == Game.Kind.PRACTICE],
-            "None yet: start one above.",
+            gettext("None yet: start one above."),
         ),
         (
             "sandboxes",
-            "Your sandboxes",
+            gettext("Your sandboxes"),
             [practice_row(g, user) for g in games if g.kind == Game.Kind.SANDBOX],
-            "None yet: a game's page, or its replay, offers to try its position.",
+            gettext("None yet: a game's page, or its replay, offers to try its position."),
         ),
     ]
     context = {"form": form, "lists": lists}

@@ -18,9 +18,13 @@ from typing import Any, NotRequired, TypedDict
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import engine
+from django.utils import formats
+from django.utils.functional import Promise
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 from engine.variants import get_variant
 
 from accounts.names import name_for_plain_text
+from core.text import listed
 from games.models import Game, Move, PlayedBy, Seat
 
 # --- the shape of a board --------------------------------------------------------------
@@ -123,6 +127,7 @@ class ResultFacts(TypedDict):
     reason: str
     reason_text: str
     winners: list[str]  # names
+    winners_text: str  # the names as a list in the active language: "alice and bob"
 
 
 class LastMove(TypedDict):
@@ -181,60 +186,103 @@ class Board(TypedDict):
 
 # What each letter means, and how it is painted: a letter (and a word for a
 # screen reader) always goes with the colour, never the colour alone.
-_COLORS: dict[str, dict[str, tuple[str, str, str]]] = {
+# The words are the glossaries' (docs/glossary-it.md, docs/glossary-lv.md), in the
+# language active when the board is built.
+_COLORS: dict[str, dict[str, tuple[str | Promise, str, str]]] = {
     "base": {
-        "W": ("white", "#f4f4f4", "#111111"),
-        "U": ("blue", "#1f5fbf", "#ffffff"),
-        "G": ("green", "#1e7b34", "#ffffff"),
-        "R": ("red", "#b8322a", "#ffffff"),
-        "K": ("black", "#222222", "#ffffff"),
-        "J": ("gold", "#d4a017", "#111111"),
+        "W": (pgettext_lazy("colour", "white"), "#f4f4f4", "#111111"),
+        "U": (pgettext_lazy("colour", "blue"), "#1f5fbf", "#ffffff"),
+        "G": (pgettext_lazy("colour", "green"), "#1e7b34", "#ffffff"),
+        "R": (pgettext_lazy("colour", "red"), "#b8322a", "#ffffff"),
+        "K": (pgettext_lazy("colour", "black"), "#222222", "#ffffff"),
+        "J": (pgettext_lazy("colour", "gold"), "#d4a017", "#111111"),
     },
     "marvel": {
-        "Y": ("yellow", "#f1c40f", "#111111"),
-        "U": ("blue", "#1f5fbf", "#ffffff"),
-        "O": ("orange", "#e67e22", "#111111"),
-        "R": ("red", "#b8322a", "#ffffff"),
-        "P": ("purple", "#7d3c98", "#ffffff"),
-        "J": ("grey", "#9a9a9a", "#111111"),
-        "T": ("green Time Stone", "#1e7b34", "#ffffff"),
+        "Y": (pgettext_lazy("colour", "yellow"), "#f1c40f", "#111111"),
+        "U": (pgettext_lazy("colour", "blue"), "#1f5fbf", "#ffffff"),
+        "O": (pgettext_lazy("colour", "orange"), "#e67e22", "#111111"),
+        "R": (pgettext_lazy("colour", "red"), "#b8322a", "#ffffff"),
+        "P": (pgettext_lazy("colour", "purple"), "#7d3c98", "#ffffff"),
+        "J": (pgettext_lazy("colour", "grey"), "#9a9a9a", "#111111"),
+        "T": (pgettext_lazy("colour", "green Time Stone"), "#1e7b34", "#ffffff"),
     },
 }
 
 # The bots (engine.bots.BOTS) as the pages name them: what a player calls each, and how it plays.
-_BOT_WORDS: dict[str, tuple[str, str]] = {
-    "ismcts": ("search bot", "thinks ahead"),
-    "greedy": ("greedy bot", "looks one move ahead"),
-    "random": ("random bot", "any legal move"),
+# Each: the bot as a sentence names it, several of it, and how it plays.
+_BOT_WORDS: dict[str, tuple[str | Promise, str | Promise, str | Promise]] = {
+    "ismcts": (gettext_lazy("search bot"), gettext_lazy("search bots"), gettext_lazy("thinks ahead")),
+    "greedy": (gettext_lazy("greedy bot"), gettext_lazy("greedy bots"), gettext_lazy("looks one move ahead")),
+    "random": (gettext_lazy("random bot"), gettext_lazy("random bots"), gettext_lazy("any legal move")),
+}
+# The bot as a list of opponents names it, with its article: "the greedy bot".
+_BOT_THE: dict[str, str | Promise] = {
+    "ismcts": gettext_lazy("the search bot"),
+    "greedy": gettext_lazy("the greedy bot"),
+    "random": gettext_lazy("the random bot"),
 }
 
 
+def _bot_words(name: str) -> tuple[str, str, str]:
+    words = _BOT_WORDS.get(name)
+    if words is None:
+        return gettext("%(name)s bot") % {"name": name}, gettext("%(name)s bots") % {"name": name}, ""
+    return str(words[0]), str(words[1]), str(words[2])
+
+
 def bot_title(name: str) -> str:
-    """``"search bot"``: the bot as a sentence names it."""
-    return _BOT_WORDS.get(name, (f"{name} bot", ""))[0]
+    """``"search bot"``: the bot as a sentence names it (in the active language)."""
+    return _bot_words(name)[0]
+
+
+def bot_the(name: str) -> str:
+    """``"the search bot"``: the bot with its article, as a list of opponents names it."""
+    words = _BOT_THE.get(name)
+    return str(words) if words is not None else gettext("the %(name)s bot") % {"name": name}
+
+
+def bot_title_plural(name: str) -> str:
+    """``"search bots"``: several of the bot, as a sentence names them."""
+    return _bot_words(name)[1]
 
 
 def bot_choice_label(name: str) -> str:
     """``"Search bot — thinks ahead (ismcts)"``: the bot in a list to choose from."""
-    title, how = _BOT_WORDS.get(name, (f"{name} bot", ""))
-    return f"{title[0].upper()}{title[1:]}{f' — {how}' if how else ''} ({name})"
+    title, _, how = _bot_words(name)
+    title = f"{title[0].upper()}{title[1:]}"
+    if how:
+        return gettext("%(bot)s — %(how)s (%(name)s)") % {"bot": title, "how": how, "name": name}
+    return f"{title} ({name})"
 
 
-_REASONS = {
-    "points": "a player reached the points target and the round was finished",
-    "gauntlet": "a player completed the Infinity Gauntlet and the round was finished",
-    "all-passed": "every player passed in a row",
-    "round-limit": "the round limit was reached",
-    "resignation": "every other player resigned",
-    "timeout": "every other player resigned or ran out of time",
-    "account-disabled": "every other player left the game",
-    "adjudicated": "a moderator decided the places",
+_REASONS: dict[str, str | Promise] = {
+    "points": gettext_lazy("a player reached the points target and the round was finished"),
+    "gauntlet": gettext_lazy("a player completed the Infinity Gauntlet and the round was finished"),
+    "all-passed": gettext_lazy("every player passed in a row"),
+    "round-limit": gettext_lazy("the round limit was reached"),
+    "resignation": gettext_lazy("every other player resigned"),
+    "timeout": gettext_lazy("every other player resigned or ran out of time"),
+    "account-disabled": gettext_lazy("every other player left the game"),
+    "adjudicated": gettext_lazy("a moderator decided the places"),
 }
+
+# A game's status as the board says it (Game.Status's values).
+_STATUS_LABELS: dict[str, str | Promise] = {
+    "open": gettext_lazy("Open (waiting for players)"),
+    "active": gettext_lazy("Active"),
+    "finished": gettext_lazy("Finished"),
+    "aborted": gettext_lazy("Aborted"),
+}
+
+
+def seat_words(index: int) -> str:
+    """``"Seat 2"``: a seat nobody's name stands for (people count seats as the API does here)."""
+    return gettext("Seat %(number)s") % {"number": index}
 
 
 def _color(variant: str, letter: str) -> Chip:
     name, bg, fg = _COLORS[variant].get(letter, (letter, "#dddddd", "#111111"))
-    return {"letter": letter, "name": name, "bg": bg, "fg": fg}
+    return {"letter": letter, "name": str(name), "bg": bg, "fg": fg}
 
 
 def color_chip(variant: str, letter: str) -> Chip:
@@ -295,10 +343,12 @@ def _zone(seat: Seat | None) -> tzinfo:
 
 
 def _deadline_text(game: Game, zone: tzinfo) -> str:
+    """The deadline as the active language writes a day and an hour ("Tue 01 Dec 2026,
+    16:00 CET"; "mar 01 dic 2026, 16:00 CET"), with the zone's abbreviation."""
     if game.deadline_at is None:
         return ""
     local = game.deadline_at.astimezone(zone)
-    return f"{local:%Y-%m-%d %H:%M} {local.tzname() or 'UTC'}"
+    return f"{formats.date_format(local, 'D d M Y, H:i')} {local.tzname() or 'UTC'}"
 
 
 def board_context(*, game: Game, seat_index: int | None, last_moves: int = 5) -> Board:
@@ -312,7 +362,7 @@ def board_context(*, game: Game, seat_index: int | None, last_moves: int = 5) ->
         "variant": game.variant,
         "variant_name": game.get_variant_display(),
         "status": game.status,
-        "status_label": game.get_status_display(),
+        "status_label": str(_STATUS_LABELS.get(game.status, game.get_status_display())),
         "version": game.version,
         "deadline_at": game.deadline_at,
         "deadline_text": _deadline_text(game, _zone(by_index.get(seat_index) if seat_index is not None else None)),
@@ -332,7 +382,7 @@ def board_context(*, game: Game, seat_index: int | None, last_moves: int = 5) ->
         "bank": [],
         "market": [],
         "tile_word": "location" if variant == "marvel" else "noble",
-        "tiles_title": "Locations" if variant == "marvel" else "Nobles",
+        "tiles_title": gettext("Locations") if variant == "marvel" else gettext("Nobles"),
         "tiles": [],
         "players": [],
         "marvel": None,
@@ -388,7 +438,7 @@ def board_context(*, game: Game, seat_index: int | None, last_moves: int = 5) ->
         players.append(
             {
                 "seat": index,
-                "name": names.get(index, f"Seat {index}"),
+                "name": names.get(index, seat_words(index)),
                 "is_you": index == seat_index,
                 "to_move": index == to_move,
                 "resigned": bool(seat and seat.resigned),
@@ -430,10 +480,12 @@ def board_context(*, game: Game, seat_index: int | None, last_moves: int = 5) ->
         }
     if result:
         reason = str(result.get("reason", ""))
+        winners = [names.get(s, seat_words(s)) for s in result.get("winners", [])]
         board["result"] = {
             "reason": reason,
-            "reason_text": _REASONS.get(reason, reason),
-            "winners": [names.get(s, f"Seat {s}") for s in result.get("winners", [])],
+            "reason_text": str(_REASONS.get(reason, reason)),
+            "winners": winners,
+            "winners_text": listed(winners),
         }
     if last_moves > 0:
         moves = list(Move.objects.filter(game=game).order_by("-ply")[:last_moves])
@@ -442,7 +494,7 @@ def board_context(*, game: Game, seat_index: int | None, last_moves: int = 5) ->
                 "ply": move.ply,
                 "number": move.ply + 1,
                 "seat": move.seat,
-                "name": names.get(move.seat, f"Seat {move.seat}"),
+                "name": names.get(move.seat, seat_words(move.seat)),
                 "text": move.text,
                 "automatic": move.automatic,
                 "by_bot": move.played_by == PlayedBy.BOT,

@@ -11,11 +11,13 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.utils.functional import lazy
+from django.utils.translation import gettext, ngettext
 from rest_framework import serializers
 
 from accounts.serializers import AccountExportSerializer, TokenSerializer
 from api.serializers import JSONIntegerField, JSONStringField, StrictInputSerializer
-from core.text import counted, listed
+from core.text import listed
 from games.models import Game, GamePause, ModerationEntry, PlayedBy
 from games.board_serializers import BoardField, GameResultField, StateField
 from games.selectors import (
@@ -95,6 +97,17 @@ class TimeoutPolicyInputSerializer(StrictInputSerializer):
     )
 
 
+def _invite_limit() -> str:
+    return ngettext(
+        "You can invite at most %(n)s player: a game has at most %(seats)s, and one of them is yours.",
+        "You can invite at most %(n)s players: a game has at most %(seats)s, and one of them is yours.",
+        MAX_INVITED,
+    ) % {"n": MAX_INVITED, "seats": ngettext("%(n)s seat", "%(n)s seats", MAX_SEATS) % {"n": MAX_SEATS}}
+
+
+_lazy_invite_limit = lazy(_invite_limit, str)
+
+
 class GameCreateInputSerializer(StrictInputSerializer):
     variant = serializers.ChoiceField(choices=Game.Variant.choices, default=Game.Variant.BASE)
     seats = serializers.IntegerField(min_value=MIN_SEATS, max_value=MAX_SEATS, default=2)
@@ -104,8 +117,7 @@ class GameCreateInputSerializer(StrictInputSerializer):
         help_text="Usernames to reserve seats for (at most seats - 1, each once); they take them with "
         "POST .../join/.",
         error_messages={
-            "max_length": f"You can invite at most {counted(MAX_INVITED, 'player')}: a game has at most "
-            f"{counted(MAX_SEATS, 'seat')}, and one of them is yours.",
+            "max_length": _lazy_invite_limit(),
         },
     )
     open_seats = serializers.IntegerField(
@@ -166,7 +178,10 @@ class GameCreateInputSerializer(StrictInputSerializer):
             given = sorted(set(self.initial_data) & _NOT_FOR_PRACTICE)
             if given:
                 raise serializers.ValidationError(
-                    {name: ["A practice game has no clock, invitations or spectators; leave this out."] for name in given}
+                    {
+                        name: [gettext("A practice game has no clock, invitations or spectators; leave this out.")]
+                        for name in given
+                    }
                 )
         attrs = {**attrs, **_time_control(attrs)}
         names: list[str] = attrs["invited"]
@@ -175,21 +190,38 @@ class GameCreateInputSerializer(StrictInputSerializer):
             raise serializers.ValidationError(
                 {
                     "invited": [
-                        f"You invited {counted(len(names), 'player')}, but a game of {counted(seats, 'seat')} "
-                        f"has only {counted(seats - 1, 'seat')} besides yours."
+                        ngettext(
+                            "You invited %(invited)s, but a game of %(seats)s has only %(n)s seat besides yours.",
+                            "You invited %(invited)s, but a game of %(seats)s has only %(n)s seats besides yours.",
+                            seats - 1,
+                        )
+                        % {
+                            "invited": ngettext("%(n)s player", "%(n)s players", len(names)) % {"n": len(names)},
+                            "seats": ngettext("%(n)s seat", "%(n)s seats", seats) % {"n": seats},
+                            "n": seats - 1,
+                        }
                     ]
                 }
             )
         twice = sorted({name for name in names if names.count(name) > 1})
         if twice:
             raise serializers.ValidationError(
-                {"invited": [f"You invited {listed(twice)} more than once; invite each player once."]}
+                {
+                    "invited": [
+                        gettext("You invited %(names)s more than once; invite each player once.")
+                        % {"names": listed(twice)}
+                    ]
+                }
             )
         users = {user.username: user for user in _active_users_named(names)}
         unknown = [name for name in names if name not in users]
         if unknown:
             raise serializers.ValidationError(
-                {"invited": [f"There is no player with the username {name}." for name in unknown]}
+                {
+                    "invited": [
+                        gettext("There is no player with the username %(name)s.") % {"name": name} for name in unknown
+                    ]
+                }
             )
         return {**attrs, "invited": [users[name] for name in names]}
 
@@ -216,11 +248,16 @@ def _time_control(attrs: _Input) -> dict[str, int | None]:
             continue
         if not settings.GAME_CLOCK_SECONDS:
             errors[seconds_name] = [
-                f"Times in seconds are taken only by a server set up for tests in real time (GAME_CLOCK_SECONDS); "
-                f"give `{hours_name}` instead."
+                gettext(
+                    "Times in seconds are taken only by a server set up for tests in real time "
+                    "(GAME_CLOCK_SECONDS); give `%(name)s` instead."
+                )
+                % {"name": hours_name}
             ]
         elif hours_name in attrs:
-            errors[seconds_name] = [f"Give `{seconds_name}` or `{hours_name}`, not both."]
+            errors[seconds_name] = [
+                gettext("Give `%(seconds)s` or `%(hours)s`, not both.") % {"seconds": seconds_name, "hours": hours_name}
+            ]
     if errors:
         raise serializers.ValidationError(errors)
 

@@ -11,17 +11,20 @@ from __future__ import annotations
 
 from typing import TypedDict
 
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy
+
 import engine
 from engine.variants import get_variant
 
 from games.models import Game
 from games.presentation import Chip, CountedChip
 
-_KINDS = (
-    ("buy", "Buy a card"),
-    ("reserve", "Reserve a card"),
-    ("take", "Take tokens"),
-    ("pass", "Pass"),
+_KINDS: tuple[tuple[str, str | Promise], ...] = (
+    ("buy", gettext_lazy("Buy a card")),
+    ("reserve", gettext_lazy("Reserve a card")),
+    ("take", gettext_lazy("Take tokens")),
+    ("pass", gettext_lazy("Pass")),
 )
 
 
@@ -63,4 +66,4 @@ def move_kinds(game: Game, texts: list[str], colors: list[Chip]) -> list[MoveKin
         by_kind.setdefault(move.kind, []).append(
             {"text": text, "kind": move.kind, "pays": pays, "jokers": jokers, "returns": move.ret, "tile": move.tile or ""}
         )
-    return [{"kind": kind, "title": title, "moves": by_kind[kind]} for kind, title in _KINDS if by_kind.get(kind)]
+    return [{"kind": kind, "title": str(title), "moves": by_kind[kind]} for kind, title in _KINDS if by_kind.get(kind)]

@@ -19,10 +19,11 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from core.db import retry_when_database_locked
 from core.errors import InvalidInput
-from core.text import counted, listed
+from core.text import listed
 from games import errors, selectors
 from games.models import Game, GameEvent, GamePause, PlayedBy, Seat, Vacation, is_public_id
 from games.results import ResultReason
@@ -198,15 +199,24 @@ PAUSE_REASONS: list[str] = list(GamePause.Reason.values)
 def _check_pause_reason(reason: str) -> None:
     if reason not in GamePause.Reason.values:
         raise InvalidInput(
-            {"reason": [f"{reason!r} is not a reason to pause a game; the reasons are {listed(PAUSE_REASONS)}."]}
+            {
+                "reason": [
+                    gettext("%(reason)s is not a reason to pause a game; the reasons are %(reasons)s.")
+                    % {"reason": repr(reason), "reasons": listed(PAUSE_REASONS)}
+                ]
+            }
         )
 
 
 def _check_pause_allowed(game: Game, reason: str) -> None:
     if reason == GamePause.Reason.MODERATOR and not game.pauses_allowed:
-        raise errors.PauseNotAllowed("This game's rules allow no pauses, so a moderator cannot pause its clock.")
+        raise errors.PauseNotAllowed(
+            gettext("This game's rules allow no pauses, so a moderator cannot pause its clock.")
+        )
     if reason == GamePause.Reason.VACATION and not game.vacation_allowed:
-        raise errors.PauseNotAllowed("This game's rules allow no vacation, so its clock runs during a vacation.")
+        raise errors.PauseNotAllowed(
+            gettext("This game's rules allow no vacation, so its clock runs during a vacation.")
+        )
 
 
 @retry_when_database_locked
@@ -231,12 +241,16 @@ def game_pause(
     now = now or timezone.now()
     _check_pause_reason(reason)
     if until is not None and until <= now:
-        raise InvalidInput({"until": [f"A pause must end in the future; {until.isoformat()} has passed."]})
+        raise InvalidInput(
+            {"until": [gettext("A pause must end in the future; %(until)s has passed.") % {"until": until.isoformat()}]}
+        )
     with game_change(game_id, with_seats=True) as writes:
         game = writes.game
         if game.status != Game.Status.ACTIVE:
             raise errors.GameNotActive(
-                f"This game is {game.status}; only an active game's clock can be paused.", game_status=game.status
+                gettext("This game is %(status)s; only an active game's clock can be paused.")
+                % {"status": errors.status_words(game.status)},
+                game_status=game.status,
             )
         _check_pause_allowed(game, reason)
         pause = _pause_locked(
@@ -380,8 +394,16 @@ def _vacation_record(*, user_id: int, days: int, now: datetime) -> Vacation:
         left = _vacation_days_left(user_id, now.year)
         if days > left:
             raise errors.NotEnoughVacation(
-                f"You asked for {counted(days, 'day')} of vacation but have {counted(left, 'day')} left "
-                f"this year (of {settings.VACATION_DAYS_PER_YEAR}).",
+                ngettext(
+                    "You asked for %(n)s day of vacation but have %(left)s left this year (of %(year)s).",
+                    "You asked for %(n)s days of vacation but have %(left)s left this year (of %(year)s).",
+                    days,
+                )
+                % {
+                    "n": days,
+                    "left": ngettext("%(n)s day", "%(n)s days", left) % {"n": left},
+                    "year": settings.VACATION_DAYS_PER_YEAR,
+                },
                 days_left=left,
             )
         current = selectors.vacation_current(user_id=user_id, now=now)
@@ -398,7 +420,9 @@ def vacation_take(*, user: User, days: int, now: datetime | None = None) -> Vaca
     InvalidVacation (fewer than one day), NotEnoughVacation (with ``days_left``)."""
     now = now or timezone.now()
     if days < 1:
-        raise errors.InvalidVacation(f"Take at least one day of vacation; you asked for {days}.")
+        raise errors.InvalidVacation(
+            gettext("Take at least one day of vacation; you asked for %(asked)s.") % {"asked": days}
+        )
     vacation = _vacation_record(user_id=user.pk, days=days, now=now)
     games = selectors.game_ids_playing(user_id=user.pk)
     _vacation_pause_games(

@@ -16,9 +16,10 @@ import engine
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from core.db import retry_when_database_locked
-from core.text import counted, listed
+from core.text import listed
 from games import errors, practice_selectors, selectors
 from games.models import Game, GameEvent, Seat
 from games.results import ResultReason
@@ -88,30 +89,36 @@ def deal_and_start(writes: GameWrites, now: datetime) -> None:
 
 def _duration(seconds: int) -> str:
     if seconds % 3600 == 0:
-        return counted(seconds // 3600, "hour")
-    return counted(seconds, "second")
+        return ngettext("%(n)s hour", "%(n)s hours", seconds // 3600) % {"n": seconds // 3600}
+    return ngettext("%(n)s second", "%(n)s seconds", seconds) % {"n": seconds}
 
 
 def _check_time_control(move_seconds: int, bank_seconds: int, bank_cap_seconds: int, forfeit_after: int) -> None:
     if not 1 <= move_seconds <= MAX_MOVE_TIMEOUT_HOURS * 3600:
         raise errors.InvalidGameSetup(
-            f"The time per move must be between 1 second and {MAX_MOVE_TIMEOUT_HOURS} hours; "
-            f"you asked for {_duration(move_seconds)}."
+            gettext("The time per move must be between 1 second and %(most)s hours; you asked for %(asked)s.")
+            % {"most": MAX_MOVE_TIMEOUT_HOURS, "asked": _duration(move_seconds)}
         )
     if not 0 <= bank_seconds <= MAX_BANK_HOURS * 3600:
         raise errors.InvalidGameSetup(
-            f"The time bank at the start must be between 0 and {MAX_BANK_HOURS} hours; "
-            f"you asked for {_duration(bank_seconds)}."
+            gettext("The time bank at the start must be between 0 and %(most)s hours; you asked for %(asked)s.")
+            % {"most": MAX_BANK_HOURS, "asked": _duration(bank_seconds)}
         )
     if not bank_seconds <= bank_cap_seconds <= MAX_BANK_HOURS * 3600:
         raise errors.InvalidGameSetup(
-            f"The time bank's cap must be at least the bank at the start ({_duration(bank_seconds)}) and at most "
-            f"{MAX_BANK_HOURS} hours; you asked for {_duration(bank_cap_seconds)}."
+            gettext(
+                "The time bank's cap must be at least the bank at the start (%(start)s) and at most "
+                "%(most)s hours; you asked for %(asked)s."
+            )
+            % {"start": _duration(bank_seconds), "most": MAX_BANK_HOURS, "asked": _duration(bank_cap_seconds)}
         )
     if not 1 <= forfeit_after <= MAX_FORFEIT_AFTER:
         raise errors.InvalidGameSetup(
-            f"forfeit_after is the timeout in a row that forfeits a seat: from 1 (the first) to "
-            f"{MAX_FORFEIT_AFTER}; you asked for {forfeit_after}."
+            gettext(
+                "forfeit_after is the timeout in a row that forfeits a seat: from 1 (the first) to "
+                "%(most)s; you asked for %(asked)s."
+            )
+            % {"most": MAX_FORFEIT_AFTER, "asked": forfeit_after}
         )
 
 
@@ -126,13 +133,29 @@ def _check_invitations_per_day(creator: User, inviting: int, now: datetime) -> N
         return
     if inviting > limit:
         raise errors.TooManyInvitations(
-            f"You can invite at most {counted(limit, 'player')} a day; this game invites {inviting}."
+            ngettext(
+                "You can invite at most %(limit)s player a day; this game invites %(inviting)s.",
+                "You can invite at most %(limit)s players a day; this game invites %(inviting)s.",
+                limit,
+            )
+            % {"limit": limit, "inviting": inviting}
         )
     free_at = sent[over - 1] + timedelta(days=1)
     wait = max(1, math.ceil((free_at - now).total_seconds()))
     raise errors.TooManyInvitations(
-        f"You can invite at most {counted(limit, 'player')} a day and have invited {len(sent)} in the last "
-        f"24 hours; you can invite {counted(inviting, 'more player')} from {free_at.isoformat(timespec='seconds')}.",
+        ngettext(
+            "You can invite at most %(limit)s player a day and have invited %(sent)s in the last 24 hours; "
+            "you can invite %(more)s from %(at)s.",
+            "You can invite at most %(limit)s players a day and have invited %(sent)s in the last 24 hours; "
+            "you can invite %(more)s from %(at)s.",
+            limit,
+        )
+        % {
+            "limit": limit,
+            "sent": len(sent),
+            "more": ngettext("%(n)s more player", "%(n)s more players", inviting) % {"n": inviting},
+            "at": free_at.isoformat(timespec="seconds"),
+        },
         retry_after=wait,
         next_invitation_at=free_at.isoformat(timespec="seconds"),
     )
@@ -169,14 +192,20 @@ def game_create(
     against INVITATIONS_PER_DAY (TooManyInvitations).
     """
     if variant not in engine.VARIANTS:
-        raise errors.InvalidGameSetup(f"Unknown variant {variant!r}; choose one of: {', '.join(engine.VARIANTS)}.")
+        raise errors.InvalidGameSetup(
+            gettext("Unknown variant %(variant)s; choose one of: %(variants)s.")
+            % {"variant": repr(variant), "variants": ", ".join(engine.VARIANTS)}
+        )
     if not MIN_SEATS <= seats <= MAX_SEATS:
-        raise errors.InvalidGameSetup(f"A game has {MIN_SEATS} to {MAX_SEATS} seats; you asked for {seats}.")
+        raise errors.InvalidGameSetup(
+            gettext("A game has %(least)s to %(most)s seats; you asked for %(asked)s.")
+            % {"least": MIN_SEATS, "most": MAX_SEATS, "asked": seats}
+        )
     if move_seconds is None:
         if not 1 <= move_timeout_hours <= MAX_MOVE_TIMEOUT_HOURS:
             raise errors.InvalidGameSetup(
-                f"The time per move must be between 1 and {MAX_MOVE_TIMEOUT_HOURS} hours; "
-                f"you asked for {move_timeout_hours}."
+                gettext("The time per move must be between 1 and %(most)s hours; you asked for %(asked)s.")
+                % {"most": MAX_MOVE_TIMEOUT_HOURS, "asked": move_timeout_hours}
             )
         move_seconds = move_timeout_hours * 3600
     if bank_cap_seconds is None:
@@ -186,19 +215,38 @@ def game_create(
     if len({user.pk for user in invited}) != len(invited):
         names = [user.get_username() for user in invited]
         twice = sorted({name for name in names if names.count(name) > 1})
-        raise errors.InvalidGameSetup(f"You invited {listed(twice)} more than once; invite each player once.")
+        raise errors.InvalidGameSetup(
+            gettext("You invited %(names)s more than once; invite each player once.") % {"names": listed(twice)}
+        )
     if any(user.pk == creator.pk for user in invited):
-        raise errors.InvalidGameSetup("You take a seat in the games you create; do not invite yourself.")
+        raise errors.InvalidGameSetup(gettext("You take a seat in the games you create; do not invite yourself."))
     computed_open = seats - 1 - len(invited)
     if computed_open < 0:
         raise errors.InvalidGameSetup(
-            f"You invited {counted(len(invited), 'player')} but there "
-            f"{'is' if seats == 2 else 'are'} only {counted(seats - 1, 'seat')} besides yours."
+            ngettext(
+                "You invited %(invited)s but there is only %(n)s seat besides yours.",
+                "You invited %(invited)s but there are only %(n)s seats besides yours.",
+                seats - 1,
+            )
+            % {
+                "invited": ngettext("%(n)s player", "%(n)s players", len(invited)) % {"n": len(invited)},
+                "n": seats - 1,
+            }
         )
     if open_seats is not None and open_seats != computed_open:
         raise errors.InvalidGameSetup(
-            f"{counted(seats, 'seat')} with {counted(len(invited), 'invited player')} "
-            f"{'leaves' if computed_open == 1 else 'leave'} {counted(computed_open, 'open seat')}, not {open_seats}."
+            ngettext(
+                "%(seats)s with %(invited)s leaves %(n)s open seat, not %(asked)s.",
+                "%(seats)s with %(invited)s leave %(n)s open seats, not %(asked)s.",
+                computed_open,
+            )
+            % {
+                "seats": ngettext("%(n)s seat", "%(n)s seats", seats) % {"n": seats},
+                "invited": ngettext("%(n)s invited player", "%(n)s invited players", len(invited))
+                % {"n": len(invited)},
+                "n": computed_open,
+                "asked": open_seats,
+            }
         )
     now = timezone.now()
     with transaction.atomic():
@@ -247,8 +295,8 @@ def _check_expected_version(game: Game, expected_version: int | None) -> None:
     be called while holding the game's row lock (``game_lock``), before any write."""
     if expected_version is not None and expected_version != game.version:
         raise errors.StaleVersion(
-            f"You expected version {expected_version} but the game is at version {game.version}; "
-            "read it again and retry.",
+            gettext("You expected version %(expected)s but the game is at version %(version)s; read it again and retry.")
+            % {"expected": expected_version, "version": game.version},
             current_version=game.version,
         )
 
@@ -260,15 +308,19 @@ def seat_join(*, game: Game, user: User, expected_version: int | None = None) ->
     with game_change(game.pk) as writes:
         locked = writes.game
         if locked.status != Game.Status.OPEN:
-            raise errors.SeatUnavailable("This game has already started or ended, so there is no seat left to take.")
+            raise errors.SeatUnavailable(
+                gettext("This game has already started or ended, so there is no seat left to take.")
+            )
         _check_expected_version(locked, expected_version)
         seat = locked.seats.filter(user=user).first()
         if seat is not None and seat.has_joined:
-            raise errors.SeatUnavailable("You already have a seat in this game.")
+            raise errors.SeatUnavailable(gettext("You already have a seat in this game."))
         joined_count = locked.seats.filter(joined_at__isnull=False).count()
         if seat is None:
             if locked.seats.count() >= locked.seat_count:
-                raise errors.SeatUnavailable("Every seat in this game is taken or reserved for an invited player.")
+                raise errors.SeatUnavailable(
+                    gettext("Every seat in this game is taken or reserved for an invited player.")
+                )
             seat = Seat(game=locked, user=user)
         seat.joined_at = now
         seat.join_position = joined_count
@@ -287,12 +339,16 @@ def game_start(*, game: Game) -> Game:
     with game_change(game.pk) as writes:
         locked = writes.game
         if locked.status != Game.Status.OPEN:
-            raise errors.GameNotActive("This game has already started or ended.")
+            raise errors.GameNotActive(gettext("This game has already started or ended."))
         joined = locked.seats.filter(joined_at__isnull=False).count()
         if joined != locked.seat_count:
             raise errors.SeatUnavailable(
-                f"The game starts when all {locked.seat_count} seats are taken; "
-                f"{joined} {'is' if joined == 1 else 'are'} so far."
+                ngettext(
+                    "The game starts when all %(seats)s seats are taken; %(n)s is so far.",
+                    "The game starts when all %(seats)s seats are taken; %(n)s are so far.",
+                    joined,
+                )
+                % {"seats": locked.seat_count, "n": joined}
             )
         deal_and_start(writes, now)
     refresh_from(game, locked)
@@ -315,12 +371,14 @@ def game_resign(*, game: Game, user: User, expected_version: int | None = None) 
         # Before the status: a resignation that ended the game is still yours.
         if seat.resigned:
             raise errors.AlreadyResigned(
-                "You have already resigned from this game"
-                + ("; the others play on without you." if locked.status == Game.Status.ACTIVE else ".")
+                gettext("You have already resigned from this game; the others play on without you.")
+                if locked.status == Game.Status.ACTIVE
+                else gettext("You have already resigned from this game.")
             )
         if locked.status != Game.Status.ACTIVE:
             raise errors.GameNotActive(
-                f"This game is {locked.status}; you can resign only while it is active.",
+                gettext("This game is %(status)s; you can resign only while it is active.")
+                % {"status": errors.status_words(locked.status)},
                 game_status=locked.status,
             )
         _check_expected_version(locked, expected_version)
@@ -338,11 +396,14 @@ def game_cancel(*, game_id: str, user: User, expected_version: int | None = None
     with game_change(game_id) as writes:
         game = writes.game
         if game.created_by_id != user.pk:
-            raise errors.NotTheCreator("Only the player who created this game can cancel it.")
+            raise errors.NotTheCreator(gettext("Only the player who created this game can cancel it."))
         if game.status != Game.Status.OPEN:
             raise errors.GameNotOpen(
-                f"This game is {game.status}; only a game that has not started can be cancelled "
-                "(an active game can be resigned).",
+                gettext(
+                    "This game is %(status)s; only a game that has not started can be cancelled "
+                    "(an active game can be resigned)."
+                )
+                % {"status": errors.status_words(game.status)},
                 game_status=game.status,
             )
         _check_expected_version(game, expected_version)
@@ -361,12 +422,15 @@ def seat_decline(*, game_id: str, user: User, expected_version: int | None = Non
         game = writes.game
         if game.status != Game.Status.OPEN:
             raise errors.GameNotOpen(
-                f"This game is {game.status}; an invitation can be declined only before the game starts.",
+                gettext("This game is %(status)s; an invitation can be declined only before the game starts.")
+                % {"status": errors.status_words(game.status)},
                 game_status=game.status,
             )
         seat = game.seats.filter(user=user, invited=True, joined_at__isnull=True).first()
         if seat is None:
-            raise errors.NotInvited("You have no open invitation to this game, so there is nothing to decline.")
+            raise errors.NotInvited(
+                gettext("You have no open invitation to this game, so there is nothing to decline.")
+            )
         _check_expected_version(game, expected_version)
         seat.delete()
         writes.change(GameEvent.Kind.SEAT_DECLINED, {"user_id": user.pk})

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import engine
+from engine.grammar import reading_languages
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.db import retry_when_database_locked
 from core.errors import DomainError
@@ -62,18 +65,22 @@ def _sentence(message: str) -> str:
     return message if message[-1] in ".!?" else message + "."
 
 
-def _parse(state: engine.State, text: str) -> engine.Move:
-    """The engine's reading of ``text``, its refusals as domain errors naming the rule."""
+def _parse(state: engine.State, text: str, languages: Iterable[str]) -> engine.Move:
+    """The engine's reading of ``text`` (in English and ``languages``), its
+    refusals as domain errors naming the rule."""
     try:
-        return engine.parse_move(state, text)
+        return engine.parse_move(state, text, languages=languages)
     except engine.AmbiguousMove as exc:
         raise errors.AmbiguousMove(_sentence(exc.message), rule=exc.rule, choices=list(exc.choices)) from None
     except engine.IllegalMove as exc:
         raise errors.IllegalMove(_sentence(exc.message), rule=exc.rule) from None
     except engine.InvalidNotation as exc:
         raise errors.InvalidNotation(
-            f"Could not read the move ({exc}). Moves look like \"take WUG\", \"take RR\", "
-            "\"reserve 2-13\", \"reserve deck3\", \"buy 1-07\" or \"pass\"; GET legal-moves lists yours."
+            gettext(
+                'Could not read the move (%(reason)s). Moves look like "take WUG", "take RR", '
+                '"reserve 2-13", "reserve deck3", "buy 1-07" or "pass"; GET legal-moves lists yours.'
+            )
+            % {"reason": exc}
         ) from None
 
 
@@ -82,8 +89,10 @@ def _check_not_suspended(seat: Seat) -> None:
     player = getattr(seat.user, "player", None)
     if player is not None and player.suspended_at is not None:
         raise errors.AccountSuspended(
-            "A moderator suspended your account; you cannot move while it is suspended. "
-            "Your turns time out as usual."
+            gettext(
+                "A moderator suspended your account; you cannot move while it is suspended. "
+                "Your turns time out as usual."
+            )
         )
 
 
@@ -93,28 +102,43 @@ def _check_can_move(game: Game, seat: Seat, *, expected_version: int) -> engine.
         raise errors.GameNotActive.for_move(game.status)
     if expected_version != game.version:
         if expected_version > game.version:
-            where = f"the game is only at version {game.version}"
+            message = gettext(
+                "You played on version %(played)s but the game is only at version %(version)s; "
+                "read the game again and retry."
+            )
         else:
-            where = f"the game is at version {game.version}"
+            message = gettext(
+                "You played on version %(played)s but the game is at version %(version)s; read the game again and retry."
+            )
         raise errors.StaleVersion(
-            f"You played on version {expected_version} but {where}; read the game again and retry.",
+            message % {"played": expected_version, "version": game.version},
             current_version=game.version,
         )
     state = state_of(game)
     if engine.to_move(state) != seat.index:
         raise errors.NotYourTurn(
-            f"It is seat {engine.to_move(state)}'s turn, not yours (you are seat {seat.index}).",
+            gettext("It is seat %(to_move)s's turn, not yours (you are seat %(seat)s).")
+            % {"to_move": engine.to_move(state), "seat": seat.index},
             to_move=engine.to_move(state),
             your_seat=seat.index,
         )
     return state
 
 
+def move_languages(user: User) -> tuple[str, ...]:
+    """The languages a player's move text is read in by default: English and the
+    account's language (``Player.language``), at every door."""
+    return reading_languages(getattr(getattr(user, "player", None), "language", None))
+
+
 @retry_when_database_locked
-def move_submit(*, game_id: str, user: User, text: str, expected_version: int) -> MovePlayed:
+def move_submit(
+    *, game_id: str, user: User, text: str, expected_version: int, languages: Iterable[str] | None = None
+) -> MovePlayed:
     """Play one turn for ``user``'s seat in the game, on the version they chose it on.
 
-    ``text`` is read by the engine's lenient parser. Refusals: GameNotFound,
+    ``text`` is read by the engine's lenient parser, in English and ``languages``
+    (engine.grammar; by default the account's, ``move_languages``). Refusals: GameNotFound,
     NotAPlayer, GameNotActive, StaleVersion (with ``current_version``),
     NotYourTurn, InvalidNotation, IllegalMove and AmbiguousMove (with the rule
     id). The mover's bank is settled and its timeouts in a row reset; then the
@@ -134,7 +158,7 @@ def move_submit(*, game_id: str, user: User, text: str, expected_version: int) -
             # The user's own seat, or in a sandbox the hot seat to move (turns.is_hot_seat).
             seat = acting_seat(game, user)
             state = _check_can_move(game, seat, expected_version=expected_version)
-            move = _parse(state, text)
+            move = _parse(state, text, move_languages(user) if languages is None else languages)
             after = engine.apply(state, move)
             row, details = record_move(writes, before=state, move=move, after=after, played_by=PlayedBy.PLAYER)
             if charge_clock(game, seat, now):

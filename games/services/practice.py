@@ -24,12 +24,13 @@ import engine.bots
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 from django.utils.module_loading import import_string
 
 from accounts.services import system_account_get
 from core.db import retry_when_database_locked
 from core.queue import task_send
-from core.text import counted, listed
+from core.text import listed
 from games import errors, practice_selectors, replays, selectors
 from games.models import Game, GameEvent, Seat
 from games.services.change import GameWrites
@@ -56,8 +57,8 @@ def _check_bot_names(bots: Sequence[str]) -> None:
     unknown = [name for name in bots if name not in engine.bots.BOTS]
     if unknown:
         raise errors.InvalidGameSetup(
-            f"There is no bot called {listed([repr(name) for name in unknown])}; "
-            f"the bots are {listed(bot_names())}.",
+            gettext("There is no bot called %(unknown)s; the bots are %(bots)s.")
+            % {"unknown": listed([repr(name) for name in unknown]), "bots": listed(bot_names())},
             known_bots=bot_names(),
         )
 
@@ -94,17 +95,31 @@ def practice_game_create(
     than 1 + the bots, ``rated``."""
     bots = list(bots)
     if variant not in engine.VARIANTS:
-        raise errors.InvalidGameSetup(f"Unknown variant {variant!r}; choose one of: {', '.join(engine.VARIANTS)}.")
+        raise errors.InvalidGameSetup(
+            gettext("Unknown variant %(variant)s; choose one of: %(variants)s.")
+            % {"variant": repr(variant), "variants": ", ".join(engine.VARIANTS)}
+        )
     if rated:
-        raise errors.InvalidGameSetup("A practice game against bots counts towards no rating; leave out rated.")
+        raise errors.InvalidGameSetup(gettext("A practice game against bots counts towards no rating; leave out rated."))
     if not 1 <= len(bots) <= MAX_SEATS - 1:
         raise errors.InvalidGameSetup(
-            f"A practice game has 1 to {MAX_SEATS - 1} bots beside you; you asked for {len(bots)}."
+            gettext("A practice game has 1 to %(most)s bots beside you; you asked for %(asked)s.")
+            % {"most": MAX_SEATS - 1, "asked": len(bots)}
         )
     if seats is not None and seats != 1 + len(bots):
         raise errors.InvalidGameSetup(
-            f"A practice game has your seat and one per bot: {counted(len(bots), 'bot')} make "
-            f"{counted(1 + len(bots), 'seat')}, not {seats}. Leave out seats, or make it match."
+            ngettext(
+                "A practice game has your seat and one per bot: %(bots)s make %(n)s seat, not %(asked)s. "
+                "Leave out seats, or make it match.",
+                "A practice game has your seat and one per bot: %(bots)s make %(n)s seats, not %(asked)s. "
+                "Leave out seats, or make it match.",
+                1 + len(bots),
+            )
+            % {
+                "bots": ngettext("%(n)s bot", "%(n)s bots", len(bots)) % {"n": len(bots)},
+                "n": 1 + len(bots),
+                "asked": seats,
+            }
         )
     _check_bot_names(bots)
     now = timezone.now()
@@ -185,26 +200,28 @@ def _view_seat(source: Game, user: User, seat: int | None) -> int | None:
     if source.status == Game.Status.ACTIVE and own is not None and own.index is not None:
         if seat is not None and seat != own.index:
             raise errors.InvalidGameSetup(
-                f"You play seat {own.index} in this game, so its sandbox is from your seat; leave out seat."
+                gettext("You play seat %(seat)s in this game, so its sandbox is from your seat; leave out seat.")
+                % {"seat": own.index}
             )
         return own.index
     if source.is_over or source.public:
         return None
     raise errors.SandboxNotAllowed(
-        "Only the players of a private game make sandboxes of it while it is played, each from their own seat."
+        gettext("Only the players of a private game make sandboxes of it while it is played, each from their own seat.")
     )
 
 
 def _position(source: Game, ply: int | None) -> engine.State:
     """The true state of ``source`` after ``ply`` moves (by default now): server-side only."""
     if source.state is None:
-        raise errors.SandboxUnavailable("This game has not started, so there is no position to play from.")
+        raise errors.SandboxUnavailable(gettext("This game has not started, so there is no position to play from."))
     if ply is None:
         return engine.from_dict(source.state)
     texts = replays.game_move_texts(source)
     if not 0 <= ply <= len(texts):
         raise errors.InvalidGameSetup(
-            f"ply is a number of moves from 0 to {len(texts)}, the moves played so far; you asked for {ply}."
+            gettext("ply is a number of moves from 0 to %(total)s, the moves played so far; you asked for %(asked)s.")
+            % {"total": len(texts), "asked": ply}
         )
     state = replays.state_after(source, texts[:ply])
     assert state is not None  # the game started: it has a state
@@ -235,23 +252,34 @@ def sandbox_create(
     bots = list(bots)
     source = selectors.game_get_visible(game_id=game_id, user=user)
     if source.state is None:
-        raise errors.SandboxUnavailable("This game has not started, so there is no position to play from.")
+        raise errors.SandboxUnavailable(gettext("This game has not started, so there is no position to play from."))
     view_seat = _view_seat(source, user, seat)
     if bots and not sandbox_bots_allowed(game=source):
         raise errors.SandboxBotsNotAllowed(
-            "This game counts (it is rated or a league's) and is still being played, so its sandbox has no bots: "
-            "play every seat yourself, or ask again once the game is over."
+            gettext(
+                "This game counts (it is rated or a league's) and is still being played, so its sandbox has no "
+                "bots: play every seat yourself, or ask again once the game is over."
+            )
         )
     if len(bots) > source.seat_count - 1:
         raise errors.InvalidGameSetup(
-            f"This game has {counted(source.seat_count, 'seat')}: at most {source.seat_count - 1} "
-            f"{'bot' if source.seat_count == 2 else 'bots'} beside yours; you asked for {len(bots)}."
+            ngettext(
+                "This game has %(seats)s: at most %(n)s bot beside yours; you asked for %(asked)s.",
+                "This game has %(seats)s: at most %(n)s bots beside yours; you asked for %(asked)s.",
+                source.seat_count - 1,
+            )
+            % {
+                "seats": ngettext("%(n)s seat", "%(n)s seats", source.seat_count) % {"n": source.seat_count},
+                "n": source.seat_count - 1,
+                "asked": len(bots),
+            }
         )
     _check_bot_names(bots)
     owner_seat = view_seat if view_seat is not None else (seat if seat is not None else 0)
     if not 0 <= owner_seat < source.seat_count:
         raise errors.InvalidGameSetup(
-            f"seat is one of this game's seats, 0 to {source.seat_count - 1}; you asked for {owner_seat}."
+            gettext("seat is one of this game's seats, 0 to %(last)s; you asked for %(asked)s.")
+            % {"last": source.seat_count - 1, "asked": owner_seat}
         )
     view = engine.observe(_position(source, ply), view_seat)
     start = engine.determinize(view, _sandbox_rng())

@@ -287,8 +287,8 @@ def test_the_deadline_is_shown_in_the_viewers_time_zone(active_game: Game) -> No
     seat = Seat.objects.get(game=active_game, index=0)
     seat.user.player.time_zone = "Europe/Paris"
     seat.user.player.save()
-    assert board_context(game=active_game, seat_index=0)["deadline_text"] == "2026-12-01 16:00 CET"
-    assert board_context(game=active_game, seat_index=None)["deadline_text"] == "2026-12-01 15:00 UTC"
+    assert board_context(game=active_game, seat_index=0)["deadline_text"] == "Tue 01 Dec 2026, 16:00 CET"
+    assert board_context(game=active_game, seat_index=None)["deadline_text"] == "Tue 01 Dec 2026, 15:00 UTC"
 
 
 @pytest.mark.parametrize("variant", ["base", "marvel"])
