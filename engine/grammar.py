@@ -295,6 +295,13 @@ def languages_normalise(languages: Iterable[str]) -> tuple[str, ...]:
     return tuple(codes)
 
 
+def reading_languages(language: object) -> tuple[str, ...]:
+    """The languages a person's text is read in: English, and their own language
+    (an account's ``language``) when it has a grammar; anything else adds nothing."""
+    code = str(language or ENGLISH)
+    return (ENGLISH, code) if code != ENGLISH and code in GRAMMARS else (ENGLISH,)
+
+
 def grammar_for(languages: Iterable[str] = (ENGLISH,)) -> Grammar:
     """English and the other ``languages`` merged into one grammar: a word of any
     of them is read. English is always among them."""
