@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 from urllib.parse import urlencode
 
 import engine
-from engine.notation import MOVE_PART_WORDS, MOVE_VERBS
+from engine.grammar import ENGLISH, grammar_for, word_key
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import EmailMultiAlternatives
@@ -31,6 +32,7 @@ from games.services import game_create, move_submit, practice_game_create, seat_
 from notifications.addresses import address_digest, address_redacted
 from notifications.email.links import opt_out_url
 from notifications.inbound import CommandKind, InboundEmail
+from notifications.inbound.commands import command_languages
 from notifications.inbound.confirmations import confirmation_ask
 from notifications.inbound.replies import InboundRefusal, command_refuse, inbound_message_finish, reply_send
 from notifications.models import InboundMessage, InvitationOptOut, PendingConfirmation
@@ -87,7 +89,7 @@ def _move(inbound: InboundMessage, parsed: InboundEmail, user: Any, seat: Seat |
             ),
             stale=True,
         )
-    text = move_text_with_names(game, seat, parsed.command.argument)
+    text = move_text_with_names(game, seat, parsed.command.argument, languages=command_languages(user))
     played = move_submit(game_id=game.pk, user=user, text=text, expected_version=game.version)
     move_text = played.move.text  # canonical and public: a blind reservation names no card
     reply_send(inbound, "reply_done", user, game, done="move", move=move_text, understood=inbound.command)
@@ -95,28 +97,34 @@ def _move(inbound: InboundMessage, parsed: InboundEmail, user: Any, seat: Seat |
 
 
 _CARD_REF = re.compile(r"^([1-3]-\d\d|deck ?[1-3]|[1-3]x|level ?[1-3] ?deck|[1-3][a-d]|h[1-3])$", re.IGNORECASE)
-_SUFFIX = re.compile(r"\s(%s)\s|\sj:" % "|".join(map(re.escape, MOVE_PART_WORDS)), re.IGNORECASE)
-# The verbs of a move that names a card (buy, reserve and their synonyms).
-_CARD_VERBS = frozenset(verb for verb, action in MOVE_VERBS.items() if action in ("buy", "reserve"))
+_DECK_REF = re.compile(r"^(\S+?) ?([1-3])$")
+
+
+def _suffix(part_words: Iterable[str]) -> re.Pattern[str]:
+    """Where a move's later parts begin (" return ", " noble ", " J:", in any language)."""
+    return re.compile(r"\s(%s)\s|\sj:" % "|".join(map(re.escape, sorted(part_words))), re.IGNORECASE)
 
 
 def _norm(text: str) -> str:
     return re.sub(r"[^a-z0-9]", "", text.lower())
 
 
-def move_text_with_names(game: Game, seat: Seat, text: str) -> str:
+def move_text_with_names(game: Game, seat: Seat, text: str, *, languages: Iterable[str] = (ENGLISH,)) -> str:
     """``buy Gamora``: a card named as the player sees it (the market, their own
     reserve) becomes its id, so a name never reaches a card they cannot see.
-    A name that fits several visible cards is refused with the candidates."""
+    A name that fits several visible cards is refused with the candidates.
+    The move's words are read in English and ``languages`` (engine.grammar)."""
+    grammar = grammar_for(languages)
     words = text.split(None, 1)
-    if len(words) < 2 or words[0].lower() not in _CARD_VERBS or game.state is None:
+    if len(words) < 2 or grammar.verbs.get(word_key(words[0])) not in ("buy", "reserve") or game.state is None:
         return text
     padded = " " + words[1] + " "
-    match = _SUFFIX.search(padded)
+    match = _suffix(grammar.parts).search(padded)
     argument = padded if match is None else padded[: match.start()]
     rest = "" if match is None else padded[match.start() :].rstrip()
     argument = argument.strip()
-    if not argument or _CARD_REF.match(argument):
+    deck = _DECK_REF.match(argument)
+    if not argument or _CARD_REF.match(argument) or (deck is not None and word_key(deck.group(1)) in grammar.decks):
         return text
     state = engine.from_dict(game.state)
     visible: list[str] = [cid for row in state.market for cid in row if cid is not None]

@@ -2,17 +2,21 @@
 
 The first line that starts with a command word is the command; lines before it
 (a greeting) and after it (thanks, a name) are ignored. A move is kept as the
-player wrote it: the engine's lenient parser reads it against the board.
+player wrote it, without the courtesy words that trail it: the engine's lenient
+parser reads it against the board. The words are those of ``engine.grammar``,
+in English and the languages the reader is given (the recipient's).
 """
 
 from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from engine.bots import BOTS
-from engine.notation import MOVE_VERBS
+from engine.grammar import ENGLISH, Grammar, grammar_for, reading_languages, text_normalise, word_key
 
 MAX_LINE = 200  # longer lines are no command (the engine refuses longer moves too)
 
@@ -32,21 +36,6 @@ class CommandKind(enum.StrEnum):
     EMPTY = "empty"  # nothing written at all
 
 
-_WORDS: dict[str, CommandKind] = {
-    "resign": CommandKind.RESIGN,
-    "confirm": CommandKind.CONFIRM,
-    "board": CommandKind.BOARD,
-    "help": CommandKind.HELP,
-    "?": CommandKind.HELP,
-    # Not "holiday": out-of-office mail starts with it ("Holiday 14 days, back on ...").
-    "vacation": CommandKind.VACATION,
-    "moves": CommandKind.MOVES,
-    "legal": CommandKind.MOVES,
-    "new": CommandKind.NEW,
-    "accept": CommandKind.ACCEPT,
-    "join": CommandKind.ACCEPT,
-    "decline": CommandKind.DECLINE,
-}
 _ADDRESS = re.compile(r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
 
 
@@ -67,36 +56,36 @@ class Command:
     error: str = ""  # a command word with arguments that cannot be read
 
 
-def _line_command(line: str) -> Command | None:
+def _line_command(line: str, grammar: Grammar) -> Command | None:
+    line = text_normalise(line).strip()
     words = line.split()
     if not words:
         return None
-    first = words[0].lower().rstrip(":,.!")
-    rest = " ".join(words[1:]).strip()
-    if first in MOVE_VERBS:
-        # A trailing full stop or "please" is not part of a move.
-        move = re.sub(r"[\s.!]+$", "", line.strip())
-        move = re.sub(r"\s+please$", "", move, flags=re.IGNORECASE)
-        return Command(CommandKind.MOVE, text=line.strip(), argument=move)
-    kind = _WORDS.get(first)
-    if kind is None:
+    first = word_key(words[0]).rstrip(":,.!")
+    if first in grammar.verbs:
+        # Trailing punctuation and courtesy words ("please", "grazie") are no part of a move.
+        return Command(CommandKind.MOVE, text=line, argument=grammar.courtesy_strip(line))
+    meaning = grammar.commands.get(first)
+    if meaning is None:
         return None
+    kind = CommandKind(meaning)
+    rest = " ".join(grammar.courtesy_strip(line).split()[1:]).strip()
     if kind is CommandKind.VACATION:
         # The number alone: "vacation 14 days, back on the 20th" is an out-of-office
         # line, not a request, and pausing every game is not undone by a reply.
         match = re.fullmatch(r"(\d{1,3})[.!]?", rest)
         if match is None:
             return Command(
-                kind, text=line.strip(), error="write the number of days alone after the word, e.g. \"vacation 3\""
+                kind, text=line, error="write the number of days alone after the word, e.g. \"vacation 3\""
             )
-        return Command(kind, text=line.strip(), argument=match.group(1))
+        return Command(kind, text=line, argument=match.group(1))
     if kind is CommandKind.CONFIRM:
-        return Command(kind, text=line.strip(), argument=confirmation_code_normalize((rest.split() or [""])[0]))
+        return Command(kind, text=line, argument=confirmation_code_normalize((rest.split() or [""])[0]))
     if kind is CommandKind.NEW:
-        return _new_game(line.strip(), rest)
+        return _new_game(line, rest, grammar)
     if kind is CommandKind.MOVES and rest and first == "legal" and not rest.lower().startswith("moves"):
         return None
-    return Command(kind, text=line.strip(), argument=rest)
+    return Command(kind, text=line, argument=rest)
 
 
 # Crockford's base 32: no I, L, O or U, so a code read aloud or retyped survives.
@@ -110,25 +99,31 @@ def confirmation_code_normalize(text: str) -> str:
     return text.strip().strip(".,!;:'\"()<>").lower().translate(_CODE_MISREAD)[:32]
 
 
-def _new_game(line: str, rest: str) -> Command:
+@lru_cache(maxsize=8)
+def _with_pattern(with_words: frozenset[str]) -> re.Pattern[str]:
+    return re.compile(r"\b(?:%s)\b" % "|".join(map(re.escape, sorted(with_words))), re.IGNORECASE)
+
+
+def _new_game(line: str, rest: str, grammar: Grammar) -> Command:
     """``new [game] [variant] [seats] [with a@b.example, c@d.example]``, or with bots'
     names where the addresses would stand (``new marvel 3 with greedy ismcts``): a
-    practice game against them."""
+    practice game against them. In another language its own words stand for
+    "new", "game" and "with" ("nuova partita base 2 con ...")."""
     invite = tuple(dict.fromkeys(address.lower() for address in _ADDRESS.findall(rest)))
-    parts = re.split(r"\bwith\b|\binvite\b", _ADDRESS.sub(" ", rest), maxsplit=1, flags=re.IGNORECASE)
+    parts = _with_pattern(grammar.with_words).split(_ADDRESS.sub(" ", rest), maxsplit=1)
     head = parts[0]
     # Each bot once per seat: "with greedy greedy" is two greedy bots.
     bots = tuple(word.lower() for word in re.findall(r"[A-Za-z]+", parts[1] if len(parts) > 1 else "")
                  if word.lower() in BOTS)
     variant: str | None = None
     seats: int | None = None
-    for word in re.findall(r"[A-Za-z]+|\d+", head):
-        lowered = word.lower()
+    for word in re.findall(r"[^\W\d_]+|\d+", head):
+        lowered = word_key(word)
         if lowered.isdigit():
             if seats is not None:
                 return Command(CommandKind.NEW, text=line, error=f"{word!r}: give the number of seats once")
             seats = int(lowered)
-        elif lowered in ("game", "a", "players", "player", "seats", "seat", "and", "of"):
+        elif lowered in grammar.filler_words:
             continue
         elif variant is None:
             variant = lowered
@@ -137,23 +132,32 @@ def _new_game(line: str, rest: str) -> Command:
     return Command(CommandKind.NEW, text=line, variant=variant, seats=seats, invite=invite, bots=bots)
 
 
-def command_from_text(text: str, *, subject: str = "") -> Command:
-    """The command in the sender's own words; the subject (without Re:/Fwd:) is
+def command_from_text(text: str, *, subject: str = "", languages: Iterable[str] = (ENGLISH,)) -> Command:
+    """The command in the sender's own words, read in English and ``languages``
+    (the recipient's, ``command_languages``); the subject (without Re:/Fwd:) is
     read when the body has none."""
+    grammar = grammar_for(languages)
     lines = [line.strip() for line in text.split("\n")]
     for line in lines:
         if len(line) > MAX_LINE:
             continue
-        command = _line_command(line)
+        command = _line_command(line, grammar)
         if command is not None:
             return command
-    subject_command = _line_command(subject_strip(subject)) if len(subject) <= MAX_LINE else None
+    subject_command = _line_command(subject_strip(subject), grammar) if len(subject) <= MAX_LINE else None
     if subject_command is not None:
         return subject_command
     written = next((line for line in lines if line), "")
     if not written:
         return Command(CommandKind.EMPTY)
     return Command(CommandKind.UNKNOWN, text=written[:MAX_LINE])
+
+
+def command_languages(user: object) -> tuple[str, ...]:
+    """The languages a user's commands are read in: English and the account's
+    language (``Player.language``), the one its emails are written in."""
+    player = getattr(user, "player", None) if user is not None else None
+    return reading_languages(getattr(player, "language", ENGLISH))
 
 
 _PREFIX = re.compile(r"^\s*((re|fwd?|aw|wg|sv|vs|antw|tr|rif|r|rv|odp|vl)(\[\d+\])?\s*:\s*)+", re.IGNORECASE)

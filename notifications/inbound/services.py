@@ -32,8 +32,9 @@ from games.models import Game, Seat
 from games.services import game_resign
 from notifications.addresses import address_redacted
 from notifications.email.bounces import dsn_record
-from notifications.inbound import Command, CommandKind, InboundEmail, inbound_parse
+from notifications.inbound import Command, CommandKind, InboundEmail, command_from_text, inbound_parse
 from notifications.inbound.actions import COMMAND_HANDLERS, command_run, new_game_create
+from notifications.inbound.commands import command_languages
 from notifications.inbound.confirmations import confirmation_ask
 from notifications.inbound.receive import reply_domain
 from notifications.inbound.replies import (
@@ -77,12 +78,28 @@ def _process(inbound: InboundMessage) -> str:
         if parsed.is_dsn:
             dsn_record(raw)
         return inbound_message_finish(inbound, Status.DROPPED, parsed.drop_reason)
+    user = _verified_user(parsed.sender)
+    parsed = _in_language_of(parsed, user)
+    inbound.command = parsed.command.text[:200]
     if parsed.command.kind is CommandKind.CONFIRM:
         return _confirm(inbound, parsed)
-    user = _verified_user(parsed.sender)
     if parsed.seat_token is not None:
         return _with_token(inbound, parsed, user)
     return _without_token(inbound, parsed, user)
+
+
+def _in_language_of(parsed: InboundEmail, user: Any | None) -> InboundEmail:
+    """The message's command read in its sender's language as well as English
+    (``command_languages``): the parser, which knows no account, read English only.
+    A command in their words on an earlier line comes first, as it would have been
+    read first; a message with none in them keeps what English found."""
+    languages = command_languages(user)
+    if len(languages) == 1:
+        return parsed
+    command = command_from_text(parsed.text, subject=parsed.subject, languages=languages)
+    if command.kind in (CommandKind.UNKNOWN, CommandKind.EMPTY) or command == parsed.command:
+        return parsed
+    return replace(parsed, command=command)
 
 
 def inbound_messages_process_pending(*, limit: int = 100) -> int:
