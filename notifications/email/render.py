@@ -55,6 +55,8 @@ class KindContext:
     seat: Seat | None = None
     # Where replies go when the email is about no seat ("" for none): play by email's own address.
     reply_to: str = ""
+    # In-Reply-To and References of a reply to an emailed message (notifications.inbound.reply_emails).
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -113,7 +115,10 @@ def email_render(notification: Notification) -> RenderedEmail:
         html=html,
         seat=answer.seat,
         version=game.version if game else 0,
-        extra={"reply_to": answer.reply_to} if answer.reply_to else {},
+        extra={
+            **({"reply_to": answer.reply_to} if answer.reply_to else {}),
+            **({"headers": dict(answer.headers)} if answer.headers else {}),
+        },
     )
 
 
@@ -318,11 +323,14 @@ def render_bot_played(notification: Notification) -> KindContext:
     index = seat.index if seat is not None else None
     # Only a timeout counts towards forfeiting; a seat handed to the bot is the bot's.
     reason = "moderator" if payload.get("bot_reason") == "moderator" else "timeout"
+    playing = Seat.objects.filter(game=game, index__isnull=False, resigned=False).count()
     return KindContext(
         {
             "move": payload.get("move", ""),
             "reason": reason,
             "timeouts": _timeouts_before(notification, index) if index is not None and reason == "timeout" else None,
+            # A forfeit that leaves one player ends the game (games.services.turns.seat_leave).
+            "forfeit_ends_game": playing <= 2,
             "board": board_for(game, index),
             "deadline": local_time(game.deadline_at, notification.user),
             "game_url": game_url(game, seat),
@@ -331,21 +339,62 @@ def render_bot_played(notification: Notification) -> KindContext:
     )
 
 
+def _finished_by(event: GameEvent | None) -> GameEvent | None:
+    """The game_finished event written in the same change as ``event``, right
+    after it: a seat that left (resigned, forfeited) and so left one player."""
+    if event is None:
+        return None
+    following = GameEvent.objects.filter(game_id=event.game_id, id__gt=event.pk).order_by("id").first()
+    return following if following is not None and following.kind == GameEvent.Kind.GAME_FINISHED else None
+
+
+def _winner_name(result: dict[str, Any], names: dict[int, str]) -> str:
+    winners = [names.get(i, f"seat {i}") for i in (result.get("winners") or []) if isinstance(i, int)]
+    return " and ".join(winners)
+
+
 @renderer("forfeited")
 def render_forfeited(notification: Notification) -> KindContext:
+    """A seat forfeited on time (games.services.clocks: its ``forfeit_after``-th
+    timeout in a row is a resignation). When that left one player (always in a
+    two-player game) the game ended with it and that player won; otherwise the
+    game goes on and the server plays a quiet move on the seat's turns
+    (games.services.turns.autoplay), the seat ranked below those still playing."""
     game = _game(notification)
     seat = seat_of(game, notification.user_id)
     payload = _payload(notification)
     names = seat_names(game)
     forfeited_index = payload.get("seat")
+    finished = _finished_by(notification.event)
+    result: dict[str, Any] = dict((finished.payload.get("result") or {}) if finished is not None else {})
     return KindContext(
         {
             "forfeited_name": names.get(forfeited_index, "A player") if isinstance(forfeited_index, int) else "A player",
             "is_you": seat is not None and seat.index == forfeited_index,
+            # The forfeit ended the game: the one player left won.
+            "ended": finished is not None,
+            "winner_name": _winner_name(result, names),
+            "won": seat is not None and seat.index in (result.get("winners") or []),
             "game_url": game_url(game, seat),
         },
         seat=seat,
     )
+
+
+def _how_seats_left(game: Game) -> dict[int, str]:
+    """Seat index -> why it left the game (its seat_resigned event's reason)."""
+    left: dict[int, str] = {}
+    for payload in GameEvent.objects.filter(game=game, kind=GameEvent.Kind.SEAT_RESIGNED).values_list(
+        "payload", flat=True
+    ):
+        if isinstance(payload, dict) and isinstance(payload.get("seat"), int):
+            left[payload["seat"]] = str(payload.get("reason") or "")
+    return left
+
+
+# The reasons a game ends with one player left (games.results.result_last_standing):
+# the game-over email names who left last, and how.
+_LAST_STANDING = frozenset({"resignation", "timeout", "account-disabled"})
 
 
 @renderer("game_over")
@@ -357,6 +406,7 @@ def render_game_over(notification: Notification) -> KindContext:
     scores: list[int] = list(result.get("scores") or [])
     places: list[int] = list(result.get("places") or [])
     ranking: list[int] = list(result.get("ranking") or range(len(scores)))
+    left = _how_seats_left(game)
     standings = [
         {
             "place": places[i] if i < len(places) else None,
@@ -364,18 +414,26 @@ def render_game_over(notification: Notification) -> KindContext:
             "score": scores[i] if i < len(scores) else None,
             "is_you": seat is not None and seat.index == i,
             "left": i in (result.get("resigned") or []),
+            # "timeout" (forfeited), "resignation" or another reason the seat left for.
+            "left_how": left.get(i, ""),
         }
         for i in ranking
     ]
+    reason = str(result.get("reason", ""))
+    # With one player left, the ranking is the winner, then the last to leave.
+    last_left = ranking[1] if reason in _LAST_STANDING and len(ranking) > 1 else None
     # The seed is revealed once the game is over (finished): never before.
     seed = game.seed if game.status == Game.Status.FINISHED else ""
     return KindContext(
         {
             "standings": standings,
-            "reason": result.get("reason", ""),
+            "reason": reason,
             # A moderator decided the places (game_adjudicated, told here rather than in an email of its own).
-            "adjudicated": result.get("reason") == "adjudicated",
+            "adjudicated": reason == "adjudicated",
             "won": seat is not None and seat.index in (result.get("winners") or []),
+            "winner_name": _winner_name(result, names),
+            "last_left_name": names.get(last_left, f"seat {last_left}") if last_left is not None else "",
+            "last_left_is_you": last_left is not None and seat is not None and seat.index == last_left,
             "seed": seed,
             "commitment": game.seed_commitment,
             "board": board_for(game, seat.index if seat is not None else None),

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 import smtplib
 from datetime import datetime, timedelta
 
@@ -155,7 +156,27 @@ def message_id_for(*, key: str, reply_token: str | None, version: int) -> str:
     return f"<{key_hash}.{reply_token or '0'}.v{version}@{settings.EMAIL_REPLY_DOMAIN}>"
 
 
+# The headers a renderer may add (a reply's threading, RFC 5322 3.6.4), each a list
+# of msg-ids: anything else, or a value of another shape, is left out.
+_THREAD_HEADERS = ("In-Reply-To", "References")
+_MSG_IDS = re.compile(r"<[!-;=?A-~]+@[!-;=?A-~]+>(?: <[!-;=?A-~]+@[!-;=?A-~]+>)*")
+
+
+def _thread_headers(rendered: RenderedEmail) -> dict[str, str]:
+    headers = rendered.extra.get("headers")
+    if not isinstance(headers, dict):
+        return {}
+    return {
+        name: str(headers[name])
+        for name in _THREAD_HEADERS
+        if isinstance(headers.get(name), str) and _MSG_IDS.fullmatch(str(headers[name]))
+    }
+
+
 def message_build(notification: Notification, rendered: RenderedEmail) -> EmailMultiAlternatives:
+    """The email as sent: the rendered parts, the service's headers (Message-ID,
+    unsubscribe, auto-submitted), the reply address, and for a reply to an
+    emailed message the In-Reply-To and References that thread it under that message."""
     user = notification.user
     reply_token = reply_token_for(seat=rendered.seat) if rendered.seat is not None else None
     message_id = message_id_for(key=notification.key, reply_token=reply_token, version=rendered.version)
@@ -165,6 +186,7 @@ def message_build(notification: Notification, rendered: RenderedEmail) -> EmailM
         "List-Unsubscribe": f"<{unsubscribe_url(user_id=user.pk)}>",
         "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
         "Message-ID": message_id,
+        **_thread_headers(rendered),
     }
     message = EmailMultiAlternatives(
         subject=rendered.subject,

@@ -10,6 +10,8 @@ its raw text. Logs name messages by id and addresses redacted.
 
 from __future__ import annotations
 
+import email.parser
+import email.policy
 import logging
 import re
 from datetime import timedelta
@@ -22,7 +24,9 @@ from core import metrics
 from core.errors import DomainError
 from games.models import Game, Seat
 from notifications.addresses import address_redacted
+from notifications.email.render import display_name
 from notifications.email.services import notify
+from notifications.inbound.text import visible_text
 from notifications.models import InboundMessage, Notification
 
 logger = logging.getLogger(__name__)
@@ -116,15 +120,100 @@ def reply_allowed(user_id: int) -> bool:
     return sent < settings.INBOUND_REPLIES_PER_HOUR
 
 
+# --- threading: a reply sits under the message it answers ------------------------------
+
+# A msg-id as a reply may repeat it in a header (RFC 5322 3.6.4, the dot-atom
+# forms loosely): "<left@right>", printable ASCII without spaces or angle brackets.
+_MSG_ID = re.compile(r"<[!-;=?A-~]{1,250}@[!-;=?A-~]{1,250}>")
+# Reply prefixes mail clients write: Re/RE, Aw (German), R and Rif (Italian),
+# Sv (Scandinavian), Antw (Dutch), Atb (Latvian), Odp (Polish), Vs (Finnish),
+# Ynt (Turkish), Res (Portuguese), with a counter ("Re[2]:", "Re(2):") or a
+# full-width colon. A forward prefix is no reply prefix and stays.
+_REPLY_PREFIX = re.compile(
+    r"^(?:re|aw|r|rif|sv|antw|atb|odp|vs|ynt|res)\s*(?:\[\d+\]|\(\d+\))?\s*[:\uff1a]\s*", re.IGNORECASE
+)
+# References kept from the message answered: its first (the thread's root) and
+# the newest, as RFC 5322 3.6.4 allows trimming, so a long thread's header stays short.
+REFERENCES_KEPT = 20
+SUBJECT_LENGTH = 150
+
+
+def reply_subject(subject: str) -> str:
+    """"Re: " and the subject answered, its own reply prefixes taken off first (so
+    never "Re: Re:", nor "Re: AW:"); "" for a subject with nothing left to answer."""
+    subject = " ".join(visible_text(subject).split())
+    while True:
+        stripped = _REPLY_PREFIX.sub("", subject, count=1)
+        if stripped == subject:
+            break
+        subject = stripped
+    return f"Re: {subject[:SUBJECT_LENGTH]}" if subject else ""
+
+
+def _header_values(message: Any, name: str) -> list[str]:
+    try:
+        return [str(value) for value in message.get_all(name) or []]
+    except Exception:  # a header the email package cannot take apart is no header
+        return []
+
+
+def reply_thread(raw: bytes) -> dict[str, str]:
+    """What a reply to the message ``raw`` needs to sit under it in the reader's
+    mailbox (RFC 5322 3.6.4): ``in_reply_to`` its Message-ID; ``references`` its
+    References (or, lacking them, its one In-Reply-To) followed by its Message-ID;
+    ``subject`` "Re: " and its subject. A message with no Message-ID, or one not of
+    the form <left@right>, gets no headers (a subject still); never an error."""
+    try:
+        message = email.parser.BytesHeaderParser(policy=email.policy.default).parsebytes(raw)
+    except Exception:
+        return {}
+    thread: dict[str, str] = {}
+    subjects = _header_values(message, "Subject")
+    subject = reply_subject(subjects[0]) if subjects else ""
+    if subject:
+        thread["subject"] = subject
+    ids = _MSG_ID.findall(" ".join(_header_values(message, "Message-ID")[:1]))
+    if len(ids) != 1:
+        return thread
+    message_id = ids[0]
+    references = _MSG_ID.findall(" ".join(_header_values(message, "References")))
+    if not references:
+        parents = _MSG_ID.findall(" ".join(_header_values(message, "In-Reply-To")))
+        references = parents if len(parents) == 1 else []
+    references = [reference for reference in references if reference != message_id]
+    if len(references) >= REFERENCES_KEPT:
+        references = references[:1] + references[-(REFERENCES_KEPT - 2) :]
+    thread["in_reply_to"] = message_id
+    thread["references"] = " ".join([*references, message_id])
+    return thread
+
+
+def _thread_of(inbound: InboundMessage) -> dict[str, str]:
+    """The thread of the message being answered (read from its raw text, which
+    is kept until the message is finished), or the one recorded already. Its
+    subject only when the sender is believed: the service does not repeat a
+    subject that anyone may have written (a challenge keeps its own)."""
+    if inbound.raw is not None:
+        thread = reply_thread(bytes(inbound.raw))
+    else:
+        recorded = inbound.reply.get("thread")
+        thread = dict(recorded) if isinstance(recorded, dict) else {}
+    if not (inbound.authenticated or not settings.INBOUND_REQUIRE_AUTHENTICATION):
+        thread.pop("subject", None)
+    return thread
+
+
 def reply_send(inbound: InboundMessage, kind: str, user: Any, game: Game | None, **context: Any) -> bool:
     """Record what the reply shows and queue it; False when the hour's replies
-    to the address are used up (nothing is sent)."""
+    to the address are used up (nothing is sent). The reply threads under the
+    message it answers (``thread``: its Message-ID, References and "Re:" subject,
+    headers the sender wrote, nothing of the game)."""
     if not reply_allowed(user.pk):
         logger.info("inbound message %s: no %s sent, the replies limit per hour is reached", inbound.pk, kind)
         inbound.reply = {**inbound.reply, "not_sent": "replies limit reached"}
         inbound.save(update_fields=["reply"])
         return False
-    inbound.reply = {**inbound.reply, **context}
+    inbound.reply = {**inbound.reply, **context, "thread": _thread_of(inbound)}
     inbound.save(update_fields=["reply"])
     notify(
         key=f"inbound:{inbound.pk}:{kind}:{user.pk}",
@@ -133,6 +222,57 @@ def reply_send(inbound: InboundMessage, kind: str, user: Any, game: Game | None,
         game_id=game.pk if game is not None else None,
     )
     return True
+
+
+# --- refusals in the words of email ----------------------------------------------------
+
+# The codes of a move made on a game that has moved on: the reply's first line says
+# "That turn has passed." and its words say nothing of versions.
+_STALE_CODES = frozenset({"stale_version", "precondition_failed", "precondition_required"})
+# Words of the API that a refusal shared with it may hold: a path, a method, a header.
+_API_WORDS = re.compile(r"/api/|\b(?:GET|POST|PUT|PATCH|DELETE)\b|legal-moves|If-Match|Idempotency-Key")
+
+
+def _words_without_api(message: str) -> str:
+    """``message`` without its clauses that speak to an API client; one that sent
+    the reader to the legal moves sends them to the ``moves`` command instead."""
+    clauses = re.split(r"(?<=[.;!?])\s+", message.strip())
+    kept = [clause for clause in clauses if not _API_WORDS.search(clause)]
+    if len(kept) == len(clauses):
+        return message
+    text = " ".join(kept).strip()
+    if text.endswith(";"):
+        text = text[:-1] + "."
+    if "legal-moves" in message:
+        text = f"{text} Reply \"moves\" for the moves you can play now.".strip()
+    return text
+
+
+def refusal_words(error: DomainError, game: Game | None) -> str:
+    """What a refusal says by email: the same reason as the API gives (the rule
+    id beside it), in the words of a player who answers an email, so no version
+    numbers, seat indexes, paths or methods."""
+    code = error.code
+    if code in _STALE_CODES:
+        return "The game has moved on since the email you answered: here is the board as it is now."
+    if code == "not_your_turn" and game is not None:
+        to_move = error.fields.get("to_move")
+        seat = Seat.objects.select_related("user", "user__player").filter(game=game, index=to_move).first()
+        if seat is not None and isinstance(to_move, int):
+            return (
+                f"It is not your turn: {display_name(seat.user)} is to move. "
+                "You will get an email when it is your turn."
+            )
+        return "It is not your turn. You will get an email when it is your turn."
+    if code == "game_not_active":
+        status = error.fields.get("game_status")
+        if status == Game.Status.FINISHED:
+            return "This game is over: nothing more can be played in it."
+        if status == Game.Status.ABORTED:
+            return "This game was called off: nothing can be played in it."
+        if status == Game.Status.OPEN:
+            return "This game has not started yet: it starts when every seat is taken."
+    return _words_without_api(error.message)
 
 
 def command_refuse(
@@ -158,11 +298,11 @@ def command_refuse(
         user,
         game,
         understood=inbound.command,
-        message=error.message,
+        message=refusal_words(error, game),
         rule=str(error.fields.get("rule") or ""),
         code=error.code,
         choices=[str(choice) for choice in (error.fields.get("choices") or [])][:10],
-        stale=stale,
+        stale=stale or error.code in _STALE_CODES,
     )
     if not sent:
         outcome = f"{outcome}; no reply (limit)"
@@ -178,6 +318,9 @@ def owner_warn(inbound: InboundMessage, *, user_id: int, game: Game | None, reas
     if warned >= settings.INBOUND_ERROR_REPLIES_PER_HOUR or not reply_allowed(user_id):
         return
     inbound.reply = {**inbound.reply, "reason": reason}
+    if reason == "bad_token":
+        # The owner's own address sent it: the warning answers their message.
+        inbound.reply["thread"] = _thread_of(inbound)
     inbound.save(update_fields=["reply"])
     notify(
         key=f"inbound:{inbound.pk}:reply_unauthorised:{user_id}",

@@ -49,6 +49,20 @@ def _game_context(notification: Notification) -> tuple[Seat | None, dict[str, An
     }
 
 
+def _thread(reply: dict[str, Any], *, own_subject: bool = False) -> dict[str, Any]:
+    """The reply's threading: ``headers`` (In-Reply-To and References, naming the
+    message answered) and ``reply_subject`` ("Re: " and its subject; "" keeps the
+    kind's own subject: a subject from a sender not believed is not recorded, see
+    notifications.inbound.replies, and a warning keeps its own, ``own_subject``)."""
+    thread = reply.get("thread")
+    thread = thread if isinstance(thread, dict) else {}
+    headers = {}
+    if thread.get("in_reply_to") and thread.get("references"):
+        headers = {"In-Reply-To": str(thread["in_reply_to"]), "References": str(thread["references"])}
+    subject = "" if own_subject else str(thread.get("subject") or "")
+    return {"headers": headers, "reply_subject": subject}
+
+
 def legal_move_texts(game: Game, seat_index: int) -> list[str]:
     """Every legal move of the seat in notation when it is to move, else none."""
     if game.state is None or game.status != Game.Status.ACTIVE or game.to_move != seat_index:
@@ -59,41 +73,54 @@ def legal_move_texts(game: Game, seat_index: int) -> list[str]:
     return [engine.format_move(move) for move in engine.legal_moves(state)]
 
 
+def _answer(notification: Notification, *, own_subject: bool = False, **extra: Any) -> KindContext:
+    """The context every reply about a game (or none) has, threaded under the message it answers."""
+    seat, context = _game_context(notification)
+    reply = _inbound_reply(notification)
+    thread = _thread(reply, own_subject=own_subject)
+    return KindContext(
+        {**context, "reply": reply, "reply_subject": thread["reply_subject"], **extra},
+        seat=seat,
+        reply_to=_service_address(),
+        headers=thread["headers"],
+    )
+
+
+
 @renderer("reply_refused")
 def render_reply_refused(notification: Notification) -> KindContext:
-    seat, context = _game_context(notification)
-    return KindContext({**context, "reply": _inbound_reply(notification)}, seat=seat, reply_to=_service_address())
+    return _answer(notification)
 
 
 @renderer("reply_done")
 def render_reply_done(notification: Notification) -> KindContext:
-    seat, context = _game_context(notification)
-    return KindContext({**context, "reply": _inbound_reply(notification)}, seat=seat, reply_to=_service_address())
+    return _answer(notification)
 
 
 @renderer("reply_confirm")
 def render_reply_confirm(notification: Notification) -> KindContext:
-    seat, context = _game_context(notification)
-    return KindContext({**context, "reply": _inbound_reply(notification)}, seat=seat, reply_to=_service_address())
+    return _answer(notification)
 
 
 @renderer("reply_board")
 def render_reply_board(notification: Notification) -> KindContext:
-    seat, context = _game_context(notification)
     reply = _inbound_reply(notification)
+    game = notification.game
+    seat = seat_of(game, notification.user_id) if game is not None else None
     moves: list[str] = []
-    if reply.get("show") == "moves" and notification.game is not None and seat is not None and seat.index is not None:
-        moves = legal_move_texts(notification.game, seat.index)
-    return KindContext(
-        {**context, "reply": reply, "moves": moves[:MOVES_LISTED], "more_moves": max(0, len(moves) - MOVES_LISTED),
-         "reply_domain": settings.EMAIL_REPLY_DOMAIN},
-        seat=seat,
-        reply_to=_service_address(),
-    )  # fmt: skip
+    if reply.get("show") == "moves" and game is not None and seat is not None and seat.index is not None:
+        moves = legal_move_texts(game, seat.index)
+    return _answer(
+        notification,
+        moves=moves[:MOVES_LISTED],
+        more_moves=max(0, len(moves) - MOVES_LISTED),
+        reply_domain=settings.EMAIL_REPLY_DOMAIN,
+    )
 
 
 @renderer("reply_unauthorised")
 def render_reply_unauthorised(notification: Notification) -> KindContext:
-    # No seat: the warning must not carry a reply address for the seat.
+    # No seat: the warning must not carry a reply address for the seat. It keeps
+    # its own subject (the message it is about may be a forger's).
     reply = _inbound_reply(notification)
-    return KindContext({"reply": reply, "game_url": ""})
+    return KindContext({"reply": reply, "game_url": ""}, headers=_thread(reply, own_subject=True)["headers"])

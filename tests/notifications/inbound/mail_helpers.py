@@ -21,7 +21,7 @@ from django.core.mail import EmailMessage
 from tests.notifications.inbound.sender_helpers import AUTHSERV_ID
 
 from notifications.inbound.receive import inbound_message_receive
-from notifications.models import InboundMessage
+from notifications.models import InboundMessage, Notification
 
 Commit = Callable[[], AbstractContextManager[Any]]
 _numbers = itertools.count(1)
@@ -33,6 +33,21 @@ def latest(user: Any, subject_start: str = "") -> EmailMessage:
         if user.email in message.to and message.subject.startswith(subject_start):
             return message
     raise AssertionError(f"no email to {user.email} with a subject starting {subject_start!r}")
+
+
+def answer(user: Any, kind: str) -> EmailMessage:
+    """The newest reply of ``kind`` (reply_done, reply_refused, reply_board,
+    reply_confirm, ...) sent to ``user``. Replies are found by kind, not by
+    subject: a reply's subject is "Re: " and the subject it answers."""
+    sent = set(
+        Notification.objects.filter(user=user, kind=kind, status=Notification.Status.SENT).values_list(
+            "message_id", flat=True
+        )
+    )
+    for message in reversed(mail.outbox):
+        if user.email in message.to and message.extra_headers.get("Message-ID") in sent:
+            return message
+    raise AssertionError(f"no {kind} email to {user.email}")
 
 
 def reply_bytes(

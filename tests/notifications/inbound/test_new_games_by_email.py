@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from django.core import mail
-from tests.notifications.inbound.mail_helpers import latest, receive, reply_bytes
+from tests.notifications.inbound.mail_helpers import answer, latest, receive, reply_bytes
 
 from games.models import Game, Seat
 from notifications.addresses import address_digest
@@ -37,7 +37,8 @@ def test_a_new_game_waits_for_confirmation_and_invites_nobody_before(commit: Any
 
 def test_the_confirmed_game_invites_members_and_sends_strangers_a_signup_link(commit: Any, alice: Any, bob: Any) -> None:
     _ask(commit, alice.email, "new base 3 with bob@example.com, dora@elsewhere.example")
-    ask = latest(alice, "Please confirm: a new game")
+    ask = answer(alice, "reply_confirm")
+    assert "You asked for a new base game with 3 seats" in ask.body
     receive(commit, reply_bytes(ask, sender=alice.email, body=f"confirm {_code(ask)}", to=NEW))
     game = Game.objects.get()
     assert (game.variant, game.seat_count, game.created_by_id) == ("base", 3, alice.pk)
@@ -46,13 +47,13 @@ def test_the_confirmed_game_invites_members_and_sends_strangers_a_signup_link(co
     dora = [m for m in mail.outbox if m.to == ["dora@elsewhere.example"]]
     assert len(dora) == 1
     assert "/accounts/signup/?next=%2Fgames%2F" + game.pk in dora[0].body
-    assert latest(alice, f"Game {game.pk} created")
+    assert f"Game {game.pk} (Splendor, 3 seats) is created" in answer(alice, "reply_done").body
 
 
 def test_an_opted_out_address_gets_no_invitation(commit: Any, alice: Any) -> None:
     InvitationOptOut.objects.create(address_digest=address_digest("dora@elsewhere.example"))
     _ask(commit, alice.email, "new base 2 with dora@elsewhere.example")
-    ask = latest(alice, "Please confirm")
+    ask = answer(alice, "reply_confirm")
     receive(commit, reply_bytes(ask, sender=alice.email, body=f"confirm {_code(ask)}", to=NEW))
     assert Game.objects.count() == 1
     assert not [m for m in mail.outbox if "dora@elsewhere.example" in m.to]
@@ -63,11 +64,11 @@ def test_a_confirmation_code_acts_for_the_account_it_was_mailed_to_whoever_sends
 ) -> None:
     # The code went only to alice's verified address: holding it is the proof, not the From:.
     _ask(commit, alice.email, "new base 2 with charlie@example.com")
-    code = _code(latest(alice, "Please confirm"))
+    code = _code(answer(alice, "reply_confirm"))
     inbound = receive(commit, reply_bytes(None, sender=bob.email, body=f"confirm {code}", to=NEW, authenticated=False))
     assert inbound is not None and inbound.status == InboundMessage.Status.APPLIED
     assert Game.objects.get().created_by_id == alice.pk
-    assert latest(alice, "Game ")
+    assert "is created" in answer(alice, "reply_done").body
 
 
 def test_a_wrong_code_creates_nothing(commit: Any, alice: Any) -> None:
@@ -79,7 +80,7 @@ def test_a_wrong_code_creates_nothing(commit: Any, alice: Any) -> None:
 
 def test_a_code_works_once(commit: Any, alice: Any) -> None:
     _ask(commit, alice.email, "new base 2")
-    ask = latest(alice, "Please confirm")
+    ask = answer(alice, "reply_confirm")
     receive(commit, reply_bytes(ask, sender=alice.email, body=f"confirm {_code(ask)}", to=NEW))
     receive(commit, reply_bytes(ask, sender=alice.email, body=f"confirm {_code(ask)}", to=NEW))
     assert Game.objects.count() == 1
@@ -88,24 +89,24 @@ def test_a_code_works_once(commit: Any, alice: Any) -> None:
 def test_the_invitation_limit_applies_to_games_made_by_email(commit: Any, alice: Any, settings: Any) -> None:
     settings.INVITATIONS_PER_DAY = 1
     _ask(commit, alice.email, "new base 3 with x@elsewhere.example, y@elsewhere.example")
-    ask = latest(alice, "Please confirm")
+    ask = answer(alice, "reply_confirm")
     inbound = receive(commit, reply_bytes(ask, sender=alice.email, body=f"confirm {_code(ask)}", to=NEW))
     assert inbound is not None and inbound.status == InboundMessage.Status.REFUSED
     assert not Game.objects.exists()
-    assert "at most 1" in latest(alice, "Not done").body
+    assert "at most 1" in answer(alice, "reply_refused").body
 
 
 def test_an_unknown_variant_is_refused_at_once(commit: Any, alice: Any) -> None:
     inbound = _ask(commit, alice.email, "new chess 2")
     assert inbound is not None and inbound.status == InboundMessage.Status.REFUSED
-    assert "'chess' is not a variant" in latest(alice, "Not done").body
+    assert "'chess' is not a variant" in answer(alice, "reply_refused").body
 
 
 def test_a_practice_game_by_email_is_confirmed_then_played_by_its_bots_without_turn_email(
     commit: Any, alice: Any
 ) -> None:
     _ask(commit, alice.email, "new base 2 with ismcts")
-    ask = latest(alice, "Please confirm")
+    ask = answer(alice, "reply_confirm")
     before = len(mail.outbox)
     receive(commit, reply_bytes(ask, sender=alice.email, body=f"confirm {_code(ask)}", to=NEW))
     game = Game.objects.get()
@@ -114,7 +115,8 @@ def test_a_practice_game_by_email_is_confirmed_then_played_by_its_bots_without_t
     game.refresh_from_db()
     assert game.to_move == Seat.objects.get(game=game, user=alice).index  # the bot has played if it was first
     sent = mail.outbox[before:]
-    assert [m.subject for m in sent] == [f"Practice game {game.pk} created"]
+    assert [m.subject for m in sent] == ["Re: hello"]  # the answer to "Re: Re: hello", one prefix
+    assert f"Practice game {game.pk} (Splendor) against ismcts is created" in sent[0].body
     assert "sends no turn email" in sent[0].body and f"/games/{game.pk}/" in sent[0].body
 
 

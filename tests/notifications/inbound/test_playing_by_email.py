@@ -8,7 +8,7 @@ import engine
 import pytest
 from django.core import mail
 from tests.notifications.email_helpers import everything_in, start_game
-from tests.notifications.inbound.mail_helpers import examples_in, latest, receive, reply_bytes
+from tests.notifications.inbound.mail_helpers import answer, examples_in, latest, receive, reply_bytes
 
 from games.models import Game, Move, Seat
 from notifications.models import InboundMessage
@@ -53,7 +53,9 @@ def test_a_move_in_words_is_played_and_the_sender_gets_a_confirmation(clock: Any
     inbound = receive(commit, reply_bytes(turn_email, sender=player.email, body="Take white, blue and green please."))
     assert inbound is not None and inbound.status == Status.APPLIED
     assert Move.objects.get(game=game, ply=0).text == "take WUG"
-    assert latest(player, "Played take WUG").reply_to  # the confirmation can be answered too
+    confirmation = answer(player, "reply_done")
+    assert "Your move take WUG is played" in confirmation.body
+    assert confirmation.reply_to  # the confirmation can be answered too
     other = alice if player == bob else bob
     assert latest(other, "Your turn")  # the usual notification from the outbox
 
@@ -65,7 +67,7 @@ def test_the_examples_quoted_from_the_turn_email_never_play(clock: Any, commit: 
     inbound = receive(commit, reply_bytes(turn_email, sender=player.email, body="Thanks, thinking about it."))
     assert inbound is not None and inbound.status == Status.REFUSED
     assert not Move.objects.filter(game=game).exists()
-    assert "No command found" in latest(player, "Not done").body
+    assert "No command found" in answer(player, "reply_refused").body
 
 
 def test_an_illegal_move_is_answered_with_the_rule_the_board_and_legal_moves(
@@ -75,11 +77,11 @@ def test_an_illegal_move_is_answered_with_the_rule_the_board_and_legal_moves(
     player = _to_move(game)
     turn_email = latest(player, "Your turn")
     receive(commit, reply_bytes(turn_email, sender=player.email, body="buy 1a"))
-    answer = latest(player, "Not done")
-    assert "Your email said: buy 1a" in answer.body
-    assert "(rule B-" in answer.body
-    assert "Some moves you could play:" in answer.body
-    assert "BANK" in answer.body and f"game {game.pk} - version {game.version}" in answer.body
+    refused = answer(player, "reply_refused")
+    assert "Your email said: buy 1a" in refused.body
+    assert "(rule B-" in refused.body
+    assert "Some moves you could play:" in refused.body
+    assert "BANK" in refused.body and f"game {game.pk} - version {game.version}" in refused.body
     assert not Move.objects.filter(game=game).exists()
 
 
@@ -92,8 +94,8 @@ def test_a_reply_to_a_turn_that_has_passed_is_refused_with_the_current_board(
     receive(commit, reply_bytes(first_email, sender=first.email, body="take WUG"))
     inbound = receive(commit, reply_bytes(first_email, sender=first.email, body="take RR"))
     assert inbound is not None and inbound.status == Status.REFUSED
-    answer = latest(first, "That turn has passed")
-    assert "That turn has passed." in answer.body
+    refused = answer(first, "reply_refused")
+    assert "That turn has passed." in refused.body
     assert Move.objects.filter(game=game).count() == 1
 
 
@@ -130,7 +132,7 @@ def test_the_right_from_without_a_token_is_refused(clock: Any, commit: Any, alic
     inbound = receive(commit, raw)
     assert inbound is not None and inbound.status == Status.REFUSED
     assert not Move.objects.filter(game=game).exists()
-    assert "reply to that game's email" in latest(player, "Not done").body
+    assert "reply to that game's email" in answer(player, "reply_refused").body
 
 
 def test_a_bad_token_from_the_players_address_is_refused_and_the_player_told(
@@ -186,7 +188,7 @@ def test_error_replies_to_one_sender_are_limited_per_hour(clock: Any, commit: An
     turn_email = latest(player, "Your turn")
     for _ in range(7):
         receive(commit, reply_bytes(turn_email, sender=player.email, body="dance"))
-    assert sum(1 for m in mail.outbox if m.subject.startswith("Not done")) == 5
+    assert sum(1 for m in mail.outbox if "That could not be done." in m.body) == 5
     assert InboundMessage.objects.filter(status=Status.DROPPED).count() == 2
 
 
@@ -195,7 +197,8 @@ def test_resigning_by_email_waits_for_the_confirmation_code(clock: Any, commit: 
     receive(commit, reply_bytes(_any_game_email(bob), sender=bob.email, body="resign"))
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
-    ask = latest(bob, "Please confirm: resigning")
+    ask = answer(bob, "reply_confirm")
+    assert "You asked to resign from game" in ask.body
     code = next(line.split()[1] for line in ask.body.splitlines() if line.strip().startswith("confirm "))
     receive(commit, reply_bytes(ask, sender=bob.email, body="confirm wrongcode"))
     game.refresh_from_db()
@@ -218,14 +221,15 @@ def test_board_moves_and_help_are_sent_back(clock: Any, commit: Any, alice: Any,
     player = _to_move(game)
     turn_email = latest(player, "Your turn")
     receive(commit, reply_bytes(turn_email, sender=player.email, body="moves"))
-    listed = latest(player, "Your legal moves").body
+    listed = answer(player, "reply_board").body
+    assert "Your legal moves in game" in listed
     game.refresh_from_db()
     first_legal = engine.format_move(engine.legal_moves(engine.from_dict(game.state))[0])
     assert f"  {first_legal}\n" in listed
     receive(commit, reply_bytes(turn_email, sender=player.email, body="board"))
-    assert latest(player, "The board in game")
+    assert "BANK" in answer(player, "reply_board").body
     receive(commit, reply_bytes(turn_email, sender=player.email, body="help"))
-    assert "vacation 3" in latest(player, "Playing by email").body
+    assert "vacation 3" in answer(player, "reply_board").body
     assert not Move.objects.filter(game=game).exists()
 
 
@@ -239,9 +243,9 @@ def test_the_board_sent_by_email_never_shows_the_opponents_blind_reservation(
     hidden = Move.objects.get(game=game, ply=0).private_card
     assert hidden
     receive(commit, reply_bytes(latest(second, "Your turn"), sender=second.email, body="board"))
-    shown = everything_in(latest(second, "The board in game"))
+    shown = everything_in(answer(second, "reply_board"))
     assert hidden not in shown
-    assert "reserve deck1" in latest(first, "Played reserve deck1").subject
+    assert "Your move reserve deck1 is played" in answer(first, "reply_done").body
 
 
 def test_accepting_an_invitation_by_email_takes_the_seat(clock: Any, commit: Any, alice: Any, bob: Any) -> None:
