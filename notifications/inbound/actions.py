@@ -72,11 +72,12 @@ def _needs_seat(seat: Seat | None) -> Seat:
 def _move(inbound: InboundMessage, parsed: InboundEmail, user: Any, seat: Seat | None) -> str:
     seat = _needs_seat(seat)
     game = Game.objects.get(pk=seat.game_id)
-    passed = (
-        game.status != Game.Status.ACTIVE
-        or game.to_move != seat.index
-        or (parsed.answers_version is not None and parsed.answers_version < game.version)
-    )
+    older = parsed.answers_version is not None and parsed.answers_version < game.version
+    if game.status == Game.Status.ACTIVE and game.to_move != seat.index and not older:
+        # Answering the game's latest email (or none) while another seat is to move.
+        not_yours = game_errors.NotYourTurn("It is not your turn.", to_move=game.to_move, your_seat=seat.index)
+        return command_refuse(inbound, user, seat, not_yours)
+    passed = game.status != Game.Status.ACTIVE or game.to_move != seat.index or older
     if passed and game.status == Game.Status.ACTIVE:
         return command_refuse(
             inbound,
