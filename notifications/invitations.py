@@ -21,7 +21,9 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
+from core.text import listed
 from games import errors as game_errors
 from games import selectors
 from games.models import Game
@@ -34,7 +36,12 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 
-class UnknownUsername(game_errors.InvalidGameSetup):
+class InvitationRefused(game_errors.InvalidGameSetup):
+    """The invitations asked for cannot be made (too many, twice, oneself): the
+    games app's invalid_game_setup, about the invitations in particular."""
+
+
+class UnknownUsername(InvitationRefused):
     """A username names no active account (usernames are public: saying so tells nothing private)."""
 
 
@@ -57,7 +64,12 @@ def _limit_check(*, creator: User, inviting: int) -> None:
     sent = len(selectors.invitations_sent_since(user_id=creator.pk, since=timezone.now() - timedelta(days=1)))
     if inviting and sent + inviting > limit:
         raise game_errors.TooManyInvitations(
-            f"You can invite at most {limit} players a day and have invited {sent} in the last 24 hours."
+            ngettext(
+                "You can invite at most %(limit)s player a day and have invited %(sent)s in the last 24 hours.",
+                "You can invite at most %(limit)s players a day and have invited %(sent)s in the last 24 hours.",
+                limit,
+            )
+            % {"limit": limit, "sent": sent}
         )
 
 
@@ -68,22 +80,36 @@ def game_create_inviting(*, creator: User, setup: GameSetup) -> Game:
     Raises the game's domain errors; UnknownUsername for a username nobody has."""
     usernames = [name.strip() for name in setup.usernames if name.strip()]
     addresses = [address.strip().lower() for address in setup.addresses if address.strip()]
-    if len(usernames) + len(addresses) > setup.seats - 1:
-        raise game_errors.InvalidGameSetup(
-            f"You invited {len(usernames) + len(addresses)} players but a {setup.seats}-seat game has "
-            f"{setup.seats - 1} besides yours."
+    inviting = len(usernames) + len(addresses)
+    if inviting > setup.seats - 1:
+        raise InvitationRefused(
+            ngettext(
+                "You invited %(n)s player but a %(seats)s-seat game has %(free)s besides yours.",
+                "You invited %(n)s players but a %(seats)s-seat game has %(free)s besides yours.",
+                inviting,
+            )
+            % {"n": inviting, "seats": setup.seats, "free": setup.seats - 1}
         )
     twice = sorted({entry for entry in [*usernames, *addresses] if [*usernames, *addresses].count(entry) > 1})
     if twice:
-        raise game_errors.InvalidGameSetup(f"You invited {', '.join(twice)} more than once; invite each player once.")
+        raise InvitationRefused(
+            gettext("You invited %(names)s more than once; invite each player once.") % {"names": listed(twice)}
+        )
     own = (creator.email or "").lower()
     if creator.get_username() in usernames or (own and own in addresses):
-        raise game_errors.InvalidGameSetup("You take a seat in the games you create; do not invite yourself.")
+        raise InvitationRefused(gettext("You take a seat in the games you create; do not invite yourself."))
     users = get_user_model().objects
     named = {user.get_username(): user for user in users.filter(username__in=usernames, is_active=True)}
     unknown = [name for name in usernames if name not in named]
     if unknown:
-        raise UnknownUsername(f"There is no player with the username {', '.join(unknown)}.")
+        raise UnknownUsername(
+            ngettext(
+                "There is no player with the username %(names)s.",
+                "There are no players with the usernames %(names)s.",
+                len(unknown),
+            )
+            % {"names": listed(unknown)}
+        )
     opted_out = set(
         InvitationOptOut.objects.filter(address_digest__in=[address_digest(a) for a in addresses]).values_list(
             "address_digest", flat=True

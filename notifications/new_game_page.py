@@ -35,7 +35,7 @@ from games.services import (
     MAX_SEATS,
     MIN_SEATS,
 )
-from notifications.invitations import GameSetup, UnknownUsername, game_create_inviting
+from notifications.invitations import GameSetup, InvitationRefused, game_create_inviting
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -110,7 +110,7 @@ class NewGameForm(forms.Form):
 
 def _field_for(error: DomainError) -> str | None:
     """The form field a refusal of the service is about (None: the whole form)."""
-    if isinstance(error, (UnknownUsername, game_errors.TooManyInvitations)):
+    if isinstance(error, (InvitationRefused, game_errors.TooManyInvitations)):
         return "invite"
     text = error.message.lower()
     for words, field in (

@@ -9,12 +9,14 @@ in the address is the authority.
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
+from accounts.language import in_language_of
 from notifications.email import services
 from notifications.email.links import address_digest_for_opt_out_token, user_id_for_unsubscribe_token
 
@@ -37,11 +39,16 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     user_id = user_id_for_unsubscribe_token(token) if len(token) <= MAX_TOKEN_LENGTH else None
     if user_id is None:
         return _invalid(request)
-    if request.method == "POST":
-        if not services.email_unsubscribe(user_id=user_id):
-            return _invalid(request)
-        return render(request, "notifications/pages/unsubscribed.html", {"title": _("Game email is off")})
-    return render(request, "notifications/pages/unsubscribe_confirm.html", {"title": _("Stop game email?")})
+    # The page speaks the language of the account the link was sent to, as its email did.
+    with in_language_of(get_user_model().objects.select_related("player").filter(pk=user_id).first()) as language:
+        if request.method == "POST":
+            if not services.email_unsubscribe(user_id=user_id):
+                return _invalid(request)
+            response = render(request, "notifications/pages/unsubscribed.html", {"title": _("Game email is off")})
+        else:
+            response = render(request, "notifications/pages/unsubscribe_confirm.html", {"title": _("Stop game email?")})
+    response["Content-Language"] = language
+    return response
 
 
 @csrf_exempt

@@ -175,5 +175,5 @@ def test_the_daily_invitation_limit_is_shown_next_to_the_invitations(alice: Any,
     client = logged_in_client(alice)
     assert _post(client, invite="bob").status_code == 303
     answer = _post(client, invite="dora@elsewhere.example")
-    assert "You can invite at most 1 players a day" in _errors_of(answer, "invite")
+    assert "You can invite at most 1 player a day" in _errors_of(answer, "invite")
     assert Game.objects.count() == 1
