@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
+from engine.grammar import ENGLISH, GRAMMARS, reading_languages
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import ValidationError
@@ -292,11 +293,21 @@ class GameMovesView(APIView):
         description=(
             "One request is one complete turn. Say which version you played on with `expected_version` "
             'and/or `If-Match: "<version>"`; with neither the answer is 428. Send an `Idempotency-Key` '
-            "to retry safely: the same key with the same request returns the first response again."
+            "to retry safely: the same key with the same request returns the first response again. "
+            "The move is read in English and in the words of the account's language; "
+            "`Content-Language: it` or `lv` names the language instead. The move in the answer is "
+            "always the canonical (English) notation."
         ),
         parameters=[
             GAME_ID_PARAMETER,
             OpenApiParameter("If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, description='"<version>"'),
+            OpenApiParameter(
+                "Content-Language",
+                OpenApiTypes.STR,
+                OpenApiParameter.HEADER,
+                description="`it` or `lv`: the language whose words the move is written in, besides English "
+                "(default: the account's language).",
+            ),
             OpenApiParameter(
                 "Idempotency-Key",
                 OpenApiTypes.STR,
@@ -343,9 +354,10 @@ class GameMovesView(APIView):
         expected: int | None = data.validated_data.get("expected_version")
         if_match = request.headers.get("If-Match")
         user = request_user(request)
+        languages = _move_languages(request)
         key = _idempotency_key(request)
         if key is None:
-            played = _move_submit(game_id, user, text, expected, if_match)
+            played = _move_submit(game_id, user, text, expected, if_match, languages=languages)
             body = _move_created_body(played, user)
             return _move_response(body, status.HTTP_201_CREATED)
         fingerprint = request_fingerprint(
@@ -355,7 +367,7 @@ class GameMovesView(APIView):
         )
         try:
             status_code, body, replayed = _move_submit_once(
-                game_id, user, text, expected, if_match, key=key, fingerprint=fingerprint
+                game_id, user, text, expected, if_match, key=key, fingerprint=fingerprint, languages=languages
             )
         except DomainError:
             # A copy of this request may have played the move while this one
@@ -367,6 +379,17 @@ class GameMovesView(APIView):
                 raise
             status_code, body, replayed = _replay(record, fingerprint)
         return _move_response(body, status_code, replayed=replayed)
+
+
+def _move_languages(request: Request) -> tuple[str, ...] | None:
+    """The languages a move's text is read in, from ``Content-Language`` (English
+    always, and the first of its languages that has a grammar: ``it``, ``lv``, ``it-IT``);
+    None without the header, for the service to read the account's language."""
+    header = request.headers.get("Content-Language", "").strip()
+    if not header:
+        return None
+    named = [tag.strip().split("-")[0].lower() for tag in header.split(",")]
+    return reading_languages(next((code for code in named if code in GRAMMARS), ENGLISH))
 
 
 def _idempotency_key(request: Request) -> str | None:
@@ -452,11 +475,19 @@ def _stale_if_match_is_412(if_match: str | None) -> Iterator[None]:
 
 
 def _move_submit(
-    game_id: str, user: User, text: str, expected: int | None, if_match: str | None
+    game_id: str,
+    user: User,
+    text: str,
+    expected: int | None,
+    if_match: str | None,
+    *,
+    languages: tuple[str, ...] | None = None,
 ) -> services.MovePlayed:
     version = _expected_version(game_id, user, expected, if_match)
     with _stale_if_match_is_412(if_match):
-        return services.move_submit(game_id=game_id, user=user, text=text, expected_version=version)
+        return services.move_submit(
+            game_id=game_id, user=user, text=text, expected_version=version, languages=languages
+        )
 
 
 @retry_when_database_locked
@@ -469,6 +500,7 @@ def _move_submit_once(
     *,
     key: str,
     fingerprint: str,
+    languages: tuple[str, ...] | None = None,
 ) -> tuple[int, dict[str, Any], bool]:
     """Play the move and store its answer under the Idempotency-Key in one
     transaction; a key already used answers its stored response instead."""
@@ -479,7 +511,7 @@ def _move_submit_once(
             record = None
         if record is not None:
             return _replay(record, fingerprint)
-        played = _move_submit(game_id, user, text, expected, if_match)
+        played = _move_submit(game_id, user, text, expected, if_match, languages=languages)
         # Stored for a replay: plain JSON values, as they will be read back.
         body = json.loads(json.dumps(_move_created_body(played, user), default=str))
         try:
