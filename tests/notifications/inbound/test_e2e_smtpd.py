@@ -97,10 +97,14 @@ def test_a_reply_sent_over_smtp_plays_the_move_and_the_sender_is_told(
             return [row[0] for row in rows]
 
     assert wait_for(moves, timeout=30, what="the move in the game", explain=process.tail) == ["take WUG"]
-    wait_for(
-        lambda: any(str(m["Subject"]).startswith("Played take WUG") and str(m["To"]) == player for m in emails(mail_dir)),
+    confirmation = wait_for(
+        lambda: next((m for m in emails(mail_dir) if str(m["In-Reply-To"]) == "<e2e-reply@example.com>"), None),
         timeout=30, what="the confirmation email", explain=process.tail,
     )  # fmt: skip
+    # It threads under the reply, as a person's answer would.
+    assert str(confirmation["To"]) == player and str(confirmation["Subject"]) == f"Re: {turn['Subject']}"
+    assert str(confirmation["References"]).split()[-1] == "<e2e-reply@example.com>"
+    assert "Your move take WUG is played" in text_of(confirmation)
 
 
 def _moves(database: Path, game_id: str) -> list[str]:
