@@ -10,6 +10,7 @@ from typing import Any
 import engine
 import pytest
 from engine.grammar import GRAMMARS
+from tests.engine.builders import position
 from tests.games.game_helpers import start_two_player_game
 from tests.notifications.email_helpers import start_game
 from tests.notifications.inbound.mail_helpers import latest, receive, reply_bytes
@@ -175,3 +176,37 @@ def test_a_character_named_in_italian_words_becomes_its_id_and_a_deck_stays_a_de
     assert move_text_with_names(game, seat, f"pērc {name}", languages=("lv",)) == f"pērc {card_id}"
     for text, language in (("riserva mazzo 2", "it"), ("rezervē kaudzīte 3", "lv"), ("prenota mazzo3", "it")):
         assert move_text_with_names(game, seat, text, languages=(language,)) == text
+
+
+# --- one grammar for every door ---------------------------------------------------------
+
+DOOR_TEXTS = [
+    "buy 1a please", "reserve deck1 please", "take white blue green, thanks!", "take WUG.", "take WUG now",
+    "please take WUG", "take WUGR", "take WUGR please", "take WUG grazie", "prendi bianco blu verde per favore",
+    "riserva mazzo 2", "compra 1a, grazie", "ņem baltu zilu zaļu lūdzu", "rezervē kaudzīte 2 paldies",
+    "pērc 1a", "take\u200b WUG", "pass", "passa", "take ２ red",
+]
+
+
+def _outcome(read: Any) -> tuple[str, str]:
+    try:
+        return ("move", str(read()))
+    except engine.EngineError as refused:
+        return (type(refused).__name__, getattr(refused, "rule", ""))
+
+
+@pytest.mark.parametrize("language", ["en", "it", "lv"])
+@pytest.mark.parametrize("text", DOOR_TEXTS)
+def test_the_email_door_accepts_and_refuses_a_move_as_the_api_does(text: str, language: str) -> None:
+    """What the API plays (engine.parse_move of the text) an email plays, and what
+    it refuses with a rule the email refuses with that rule; a text the API cannot
+    read either is no command by email or is not read there either."""
+    state = position("base", seat_tokens={0: "RRKJ"}, market={1: ["1-01"]})
+    languages = ("en", language)
+    api = _outcome(lambda: engine.parse_move(state, text, languages=languages))
+    command = command_from_text(text, languages=languages)
+    if command.kind is not CommandKind.MOVE:
+        assert api[0] == "InvalidNotation", (text, api)
+        return
+    email = _outcome(lambda: engine.parse_move(state, command.argument, languages=languages))
+    assert email == api
