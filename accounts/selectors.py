@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, TypedDict
 
-from django.db.models import QuerySet
+from django.contrib.auth import get_user_model
+from django.db.models import Q, QuerySet
 
 from accounts.errors import PlayerNotFoundError
 from accounts.models import ApiToken, EmailAddress, Player
@@ -69,6 +70,43 @@ def email_addresses_list(*, user: User) -> list[AddressEntry]:
 def email_address_get(*, user: User, address_id: int) -> AddressEntry | None:
     """The account's added address with this id, or None (for another account's too)."""
     return next((entry for entry in email_addresses_list(user=user) if entry["id"] == address_id), None)
+
+
+def user_for_verified_address(*, address: str) -> User | None:
+    """The account that may act by email from `address`: active, verified, not
+    erased, and holding `address` (in any case) as its primary address or as a
+    verified added one. None for anyone else, and when two accounts hold it
+    (accounts made before addresses were compared)."""
+    address = address.strip()
+    if not address or "\x00" in address:
+        return None
+    holds = Q(email__iexact=address) | Q(
+        pk__in=EmailAddress.objects.filter(address__iexact=address, verified_at__isnull=False).values("user_id")
+    )
+    users = list(
+        get_user_model()
+        .objects.select_related("player")
+        .filter(holds, is_active=True, player__email_verified_at__isnull=False, player__erased_at__isnull=True)
+        .order_by("pk")[:2]
+    )
+    return users[0] if len(users) == 1 else None
+
+
+def email_address_verified(*, user_id: int, address: str) -> EmailAddress | None:
+    """The account's verified added address `address` (in any case), else None
+    (also for its primary address, which is no EmailAddress row)."""
+    address = address.strip()
+    if not address or "\x00" in address:
+        return None
+    return EmailAddress.objects.filter(user_id=user_id, address__iexact=address, verified_at__isnull=False).first()
+
+
+def email_address_waiting(*, user_id: int, address: str) -> EmailAddress | None:
+    """The account's added address `address` (in any case) while it is not verified, else None."""
+    address = address.strip()
+    if not address or "\x00" in address:
+        return None
+    return EmailAddress.objects.filter(user_id=user_id, address__iexact=address, verified_at__isnull=True).first()
 
 
 class AccountExport(TypedDict):

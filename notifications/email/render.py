@@ -57,6 +57,9 @@ class KindContext:
     reply_to: str = ""
     # In-Reply-To and References of a reply to an emailed message (notifications.inbound.reply_emails).
     headers: dict[str, str] = field(default_factory=dict)
+    # The recipient's address when it is not their primary one ("" for it): a reply
+    # to a message from a verified added address goes back there.
+    to: str = ""
 
 
 @dataclass(frozen=True)
@@ -118,6 +121,7 @@ def email_render(notification: Notification) -> RenderedEmail:
         extra={
             **({"reply_to": answer.reply_to} if answer.reply_to else {}),
             **({"headers": dict(answer.headers)} if answer.headers else {}),
+            **({"to": answer.to} if answer.to else {}),
         },
     )
 

@@ -191,7 +191,7 @@ def message_build(notification: Notification, rendered: RenderedEmail) -> EmailM
     message = EmailMultiAlternatives(
         subject=rendered.subject,
         body=rendered.text,
-        to=[user.email],
+        to=[str(rendered.extra.get("to") or user.email)],
         reply_to=[f"play+{reply_token}@{settings.EMAIL_REPLY_DOMAIN}"]
         if reply_token
         else ([str(rendered.extra["reply_to"])] if rendered.extra.get("reply_to") else None),
@@ -247,13 +247,13 @@ def notification_send(*, notification_id: int, now: datetime | None = None) -> s
         )
         return _counted(notification.kind, "failed")
     message = message_build(notification, rendered)
-    address = notification.user.email
+    address = message.to[0]
     try:
         message.send()
     except smtplib.SMTPRecipientsRefused as exc:
         code = _hard_refusal(exc)
         if code is not None:
-            return _counted(notification.kind, _bounced(notification, code=code))
+            return _counted(notification.kind, _bounced(notification, code=code, address=address))
         return _counted(notification.kind, _failed_attempt(notification, exc, now=now))
     except (smtplib.SMTPException, OSError) as exc:
         return _counted(notification.kind, _failed_attempt(notification, exc, now=now))
@@ -280,12 +280,12 @@ def _counted(kind: str, outcome: str) -> str:
     return outcome
 
 
-def _bounced(notification: Notification, *, code: int) -> str:
+def _bounced(notification: Notification, *, code: int, address: str) -> str:
     reason = f"refused by the mail server at send time ({code})"
     Notification.objects.filter(pk=notification.pk).update(
         status=Status.FAILED, last_error=f"SMTPRecipientsRefused {code}", next_attempt_at=None
     )
-    bounce_record(address=notification.user.email, reason=reason, source="smtp")
+    bounce_record(address=address, reason=reason, source="smtp")
     return "bounced"
 
 

@@ -2,8 +2,10 @@
 
 A code is asked for before anything that cannot be undone by a reply (a
 resignation, a new game that invites people) and, as a challenge, before any
-command whose From: could not be authenticated: it goes to the account's
-verified address only, so sending it back shows the sender reads that mailbox.
+command whose From: could not be authenticated: it goes to a verified address
+of the account only (the one the command came from: a reply from a verified
+added address is answered there, notifications.inbound.reply_emails), so sending
+it back shows the sender reads that mailbox.
 It acts once, for the account it was made for, within INBOUND_CONFIRMATION_HOURS
 (carried out by notifications.inbound.services). Codes mailed to one address
 are limited per hour (INBOUND_CHALLENGES_PER_HOUR).

@@ -15,9 +15,11 @@ from typing import Any
 
 import engine
 from django.conf import settings
+from django.urls import reverse
 
+from accounts.selectors import email_address_get
 from games.models import Game, Seat
-from notifications.email.render import KindContext, board_for, game_url, move_examples, renderer, seat_of
+from notifications.email.render import KindContext, board_for, game_url, move_examples, renderer, seat_of, site_url
 from notifications.models import InboundMessage, Notification
 
 # Legal moves listed in full by "moves" at most (the rest are counted).
@@ -83,8 +85,18 @@ def _answer(notification: Notification, *, own_subject: bool = False, **extra: A
         seat=seat,
         reply_to=_service_address(),
         headers=thread["headers"],
+        to=_answer_address(notification, reply),
     )
 
+
+def _answer_address(notification: Notification, reply: dict[str, Any]) -> str:
+    """The verified added address the message came from, while it is still the
+    recipient's and verified: the answer goes there ("" is the primary address)."""
+    address_id = reply.get("answer_address_id")
+    if not isinstance(address_id, int):
+        return ""
+    entry = email_address_get(user=notification.user, address_id=address_id)
+    return entry["address"] if entry is not None and entry["verified"] else ""
 
 
 @renderer("reply_refused")
@@ -123,4 +135,17 @@ def render_reply_unauthorised(notification: Notification) -> KindContext:
     # No seat: the warning must not carry a reply address for the seat. It keeps
     # its own subject (the message it is about may be a forger's).
     reply = _inbound_reply(notification)
-    return KindContext({"reply": reply, "game_url": ""}, headers=_thread(reply, own_subject=True)["headers"])
+    context = {"reply": reply, "game_url": "", "emails_url": f"{site_url()}{reverse('accounts-email')}",
+               "waiting_address": _waiting_address(notification, reply)}  # fmt: skip
+    return KindContext(context, headers=_thread(reply, own_subject=True)["headers"])
+
+
+def _waiting_address(notification: Notification, reply: dict[str, Any]) -> str:
+    """The recipient's own added address the warned-about reply came from, while
+    it is still theirs and not verified ("" otherwise). Read now, from its id:
+    the message's record keeps no address."""
+    address_id = reply.get("address_id")
+    if not isinstance(address_id, int):
+        return ""
+    entry = email_address_get(user=notification.user, address_id=address_id)
+    return entry["address"] if entry is not None and not entry["verified"] else ""

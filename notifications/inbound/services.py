@@ -5,10 +5,13 @@
 and decides whether its command may act; what each command then does is in
 notifications.inbound.actions, through the same services as the API.
 
-A command acts only when its From: is the account's verified address *and*
-that From: is authenticated (checked as the message came in). A command about
+A command acts only when its From: is one of the account's verified addresses
+(its primary address or a verified added one: accounts.models.EmailAddress)
+*and* that From: is authenticated (checked as the message came in). A command about
 a game needs the seat's reply token too (in the address or in the quoted
-Message-ID). A token from another address is refused and the seat's owner told;
+Message-ID). A token from another address is refused and the seat's owner told (at the
+primary address: that the move was not played, and how to add and verify the
+address it came from);
 a command from the right address that is not authenticated does nothing but
 mail that address a challenge, ``confirm <code>`` (notifications.inbound.confirmations),
 which acts on the code alone and re-checks everything when it is used.
@@ -24,9 +27,9 @@ from dataclasses import replace
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from accounts.selectors import email_address_verified, email_address_waiting, user_for_verified_address
 from core.errors import DomainError
 from games.models import Game, Seat
 from games.services import game_resign
@@ -79,6 +82,7 @@ def _process(inbound: InboundMessage) -> str:
             dsn_record(raw)
         return inbound_message_finish(inbound, Status.DROPPED, parsed.drop_reason)
     user = _verified_user(parsed.sender)
+    _answer_to_sender(inbound, user, parsed.sender)
     parsed = _in_language_of(parsed, user)
     inbound.command = parsed.command.text[:200]
     if parsed.command.kind is CommandKind.CONFIRM:
@@ -126,16 +130,19 @@ def _believed(inbound: InboundMessage) -> bool:
 
 
 def _verified_user(address: str) -> Any | None:
-    """The active account whose verified address this is, or None."""
-    if not address:
-        return None
-    users = list(
-        get_user_model()
-        .objects.select_related("player")
-        .filter(email__iexact=address, is_active=True, player__email_verified_at__isnull=False,
-                player__erased_at__isnull=True)[:2]
-    )
-    return users[0] if len(users) == 1 else None
+    """The active account one of whose verified addresses this is (its primary
+    address or a verified added one: accounts.selectors), or None."""
+    return user_for_verified_address(address=address)
+
+
+def _answer_to_sender(inbound: InboundMessage, user: Any | None, sender: str) -> None:
+    """A message from one of the account's verified added addresses is answered
+    there (its challenge too, so that sending the code back shows the sender reads
+    that mailbox): its row's id is noted for the replies (notifications.inbound.reply_emails),
+    never the address itself."""
+    added = email_address_verified(user_id=user.pk, address=sender) if user is not None else None
+    if added is not None:
+        inbound.reply = {**inbound.reply, "answer_address_id": added.pk}
 
 
 def _with_token(inbound: InboundMessage, parsed: InboundEmail, user: Any | None) -> str:
@@ -146,13 +153,22 @@ def _with_token(inbound: InboundMessage, parsed: InboundEmail, user: Any | None)
             owner_warn(inbound, user_id=user.pk, game=None, reason="bad_token")
         return inbound_message_finish(inbound, Status.DROPPED, "reply address not valid", user=user)
     if user is None or user.pk != seat.user_id:
-        # The token alone: someone who is not the player has the address.
-        owner_warn(inbound, user_id=seat.user_id, game=seat.game, reason="other_sender")
+        # The token alone: someone who is not the player has the address, or the
+        # player wrote from an address of theirs that is not verified: nothing
+        # acts, and the primary address is told which, and how to add the address.
+        waiting = email_address_waiting(user_id=seat.user_id, address=parsed.sender)
+        inbound.reply = {
+            **inbound.reply,
+            **({"address_id": waiting.pk} if waiting is not None else {"sender": address_redacted(parsed.sender)}),
+        }
+        reason = "unverified_address" if waiting is not None else "other_sender"
+        owner_warn(inbound, user_id=seat.user_id, game=seat.game, reason=reason)
         logger.warning(
             "inbound message %s for seat %s came from %s, not the player's address",
             inbound.pk, seat.pk, address_redacted(parsed.sender),
         )  # fmt: skip
-        return inbound_message_finish(inbound, Status.DROPPED, "sender is not the seat's player", game=seat.game)
+        outcome = "sender is not the seat's player" + (": an address of theirs, not verified" if waiting else "")
+        return inbound_message_finish(inbound, Status.DROPPED, outcome, game=seat.game)
     inbound.user = user
     inbound.game = seat.game
     if not _believed(inbound):
