@@ -19,7 +19,6 @@ zero-width characters removed (:func:`word_key`).
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -37,12 +36,22 @@ COMMANDS: tuple[str, ...] = ("resign", "confirm", "board", "help", "vacation", "
 # Invisible characters some mail and chat clients put around words.
 _ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
 # What may stand between a move and the courtesy words after it, and after them.
-_TRAILING = re.compile(r"[\s,.;!]+$")
+_TRAILING = ",.;!"
+
+
+def _trailing_strip(text: str) -> str:
+    while True:
+        stripped = text.rstrip().rstrip(_TRAILING)
+        if stripped == text:
+            return text
+        text = stripped
 
 
 def text_normalise(text: str) -> str:
     """``text`` in Unicode NFC, without zero-width characters (U+200B..U+200D,
     U+2060, U+FEFF): what the reader sees is what is read."""
+    if text.isascii():  # the canonical notation's case, on the bots' hot path
+        return text
     return unicodedata.normalize("NFC", text).translate(_ZERO_WIDTH)
 
 
@@ -92,16 +101,16 @@ class Grammar:
     def courtesy_strip(self, text: str) -> str:
         """``text`` without the courtesy words and punctuation that trail it
         ("buy 1-13, please!" -> "buy 1-13"); nothing else is taken away."""
-        text = _TRAILING.sub("", text_normalise(text))
+        text = _trailing_strip(text_normalise(text))
         while True:
             words = text.split()
-            keys = [word_key(word).strip(",;.!") for word in words]
+            last = word_key(words[-1]).strip(",;.!") if len(words) > 1 else ""
             for phrase in self.courtesy:
-                if len(words) > len(phrase) and tuple(keys[-len(phrase):]) == phrase:
-                    # The phrase's first word, where it starts in the text: whatever
-                    # precedes it (a comma, spaces) goes with it.
-                    kept = " ".join(words[: -len(phrase)])
-                    text = _TRAILING.sub("", kept)
+                size = len(phrase)
+                if (phrase[-1] == last and len(words) > size
+                        and tuple(word_key(word).strip(",;.!") for word in words[-size:]) == phrase):
+                    # Whatever stands between the move and the phrase (a comma) goes with it.
+                    text = _trailing_strip(" ".join(words[:-size]))
                     break
             else:
                 return text
@@ -305,6 +314,8 @@ def reading_languages(language: object) -> tuple[str, ...]:
 def grammar_for(languages: Iterable[str] = (ENGLISH,)) -> Grammar:
     """English and the other ``languages`` merged into one grammar: a word of any
     of them is read. English is always among them."""
+    if languages == (ENGLISH,):  # the default, on the bots' hot path
+        return ENGLISH_GRAMMAR
     return _merged(languages_normalise(languages))
 
 
