@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from collections.abc import Mapping
 from contextvars import Token
 from typing import Any
@@ -18,22 +19,40 @@ from core.log_format import log_formatter
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "splendor_site.settings")
 
 
+# The embedded brokers' URLs name no host (``filesystem://``, ``memory://``): they
+# have none. kombu then warns "No hostname was supplied. Reverting to default
+# 'localhost'" each time it copies such a connection (every start, every pool).
+_HOSTLESS_BROKER = re.compile(r"^(filesystem|memory)://(?=/|$)", re.IGNORECASE)
+
+
+def broker_url_for_kombu(url: str) -> str:
+    """``url`` (one broker URL, or several separated by ``;``) with the host that
+    kombu would fill in written out for the embedded brokers, which use none: the
+    same broker, without kombu's warning. Any other URL is returned unchanged."""
+    return ";".join(_HOSTLESS_BROKER.sub(r"\1://localhost", part.strip()) for part in url.split(";"))
+
+
 class SiteCelery(Celery):
-    """Celery with short timeouts on the connections that publish.
+    """Celery with short timeouts on the connections that publish, and the
+    embedded brokers' URLs given the host kombu would otherwise warn about.
 
     Celery gives every connection the same transport options; a worker's consumer
     needs a read timeout of seconds (it waits on the broker by design), but a web
     request that queues a task must not wait on a hung broker for that long. Every
     message is published through ``connection_for_write`` (the producer pool,
-    ``send_task``, beat, remote control), so the publishing options go there.
+    ``send_task``, beat, remote control, and ``connection()``), so the publishing
+    options go there. The worker consumes through ``connection_for_read``.
     """
+
+    def connection_for_read(self, url: str | None = None, **kwargs: Any) -> Connection:
+        return super().connection_for_read(broker_url_for_kombu(url or self.conf.broker_read_url), **kwargs)
 
     def connection_for_write(self, url: str | None = None, **kwargs: Any) -> Connection:
         from django.conf import settings
 
         publishing: dict[str, Any] = getattr(settings, "BROKER_PUBLISH_TRANSPORT_OPTIONS", {})
         kwargs["transport_options"] = {**publishing, **(kwargs.get("transport_options") or {})}
-        return super().connection_for_write(url, **kwargs)
+        return super().connection_for_write(broker_url_for_kombu(url or self.conf.broker_write_url), **kwargs)
 
 
 def _closed_redis_channels_raise_connection_errors() -> None:
