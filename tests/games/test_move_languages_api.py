@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from games import errors, services
 from games.models import Game, Move
 from tests.games.game_helpers import client_for, start_two_player_game, user_to_move
 
@@ -106,3 +107,15 @@ def test_a_take_of_four_tokens_is_an_illegal_move_citing_b_take_3(game: Game, te
     assert response.status_code == 422, response.content
     body = response.json()
     assert (body["code"], body["rule"]) == ("illegal_move", "B-TAKE-3")
+
+
+def test_every_door_through_move_submit_reads_the_accounts_language_unless_told_otherwise(game: Game) -> None:
+    """The game page and email call move_submit without ``languages``: the account's is read."""
+    user, _ = _mover(game)
+    _speaks(user, "it")
+    with pytest.raises(errors.InvalidNotation):
+        services.move_submit(game_id=game.pk, user=user, text="prendi bianco blu verde",
+                             expected_version=game.version, languages=("en",))
+    played = services.move_submit(game_id=game.pk, user=user, text="prendi bianco blu verde",
+                                  expected_version=game.version)
+    assert played.move.text == "take WUG"

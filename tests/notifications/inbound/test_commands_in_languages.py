@@ -13,7 +13,7 @@ from engine.grammar import GRAMMARS
 from tests.engine.builders import position
 from tests.games.game_helpers import start_two_player_game
 from tests.notifications.email_helpers import start_game
-from tests.notifications.inbound.mail_helpers import latest, receive, reply_bytes
+from tests.notifications.inbound.mail_helpers import answer, latest, receive, reply_bytes
 
 from games.models import Game, Move, Seat
 from notifications.inbound import CommandKind, command_from_text
@@ -210,3 +210,18 @@ def test_the_email_door_accepts_and_refuses_a_move_as_the_api_does(text: str, la
         return
     email = _outcome(lambda: engine.parse_move(state, command.argument, languages=languages))
     assert email == api
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("language", "body"), [("en", "take WUGR"), ("it", "prendi bianco blu verde rosso")])
+def test_a_take_of_four_tokens_by_email_is_refused_citing_b_take_3(
+    clock: Any, commit: Any, alice: Any, bob: Any, language: str, body: str
+) -> None:
+    game = start_game(commit, alice, bob)
+    player = _to_move(game)
+    turn_email = latest(player, "Your turn")
+    _speaks(player, language)
+    inbound = receive(commit, reply_bytes(turn_email, sender=player.email, body=body))
+    assert inbound is not None and inbound.status == Status.REFUSED
+    assert "B-TAKE-3" in answer(player, "reply_refused").body
+    assert not Move.objects.filter(game=game).exists()
