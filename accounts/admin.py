@@ -13,8 +13,8 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
 
-from accounts.models import ApiToken, Player
-from api.admin_tools import NoAddMixin, happened, titled
+from accounts.models import ApiToken, EmailAddress, Player
+from api.admin_tools import NoAddMixin, ReadOnlyMixin, happened, titled
 from accounts.services import player_disable, player_erase, token_revoke
 
 
@@ -22,13 +22,19 @@ from accounts.services import player_disable, player_erase, token_revoke
 class PlayerAdmin(admin.ModelAdmin[Player]):
     list_display = ["display_name", "user", "email_verified_at", "created_at"]
     search_fields = ["display_name", "user__username", "user__email"]
-    readonly_fields = ["user", "email_verified_at", "created_at", "erased_at"]
+    readonly_fields = ["user", "email_verified_at", "other_addresses", "created_at", "erased_at"]
     list_select_related = ["user"]
     list_filter = [("user__is_active", titled("active")), ("erased_at", happened("erased"))]
     actions = ["disable_accounts", "erase_accounts"]
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # erase_accounts instead
+
+    @admin.display(description="other addresses")
+    def other_addresses(self, obj: Player) -> str:
+        """The addresses added to the account besides its primary one (``user.email``)."""
+        rows = EmailAddress.objects.filter(user_id=obj.user_id)
+        return ", ".join(f"{row.address} ({'verified' if row.is_verified else 'not verified'})" for row in rows) or "-"
 
     @admin.action(description="Disable the selected accounts (their seats leave their games at once)")
     def disable_accounts(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
@@ -80,3 +86,15 @@ class ApiTokenAdmin(NoAddMixin, admin.ModelAdmin[ApiToken]):
             token_revoke(token=token, by_user=user)
             count += 1
         self.message_user(request, f"Revoked {count} token(s).", messages.SUCCESS)
+
+
+@admin.register(EmailAddress)
+class EmailAddressAdmin(ReadOnlyMixin, admin.ModelAdmin[EmailAddress]):
+    """Addresses players added to their accounts (accounts.services.addresses):
+    shown only; the player adds, verifies and removes them."""
+
+    list_display = ["address", "user", "verified_at", "created_at"]
+    list_filter = [("verified_at", happened("verified"))]
+    search_fields = ["address", "user__username", "user__email"]
+    fields = readonly_fields = ("user", "address", "verified_at", "created_at")
+    list_select_related = ["user"]

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from accounts import pages
+from accounts import address_pages, pages
 
 urlpatterns = [
     path("signup/", pages.signup, name="accounts-signup"),
@@ -22,4 +22,25 @@ urlpatterns = [
     path("password/changed/", pages.PasswordChangeDonePage.as_view(), name="accounts-password-change-done"),
     path("email/", pages.email_change, name="accounts-email"),
     path("email/confirm/<str:token>/", pages.email_confirm, name="accounts-email-confirm"),
+    path("email/addresses/", address_pages.email_addresses, name="accounts-email-addresses"),
+    path(
+        "email/addresses/<int:address_id>/verify/",
+        address_pages.email_address_verify,
+        name="accounts-email-address-verify",
+    ),
+    path(
+        "email/addresses/<int:address_id>/resend/",
+        address_pages.email_address_resend,
+        name="accounts-email-address-resend",
+    ),
+    path(
+        "email/addresses/<int:address_id>/primary/",
+        address_pages.email_address_primary,
+        name="accounts-email-address-primary",
+    ),
+    path(
+        "email/addresses/<int:address_id>/remove/",
+        address_pages.email_address_remove,
+        name="accounts-email-address-remove",
+    ),
 ]

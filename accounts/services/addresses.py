@@ -196,7 +196,8 @@ def email_address_make_primary(*, user: User, address_id: int) -> EmailAddress |
         new_address, new_verified_at = row.address, row.verified_at
         row.delete()
         account.email = new_address
-        account.save(update_fields=["email"])  # a bounce recorded against the old address is forgotten (accounts.receivers)
+        # A bounce recorded against the old address is forgotten (accounts.receivers).
+        account.save(update_fields=["email"])
         Player.objects.filter(pk=player.pk).update(email_verified_at=new_verified_at)
         old_row = (
             EmailAddress.objects.create(user=account, address=old_address, verified_at=old_verified_at)

@@ -176,7 +176,7 @@ def _code_email(verification: EmailVerification, code: str) -> tuple[str, str]:
             + gettext(
                 "Type it on your email settings page (%(url)s), or send it with a program that uses your account "
                 "through the API."
-            ) % {"url": f"{_site_url()}/accounts/email/"}
+            ) % {"url": f"{_site_url()}/accounts/email/addresses/"}
             + "\n\n"
             + ngettext(
                 "The code is good for %(n)d hour. If you did not ask for this, ignore this email: the address is "
@@ -222,7 +222,8 @@ def code_email_send(*, verification_id: int) -> bool:
         return False
     # A code for an added address goes to that address; every other code to the account's own.
     to = verification.email_address.address if verification.email_address is not None else verification.user.email
-    if not to or (verification.purpose == EmailVerification.Purpose.ADDRESS) != (verification.email_address is not None):
+    for_address = verification.purpose == EmailVerification.Purpose.ADDRESS
+    if not to or for_address != (verification.email_address is not None):
         return False
     code = _code_from_salt(verification.code_salt)
     if not constant_time_compare(verification.code_hash, _code_hash(code)):

@@ -135,7 +135,7 @@ def render_reply_unauthorised(notification: Notification) -> KindContext:
     # No seat: the warning must not carry a reply address for the seat. It keeps
     # its own subject (the message it is about may be a forger's).
     reply = _inbound_reply(notification)
-    context = {"reply": reply, "game_url": "", "emails_url": f"{site_url()}{reverse('accounts-email')}",
+    context = {"reply": reply, "game_url": "", "emails_url": f"{site_url()}{reverse('accounts-email-addresses')}",
                "waiting_address": _waiting_address(notification, reply)}  # fmt: skip
     return KindContext(context, headers=_thread(reply, own_subject=True)["headers"])
 

@@ -32,7 +32,8 @@ pytestmark = pytest.mark.django_db
 
 Status = InboundMessage.Status
 PHONE = "player.phone@mobile.example"
-CODE = re.compile(rf"^\s*confirm ([{CODE_ALPHABET}]{{4}}-[{CODE_ALPHABET}]{{4}}-[{CODE_ALPHABET}]{{4}})\s*$", re.MULTILINE)
+GROUP = f"[{CODE_ALPHABET}]{{4}}"
+CODE = re.compile(rf"^\s*confirm ({GROUP}-{GROUP}-{GROUP})\s*$", re.MULTILINE)
 
 
 def _to_move(game: Game) -> Any:
@@ -46,7 +47,8 @@ def _phone(user: Any, *, verified: bool) -> EmailAddress:
 
 def _sent_to(address: str, kind: str) -> Any:
     """The newest email of ``kind`` that went to ``address``."""
-    ids = set(Notification.objects.filter(kind=kind, status=Notification.Status.SENT).values_list("message_id", flat=True))
+    sent = Notification.objects.filter(kind=kind, status=Notification.Status.SENT)
+    ids = set(sent.values_list("message_id", flat=True))
     for message in reversed(mail.outbox):
         if message.to == [address] and message.extra_headers.get("Message-ID") in ids:
             return message
@@ -99,7 +101,8 @@ def test_an_unauthenticated_reply_from_a_second_address_is_challenged_at_that_ad
     assert sent[0].subject == f"Please confirm: play take WUG in game {game.pk}"
     match = CODE.search(str(sent[0].body))
     assert match is not None, sent[0].body
-    confirmed = receive(commit, reply_bytes(sent[0], sender=PHONE, body=f"confirm {match.group(1)}", authenticated=False))
+    answered = reply_bytes(sent[0], sender=PHONE, body=f"confirm {match.group(1)}", authenticated=False)
+    confirmed = receive(commit, answered)
     assert confirmed is not None and confirmed.status == Status.APPLIED
     assert Move.objects.get(game=game, ply=0).text == "take WUG"
 
@@ -122,7 +125,7 @@ def test_a_reply_from_an_unverified_address_plays_nothing_and_the_primary_is_tol
     body = str(warning.body)
     assert PHONE in body
     assert "The move was not played" in body
-    assert "/accounts/email/" in body and "email settings page" in body
+    assert "/accounts/email/addresses/" in body and "email settings page" in body
     assert "nothing needs doing" not in body
     assert "/api/" not in body and "POST" not in body
 
@@ -138,7 +141,7 @@ def test_a_reply_from_a_stranger_tells_the_owner_the_move_was_not_played_and_how
     body = str(warning.body)
     assert "The move was not played" in body
     assert "e***@evil.example" in body and "eve@evil.example" not in body
-    assert "add that address on your email settings page" in body and "/accounts/email/" in body
+    assert "add that address on your email settings page" in body and "/accounts/email/addresses/" in body
     assert "nothing needs doing" not in body
     assert "/api/" not in body
     assert "not played" in warning.alternatives[0][0]
