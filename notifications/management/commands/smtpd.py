@@ -15,6 +15,10 @@ with a DKIM/DMARC filter does.
 
 aiosmtpd's own logger ("mail.log") writes every sender and recipient, reply
 tokens among them, at INFO: it is kept to warnings, with addresses redacted.
+How a session ended is logged here instead: a session that ends with QUIT, or
+that never said HELO (a port probe, the controller's own check that it
+listens), at DEBUG; one whose client went away in the middle, at INFO. A normal
+run logs no warning.
 """
 
 from __future__ import annotations
@@ -69,6 +73,35 @@ def _in_domain(address: str, domain: str) -> bool:
     return address.strip().strip("<>").rpartition("@")[2].lower() == domain.lower()
 
 
+def _peer_address(session: Session) -> str:
+    return str(session.peer[0] if isinstance(session.peer, tuple) and session.peer else session.peer or "")
+
+
+class ReceiverSMTP(SMTP):
+    """aiosmtpd's SMTP session, whose end is logged by the receiver, not by the
+    library: its "connection lost" follows every session, a QUIT included."""
+
+    said_quit = False  # set by InboundHandler.handle_QUIT
+
+    def connection_lost(self, error: Exception | None) -> None:
+        super().connection_lost(error)
+        session = self.session
+        if session is None:
+            return
+        if self.said_quit or (error is None and not session.host_name):
+            logger.debug("smtpd session from %s ended", _peer_address(session))
+        else:
+            logger.info("smtpd connection from %s lost before QUIT%s", _peer_address(session),
+                        f" ({type(error).__name__})" if error is not None else "")  # fmt: skip
+
+
+class ReceiverController(Controller):
+    """aiosmtpd's controller, serving ReceiverSMTP sessions."""
+
+    def factory(self) -> SMTP:
+        return ReceiverSMTP(self.handler, **self.SMTP_kwargs)
+
+
 class InboundHandler:
     """aiosmtpd's handler: checks each recipient, stores each message."""
 
@@ -85,13 +118,17 @@ class InboundHandler:
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
+    async def handle_QUIT(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        if isinstance(server, ReceiverSMTP):
+            server.said_quit = True
+        return "221 Bye"
+
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
         raw = envelope.original_content or b""
         if isinstance(raw, str):
             raw = raw.encode("utf-8", errors="replace")
         recipients = [str(r) for r in envelope.rcpt_tos]
-        peer_address = session.peer[0] if isinstance(session.peer, tuple) and session.peer else str(session.peer or "")
-        peer = SmtpPeer(client_ip=str(peer_address), helo=str(session.host_name or ""),
+        peer = SmtpPeer(client_ip=_peer_address(session), helo=str(session.host_name or ""),
                         mail_from=str(envelope.mail_from or ""))  # fmt: skip
         loop = asyncio.get_running_loop()
         try:
@@ -114,7 +151,7 @@ def store(raw: bytes, recipients: list[str], peer: SmtpPeer | None = None, resol
 def receiver_start(*, host: str, port: int, resolver: Resolver | None = None) -> Controller:
     """The receiver, listening (a thread of aiosmtpd's), with its library's log kept quiet."""
     library_log_quiet()
-    controller = Controller(
+    controller = ReceiverController(
         InboundHandler(str(settings.EMAIL_REPLY_DOMAIN or ""), resolver=resolver),
         hostname=host,
         port=port,
