@@ -14,7 +14,7 @@ and are refused without the ``games.moderate_game`` permission. A scoped admin
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
@@ -25,6 +25,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from accounts.admin import PlayerAdmin
 from api.admin_tools import happened
@@ -56,6 +57,9 @@ from games.admin_moderation import (
 HIDDEN_FIELDS = frozenset({"seed", "state", "start_state", "private_card"})
 
 _ModelT = TypeVar("_ModelT", bound=Model)
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 class HiddenInformationMixin(admin.ModelAdmin[_ModelT]):
@@ -94,11 +98,11 @@ class MoveInline(ReadOnlyMixin, admin.TabularInline[Move, Game]):
 class OverdueFilter(admin.SimpleListFilter):
     """Active games whose deadline has passed (the sweep acts on them soon)."""
 
-    title = "overdue"
+    title = gettext_lazy("overdue")
     parameter_name = "overdue"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("yes", "Overdue: the deadline has passed")]
+        return [("yes", gettext("Overdue: the deadline has passed"))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         if self.value() == "yes":
@@ -109,7 +113,7 @@ class OverdueFilter(admin.SimpleListFilter):
 class WaitingOnFilter(admin.SimpleListFilter):
     """Active games waiting on one player: the seat to move is theirs."""
 
-    title = "waiting on"
+    title = gettext_lazy("waiting on")
     parameter_name = "waiting_on"
     LIMIT = 100
 
@@ -170,51 +174,56 @@ class GameModerationAdmin(ReadOnlyMixin, ModerationActionsMixin, HiddenInformati
             super().get_queryset(request).select_related("created_by").prefetch_related("seats__user").distinct()
         )
 
-    @admin.display(description="time control")
+    @admin.display(description=gettext_lazy("time control"))
     def time_control(self, game: Game) -> str:
         return time_control_words(game)
 
-    @admin.display(description="result")
+    @admin.display(description=gettext_lazy("result"))
     def readable_result(self, game: Game) -> SafeString:
         return result_html(game)
 
-    @admin.display(description="moderation log")
+    @admin.display(description=gettext_lazy("moderation log"))
     def moderation_log(self, game: Game) -> SafeString:
         entries = list(with_people_names(ModerationEntry.objects.filter(game_id=game.pk)).order_by("at", "id"))
         if not entries:
-            return format_html("{}", "Nothing so far.")
+            return format_html("{}", gettext("Nothing so far."))
         rows = (
             (f"{timezone.localtime(entry.at):%Y-%m-%d %H:%M}", entry.get_action_display(), moderator_words(entry), target_words(entry), entry.reason)
             for entry in entries
         )
         return format_html(
-            "<table><tr><th>at</th><th>action</th><th>moderator</th><th>player</th><th>reason</th></tr>{}</table>",
+            "<table><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr>{}</table>",
+            gettext("at"),
+            gettext("action"),
+            gettext("moderator"),
+            gettext("player"),
+            gettext("reason"),
             format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", rows),
         )
 
-    @admin.display(description="seed")
+    @admin.display(description=gettext_lazy("seed"))
     def revealed_seed(self, game: Game) -> str:
         if game.is_over and game.seed:
             return game.seed
-        return "(hidden until the game is over)"
+        return gettext("(hidden until the game is over)")
 
-    @admin.display(description="to move")
+    @admin.display(description=gettext_lazy("to move"))
     def player_to_move(self, game: Game) -> str:
         if game.to_move is None or game.status != Game.Status.ACTIVE:
             return "—"
         seat = next((s for s in game.seats.all() if s.index == game.to_move), None)
         if seat is None:
-            return f"seat {game.to_move}"
-        return f"{seat.user.get_username()} (seat {game.to_move})"
+            return gettext("seat %(seat)s") % {"seat": game.to_move}
+        return gettext("%(name)s (seat %(seat)s)") % {"name": seat.user.get_username(), "seat": game.to_move}
 
-    @admin.display(description="board as a seat sees it")
+    @admin.display(description=gettext_lazy("board as a seat sees it"))
     def boards(self, game: Game) -> str:
         seats = sorted((s for s in game.seats.all() if s.index is not None), key=lambda s: s.index or 0)
         if not seats:
-            return "(not started)"
+            return gettext("(not started)")
         return format_html_join(
             " · ",
-            '<a href="{}">seat {} ({})</a>',
+            '<a href="{}">' + gettext("seat {} ({})") + "</a>",
             (
                 (reverse(self._board_url_name(), args=[game.pk, s.index]), s.index, s.user.get_username())
                 for s in seats
@@ -239,15 +248,15 @@ class GameModerationAdmin(ReadOnlyMixin, ModerationActionsMixin, HiddenInformati
         moderator: refused to anyone who holds a seat in the game, and logged."""
         game = self.get_object(request, object_id)
         if game is None:
-            raise Http404(f"No game {object_id}.")
+            raise Http404(gettext("No game %(game)s.") % {"game": object_id})
         if not self.has_view_permission(request, game) or not self.moderation_allowed(request, game):
-            raise PermissionDenied("You may not moderate this game.")
+            raise PermissionDenied(gettext("You may not moderate this game."))
         if not any(s.index == seat for s in game.seats.all()):
-            raise Http404(f"Game {game.pk} has no seat {seat}.")
+            raise Http404(gettext("Game %(game)s has no seat %(seat)s.") % {"game": game.pk, "seat": seat})
         moderation.moderation_board_view_record(game=game, seat_index=seat, by_user=request_moderator(request))
         context = {
             **self.admin_site.each_context(request),
-            "title": f"Game {game.pk} as seat {seat} sees it",
+            "title": gettext("Game %(game)s as seat %(seat)s sees it") % {"game": game.pk, "seat": seat},
             "opts": self.model._meta,
             "original": game,
             "board": board_context(game=game, seat_index=seat),
@@ -267,7 +276,7 @@ class SeatAdmin(ReadOnlyMixin, HiddenInformationMixin[Seat], admin.ModelAdmin[Se
     list_select_related = ["game", "user"]
     actions = ["rotate_page_link"]
 
-    @admin.action(description="Rotate the page link")
+    @admin.action(description=gettext_lazy("Rotate the page link"))
     def rotate_page_link(self, request: HttpRequest, queryset: QuerySet[Seat]) -> None:
         """Revoke every link to the game page sent so far for these seats (a leaked email, say)."""
         rotated = 0
@@ -280,7 +289,12 @@ class SeatAdmin(ReadOnlyMixin, HiddenInformationMixin[Seat], admin.ModelAdmin[Se
                 rotated += 1
         self.message_user(
             request,
-            f"Replaced the page link of {rotated} seat{'s' if rotated != 1 else ''}; earlier links no longer open the game.",
+            ngettext(
+                "Replaced the page link of %(n)s seat; earlier links no longer open the game.",
+                "Replaced the page link of %(n)s seats; earlier links no longer open the game.",
+                rotated,
+            )
+            % {"n": rotated},
             messages.SUCCESS,
         )
 
@@ -324,15 +338,15 @@ class ModerationLogMixin(admin.ModelAdmin[_ModelT]):
     def get_queryset(self, request: HttpRequest) -> QuerySet[_ModelT]:
         return with_people_names(super().get_queryset(request))
 
-    @admin.display(description="moderator", ordering="user_id")
+    @admin.display(description=gettext_lazy("moderator"), ordering="user_id")
     def moderator(self, entry: ModerationEntry) -> str:
         return moderator_words(entry)
 
-    @admin.display(description="player", ordering="target_user_id")
+    @admin.display(description=gettext_lazy("player"), ordering="target_user_id")
     def player(self, entry: ModerationEntry) -> str:
         return target_words(entry)
 
-    @admin.display(description="details")
+    @admin.display(description=gettext_lazy("details"))
     def details_list(self, entry: ModerationEntry) -> SafeString:
         return details_html(entry)
 
@@ -353,7 +367,7 @@ class ModerationEntryAdmin(
     def has_module_permission(self, request: HttpRequest) -> bool:
         return moderation_allowed(request) or super().has_module_permission(request)
 
-    @admin.display(description="game", ordering="game_id")
+    @admin.display(description=gettext_lazy("game"), ordering="game_id")
     def game_link(self, entry: ModerationEntry) -> str:
         if not entry.game_id:
             return "—"
@@ -368,7 +382,7 @@ class PlayerModerationForm(ReasonForm):
 
 
 def _player_action(
-    name: str, description: str, do: Callable[[Any, Any, str], object]
+    name: str, description: StrOrPromise, do: Callable[[Any, Any, str], object]
 ) -> Callable[..., TemplateResponse | None]:
     spec = ModerationAction(name, description, PlayerModerationForm, lambda request, game, data: "")
 
@@ -377,8 +391,10 @@ def _player_action(
 
         def perform(player: Player, data: dict[str, Any]) -> str:
             changed = do(player.user, request_moderator(request), data["reason"])
-            verb = description.split(" ")[0].lower()
-            return f"{player.user.get_username()}: {'done' if changed is not False else 'nothing to do'} ({verb})."
+            verb = str(description).split(" ")[0].lower()
+            if changed is not False:
+                return gettext("%(name)s: done (%(verb)s).") % {"name": player.user.get_username(), "verb": verb}
+            return gettext("%(name)s: nothing to do (%(verb)s).") % {"name": player.user.get_username(), "verb": verb}
 
         return moderation_confirm(
             modeladmin,
@@ -403,17 +419,17 @@ class PlayerModerationAdmin(PlayerAdmin):
         *PlayerAdmin.actions,
         _player_action(
             "moderate_warn",
-            "Warn the selected players (asks why)",
+            gettext_lazy("Warn the selected players (asks why)"),
             lambda user, by, reason: moderation.moderation_player_warn(user=user, by_user=by, reason=reason),
         ),
         _player_action(
             "moderate_suspend",
-            "Suspend the selected players: tokens and links stop working (asks why)",
+            gettext_lazy("Suspend the selected players: tokens and links stop working (asks why)"),
             lambda user, by, reason: moderation.moderation_player_suspend(user=user, by_user=by, reason=reason),
         ),
         _player_action(
             "moderate_unsuspend",
-            "Lift the suspension of the selected players (asks why)",
+            gettext_lazy("Lift the suspension of the selected players (asks why)"),
             lambda user, by, reason: moderation.moderation_player_unsuspend(user=user, by_user=by, reason=reason),
         ),
     ]

@@ -10,10 +10,12 @@ from typing import Any, TypeVar
 from django.contrib.auth import get_user_model
 from django.db.models import Model, OuterRef, QuerySet, Subquery
 from django.utils.html import format_html, format_html_join
+from django.utils.functional import Promise
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from accounts.models import Player
-from core.text import counted, listed
+from core.text import listed
 from games.models import Game, ModerationEntry
 from games.results import ResultReason
 
@@ -29,10 +31,14 @@ def person_words(user_id: int | None, username: str | None, display_name: str | 
     if user_id is None:
         return "—"
     if username is None:
-        return f"user {user_id} (deleted)"
+        return gettext("user %(id)s (deleted)") % {"id": user_id}
     if display_name and display_name != username:
-        return f"{display_name} ({username}, user {user_id})"
-    return f"{username} (user {user_id})"
+        return gettext("%(name)s (%(username)s, user %(id)s)") % {
+            "name": display_name,
+            "username": username,
+            "id": user_id,
+        }
+    return gettext("%(username)s (user %(id)s)") % {"username": username, "id": user_id}
 
 
 def people_words(user_ids: Iterable[int | None]) -> dict[int, str]:
@@ -100,46 +106,70 @@ def span_words(seconds: int) -> str:
     """A span of time as a person says it: "1 minute", "3 days", "1 day 6 hours"."""
     parts = []
     rest = max(seconds, 0)
-    for unit, noun in ((86400, "day"), (3600, "hour"), (60, "minute"), (1, "second")):
+    for unit in (86400, 3600, 60, 1):
         amount, rest = divmod(rest, unit)
         if amount:
-            parts.append(counted(amount, noun))
-    return " ".join(parts) or "no time"
+            parts.append(_amount(unit, amount))
+    return " ".join(parts) or gettext("no time")
+
+
+def _amount(unit: int, n: int) -> str:
+    if unit == 86400:
+        return ngettext("%(n)s day", "%(n)s days", n) % {"n": n}
+    if unit == 3600:
+        return ngettext("%(n)s hour", "%(n)s hours", n) % {"n": n}
+    if unit == 60:
+        return ngettext("%(n)s minute", "%(n)s minutes", n) % {"n": n}
+    return ngettext("%(n)s second", "%(n)s seconds", n) % {"n": n}
 
 
 def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    """``n`` as an ordinal in the active language: "3rd" ("3°", "3.")."""
+    if 10 <= n % 100 <= 20 or n % 10 not in (1, 2, 3):
+        return gettext("%(n)sth") % {"n": n}
+    if n % 10 == 1:
+        return gettext("%(n)sst") % {"n": n}
+    if n % 10 == 2:
+        return gettext("%(n)snd") % {"n": n}
+    return gettext("%(n)srd") % {"n": n}
 
 
 def time_control_words(game: Game) -> str:
     """The game's clock as docs/api.md ("Clocks and timeouts") describes it:
     "1 minute per move; no time bank; the 3rd timeout in a row forfeits the seat"."""
-    per_move = f"{span_words(game.move_seconds)} per move"
     cap = span_words(game.bank_cap_seconds)
     if game.bank_start_seconds:
-        bank = f"a bank of {span_words(game.bank_start_seconds)} at the start, at most {cap}"
+        bank = gettext("a bank of %(start)s at the start, at most %(cap)s") % {
+            "start": span_words(game.bank_start_seconds),
+            "cap": cap,
+        }
     elif game.bank_cap_seconds:
-        bank = f"an empty bank at the start, at most {cap}"
+        bank = gettext("an empty bank at the start, at most %(cap)s") % {"cap": cap}
     else:
-        bank = "no time bank"
+        bank = gettext("no time bank")
     if game.forfeit_after == 1:
-        forfeit = "the first timeout forfeits the seat"
+        forfeit = gettext("the first timeout forfeits the seat")
     else:
-        forfeit = f"the {_ordinal(game.forfeit_after)} timeout in a row forfeits the seat"
-    return f"{per_move}; {bank}; {forfeit}"
+        forfeit = gettext("the %(ordinal)s timeout in a row forfeits the seat") % {
+            "ordinal": _ordinal(game.forfeit_after)
+        }
+    return gettext("%(time)s per move; %(bank)s; %(forfeit)s") % {
+        "time": span_words(game.move_seconds),
+        "bank": bank,
+        "forfeit": forfeit,
+    }
 
 
 # Why a game ended, for a moderator reading its result.
-RESULT_REASON_WORDS: dict[str, str] = {
-    ResultReason.POINTS: "a player reached the points target and the round was finished",
-    ResultReason.GAUNTLET: "a player completed the Infinity Gauntlet and the round was finished",
-    ResultReason.ALL_PASSED: "every player passed in a row",
-    ResultReason.ROUND_LIMIT: "the round limit was reached",
-    ResultReason.RESIGNATION: "every other player resigned",
-    ResultReason.TIMEOUT: "every other player resigned or ran out of time",
-    ResultReason.ACCOUNT_DISABLED: "every other player left the game (an account was disabled)",
-    ResultReason.ADJUDICATED: "a moderator decided the places",
+RESULT_REASON_WORDS: dict[str, str | Promise] = {
+    ResultReason.POINTS: gettext_lazy("a player reached the points target and the round was finished"),
+    ResultReason.GAUNTLET: gettext_lazy("a player completed the Infinity Gauntlet and the round was finished"),
+    ResultReason.ALL_PASSED: gettext_lazy("every player passed in a row"),
+    ResultReason.ROUND_LIMIT: gettext_lazy("the round limit was reached"),
+    ResultReason.RESIGNATION: gettext_lazy("every other player resigned"),
+    ResultReason.TIMEOUT: gettext_lazy("every other player resigned or ran out of time"),
+    ResultReason.ACCOUNT_DISABLED: gettext_lazy("every other player left the game (an account was disabled)"),
+    ResultReason.ADJUDICATED: gettext_lazy("a moderator decided the places"),
 }
 
 
@@ -153,32 +183,36 @@ def result_html(game: Game) -> SafeString:
     result = game.result
     if not result:
         if game.status == Game.Status.ABORTED:
-            return format_html("{}", "No result: the game was aborted.")
-        return format_html("{}", "No result yet.")
+            return format_html("{}", gettext("No result: the game was aborted."))
+        return format_html("{}", gettext("No result yet."))
     names = _seat_names(game)
 
     def who(seat: int) -> str:
-        return f"{names.get(seat, 'nobody')} (seat {seat})"
+        return gettext("%(name)s (seat %(seat)s)") % {"name": names.get(seat, gettext("nobody")), "seat": seat}
 
     places, scores = result.get("places") or [], result.get("scores") or []
     resigned, timed_out = set(result.get("resigned") or []), set(result.get("timed_out") or [])
     rows = []
     for seat in result.get("ranking") or []:
-        left = "out on time" if seat in timed_out else "resigned" if seat in resigned else ""
+        left = gettext("out on time") if seat in timed_out else gettext("resigned") if seat in resigned else ""
         rows.append(
             (
                 places[seat] if seat < len(places) else "?",
                 who(seat),
-                counted(scores[seat], "point") if seat < len(scores) else "?",
+                ngettext("%(n)s point", "%(n)s points", scores[seat]) % {"n": scores[seat]} if seat < len(scores) else "?",
                 left,
             )
         )
     winners = [who(seat) for seat in result.get("winners") or []]
     reason = str(result.get("reason", ""))
     return format_html(
-        "<p>{}: {}</p><table><tr><th>place</th><th>player</th><th>score</th><th></th></tr>{}</table><p>{}</p>",
-        "Winners" if len(winners) > 1 else "Winner",
+        "<p>{}: {}</p><table><tr><th>{}</th><th>{}</th><th>{}</th><th></th></tr>{}</table><p>{}</p>",
+        ngettext("Winner", "Winners", max(1, len(winners))),
         listed(winners),
+        gettext("place"),
+        gettext("player"),
+        gettext("score"),
         format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", rows),
-        f"Why it ended: {RESULT_REASON_WORDS.get(reason, reason)} ({reason}).",
+        gettext("Why it ended: %(words)s (%(reason)s).")
+        % {"words": RESULT_REASON_WORDS.get(reason, reason), "reason": reason},
     )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django import forms
 from django.contrib import admin, messages
@@ -18,6 +18,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from core.errors import DomainError, InvalidInput
 from games import moderation
@@ -28,6 +29,10 @@ _ModelT = TypeVar("_ModelT", bound=Model)
 MODERATE_PERMISSION = "games.moderate_game"
 # The confirmation page every moderation action shows before it acts.
 CONFIRMATION_TEMPLATE = "admin/games/moderation_confirmation.html"
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 
 
 # --- moderation: permission, forms, actions ---------------------------------------
@@ -45,7 +50,8 @@ class ReasonForm(forms.Form):
     reason = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
         max_length=moderation.MAX_REASON_LENGTH,
-        help_text="Required: it is kept in the moderation log and the game's export.",
+        label=gettext_lazy("Reason"),
+        help_text=gettext_lazy("Required: it is kept in the moderation log and the game's export."),
     )
 
     def clean_reason(self) -> str:
@@ -62,13 +68,22 @@ class ReasonForm(forms.Form):
 
 
 class ExtendDeadlineForm(ReasonForm):
-    hours = forms.IntegerField(min_value=1, max_value=24 * 30, initial=24, help_text="Added to this turn's clock.")
+    hours = forms.IntegerField(
+        label=gettext_lazy("Hours"),
+        min_value=1,
+        max_value=24 * 30,
+        initial=24,
+        help_text=gettext_lazy("Added to this turn's clock."),
+    )
 
 
 class AdjudicateForm(ReasonForm):
     places = forms.CharField(
         max_length=40,
-        help_text="Places by seat, in seat order, 1 is first; players sharing a place skip the next (1, 1, 3).",
+        label=gettext_lazy("Places"),
+        help_text=gettext_lazy(
+            "Places by seat, in seat order, 1 is first; players sharing a place skip the next (1, 1, 3)."
+        ),
     )
 
     def clean_places(self) -> list[int]:
@@ -76,7 +91,9 @@ class AdjudicateForm(ReasonForm):
         try:
             return [int(part) for part in text.replace(" ", "").split(",") if part]
         except ValueError:
-            raise forms.ValidationError(f"{text!r} is not a list of places such as 2, 1.") from None
+            raise forms.ValidationError(
+                gettext("%(text)s is not a list of places such as 2, 1.") % {"text": repr(text)}
+            ) from None
 
 
 def seat_choices(game: Game) -> list[tuple[int, str]]:
@@ -84,25 +101,43 @@ def seat_choices(game: Game) -> list[tuple[int, str]]:
     A seat that left the game is not offered: there is nobody to replace."""
     seats = sorted((s for s in game.seats.all() if s.index is not None and not s.resigned), key=lambda s: s.index or 0)
     return [
-        (seat.index or 0, f"seat {seat.index}: {seat.user.get_username()}{' (the bot plays it)' if seat.bot else ''}")
+        (
+            seat.index or 0,
+            gettext("seat %(seat)s: %(name)s (the bot plays it)") % {"seat": seat.index, "name": seat.user.get_username()}
+            if seat.bot
+            else gettext("seat %(seat)s: %(name)s") % {"seat": seat.index, "name": seat.user.get_username()},
+        )
         for seat in seats
     ]
 
 
 class ReplaceSeatForm(ReasonForm):
-    seat = forms.TypedChoiceField(coerce=int, choices=[], help_text="The seat to hand over (seat 0 plays first).")
-    username = forms.CharField(required=False, help_text="The player who takes the seat; empty for the bot.")
-    bot = forms.BooleanField(required=False, help_text="Let the built-in greedy bot play the seat.")
+    seat = forms.TypedChoiceField(
+        coerce=int,
+        choices=[],
+        label=gettext_lazy("Seat"),
+        help_text=gettext_lazy("The seat to hand over (seat 0 plays first)."),
+    )
+    username = forms.CharField(
+        required=False,
+        label=gettext_lazy("Username"),
+        help_text=gettext_lazy("The player who takes the seat; empty for the bot."),
+    )
+    bot = forms.BooleanField(
+        required=False, label=gettext_lazy("Bot"), help_text=gettext_lazy("Let the built-in greedy bot play the seat.")
+    )
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
         username, bot = cleaned.get("username"), cleaned.get("bot")
         if bool(username) == bool(bot):
-            raise forms.ValidationError("Give either a username or tick the bot, not both.")
+            raise forms.ValidationError(gettext("Give either a username or tick the bot, not both."))
         if username:
             user = get_user_model().objects.filter(username=username).first()
             if user is None:
-                raise forms.ValidationError(f"There is no player named {username!r}.")
+                raise forms.ValidationError(
+                    gettext("There is no player named %(name)s.") % {"name": repr(username)}
+                )
             cleaned["new_user"] = user
         return cleaned
 
@@ -128,7 +163,7 @@ class ModerationAction:
     takes one game at a time, and what it does to one game (returns a message)."""
 
     name: str
-    description: str
+    description: StrOrPromise
     form_class: type[ReasonForm]
     perform: Callable[[HttpRequest, Game, dict[str, Any]], str]
     one_game: bool = False
@@ -141,31 +176,36 @@ def request_moderator(request: HttpRequest) -> Any:
 
 def _abort(request: HttpRequest, game: Game, data: dict[str, Any]) -> str:
     moderation.moderation_game_abort(game_id=game.pk, by_user=request_moderator(request), reason=data["reason"])
-    return f"Aborted game {game.pk}."
+    return gettext("Aborted game %(game)s.") % {"game": game.pk}
 
 
 def _adjudicate(request: HttpRequest, game: Game, data: dict[str, Any]) -> str:
     moderation.moderation_game_adjudicate(
         game_id=game.pk, by_user=request_moderator(request), reason=data["reason"], places=data["places"]
     )
-    return f"Adjudicated game {game.pk}: places {', '.join(map(str, data['places']))}."
+    return gettext("Adjudicated game %(game)s: places %(places)s.") % {
+        "game": game.pk,
+        "places": ", ".join(map(str, data["places"])),
+    }
 
 
 def _extend(request: HttpRequest, game: Game, data: dict[str, Any]) -> str:
     moderation.moderation_deadline_extend(
         game_id=game.pk, by_user=request_moderator(request), reason=data["reason"], hours=data["hours"]
     )
-    return f"Gave game {game.pk} {data['hours']} more hour{'s' if data['hours'] != 1 else ''}."
+    return ngettext(
+        "Gave game %(game)s %(hours)s more hour.", "Gave game %(game)s %(hours)s more hours.", data["hours"]
+    ) % {"game": game.pk, "hours": data["hours"]}
 
 
 def _pause(request: HttpRequest, game: Game, data: dict[str, Any]) -> str:
     moderation.moderation_game_pause(game_id=game.pk, by_user=request_moderator(request), reason=data["reason"])
-    return f"Paused game {game.pk}."
+    return gettext("Paused game %(game)s.") % {"game": game.pk}
 
 
 def _resume(request: HttpRequest, game: Game, data: dict[str, Any]) -> str:
     moderation.moderation_game_resume(game_id=game.pk, by_user=request_moderator(request), reason=data["reason"])
-    return f"Resumed game {game.pk}."
+    return gettext("Resumed game %(game)s.") % {"game": game.pk}
 
 
 def _replace(request: HttpRequest, game: Game, data: dict[str, Any]) -> str:
@@ -178,17 +218,39 @@ def _replace(request: HttpRequest, game: Game, data: dict[str, Any]) -> str:
         new_user=new_user,
         bot=new_user is None,
     )
-    who = new_user.get_username() if new_user is not None else "the bot"
-    return f"Seat {data['seat']} of game {game.pk} is now played by {who}."
+    if new_user is None:
+        return gettext("Seat %(seat)s of game %(game)s is now played by the bot.") % {
+            "seat": data["seat"],
+            "game": game.pk,
+        }
+    return gettext("Seat %(seat)s of game %(game)s is now played by %(name)s.") % {
+        "seat": data["seat"],
+        "game": game.pk,
+        "name": new_user.get_username(),
+    }
 
 
 GAME_MODERATION_ACTIONS: tuple[ModerationAction, ...] = (
-    ModerationAction("moderate_extend_deadline", "Extend the deadline (asks how long and why)", ExtendDeadlineForm, _extend),
-    ModerationAction("moderate_pause", "Pause the clock (moderator; asks why)", ReasonForm, _pause),
-    ModerationAction("moderate_resume", "Resume a moderator's pause (asks why)", ReasonForm, _resume),
-    ModerationAction("moderate_abort", "Abort / annul the game (asks why)", ReasonForm, _abort),
-    ModerationAction("moderate_adjudicate", "Adjudicate the result (one game; asks the places and why)", AdjudicateForm, _adjudicate, one_game=True),
-    ModerationAction("moderate_replace_seat", "Replace a seat with a player or the bot (one game; asks why)", ReplaceSeatForm, _replace, one_game=True),
+    ModerationAction(
+        "moderate_extend_deadline", gettext_lazy("Extend the deadline (asks how long and why)"), ExtendDeadlineForm, _extend
+    ),
+    ModerationAction("moderate_pause", gettext_lazy("Pause the clock (moderator; asks why)"), ReasonForm, _pause),
+    ModerationAction("moderate_resume", gettext_lazy("Resume a moderator's pause (asks why)"), ReasonForm, _resume),
+    ModerationAction("moderate_abort", gettext_lazy("Abort / annul the game (asks why)"), ReasonForm, _abort),
+    ModerationAction(
+        "moderate_adjudicate",
+        gettext_lazy("Adjudicate the result (one game; asks the places and why)"),
+        AdjudicateForm,
+        _adjudicate,
+        one_game=True,
+    ),
+    ModerationAction(
+        "moderate_replace_seat",
+        gettext_lazy("Replace a seat with a player or the bot (one game; asks why)"),
+        ReplaceSeatForm,
+        _replace,
+        one_game=True,
+    ),
 )
 
 
@@ -207,9 +269,13 @@ def moderation_confirm(
     objects ``allowed`` refuses. Returns the page, or None to go back to the list."""
     refused = [obj for obj in objects if not allowed(obj)]
     if refused:
-        raise PermissionDenied(f"You may not moderate {', '.join(str(obj.pk) for obj in refused)}.")
+        raise PermissionDenied(
+            gettext("You may not moderate %(objects)s.") % {"objects": ", ".join(str(obj.pk) for obj in refused)}
+        )
     if action.one_game and len(objects) != 1:
-        modeladmin.message_user(request, f"Choose exactly one for “{action.description}”.", messages.ERROR)
+        modeladmin.message_user(
+            request, gettext("Choose exactly one for “%(action)s”.") % {"action": action.description}, messages.ERROR
+        )
         return None
     form = action.form_class(request.POST if request.POST.get("post") == "yes" else None)
     if form.is_bound and form.is_valid():
@@ -223,7 +289,7 @@ def moderation_confirm(
         return None
     context = {
         **modeladmin.admin_site.each_context(request),
-        "title": action.description.split(" (")[0],
+        "title": str(action.description).split(" (")[0],
         "opts": modeladmin.model._meta,
         "objects": objects,
         "form": form,

@@ -21,6 +21,7 @@ and no referrer (the link is a bearer secret).
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Callable
 from functools import wraps
 from typing import TYPE_CHECKING, Any
@@ -239,6 +240,7 @@ def _draw(
         ),
         "move_kinds": move_kinds(game, moves, board["colors"]),
         "move_count": len(moves),
+        "move_words": json.dumps(move_words(len(moves)), ensure_ascii=False) if moves else "",
         "act": bool(moves),
         "confirm_moves": _confirm_moves(seat),
         "typed": typed,
@@ -260,6 +262,29 @@ def _draw(
         "email_warning": _email_warning(seat),
     }
     return with_forms(render(request, "games/game_page.html", context, status=status))
+
+
+def move_words(move_count: int) -> dict[str, Any]:
+    """What games/static/games/game_page.js writes beside the moves it offers, in the
+    page's language (the page carries it as JSON in an attribute): whole sentences with
+    named placeholders it fills, and for each count of moves up to ``move_count`` its
+    sentence, the count's plural form chosen here (Latvian has three)."""
+    return {
+        "none": gettext("No legal move with %(what)s."),
+        "counts": [
+            ngettext("%(what)s: %(n)s move.", "%(what)s: %(n)s moves.", n) % {"what": "%(what)s", "n": n}
+            for n in range(move_count + 1)
+        ],
+        "choose_location": gettext("Choose the location on the board or below."),
+        "choose_noble": gettext("Choose the noble on the board or below."),
+        "give_back": gettext("Each gives tokens back so that you keep ten: choose which."),
+        "card": gettext("card %(id)s"),
+        "deck": gettext("the level %(level)s deck"),
+        "take": gettext("take %(letters)s"),
+        "take_more": gettext("take %(letters)s (and more piles)"),
+        "not_yours": gettext("%(id)s is not yours to choose now"),
+        "every": gettext("every legal move"),
+    }
 
 
 def _practice_heading(viewer: Viewer, seats: list[Seat]) -> dict[str, Any]:

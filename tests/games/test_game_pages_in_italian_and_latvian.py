@@ -4,6 +4,9 @@ of games, and the refusals of the services and the API; English stays the defaul
 
 from __future__ import annotations
 
+import html as html_module
+import json
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -15,6 +18,7 @@ from django.utils import translation
 
 from accounts.models import Player
 from games import errors, services
+from games.pages import move_words
 from games.models import Game, Seat
 from games.presentation import board_context
 from tests.accounts.pages_helpers import logged_in_client, page_text
@@ -22,6 +26,14 @@ from tests.games.board_helpers import first_take, page_path, play, started_game
 from tests.games.game_helpers import client_for, start_two_player_game, user_to_move
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _english_afterwards() -> Any:
+    """A page drawn in Italian leaves the thread speaking it: the tests after these
+    read English."""
+    yield
+    translation.deactivate()
 
 
 def speaking(seat: Seat, language: str) -> Client:
@@ -139,6 +151,29 @@ def test_a_refused_move_on_the_page_is_told_in_italian() -> None:
     assert answer.status_code == 400
     assert "Scegli una mossa dall&#x27;elenco o scrivila." in answer.content.decode()
     assert "Non giocata:" in answer.content.decode()
+
+
+def test_the_words_the_page_script_writes_beside_the_moves_come_in_the_pages_language() -> None:
+    game = started_game("base", 2)
+    html = seat_page(game, mover_of(game), "it")
+
+    carried = re.search(r'data-words="([^"]*)"', html)
+    assert carried is not None
+    words = json.loads(html_module.unescape(carried.group(1)))
+
+    assert words["none"] == "Nessuna mossa legale con %(what)s."
+    assert words["every"] == "tutte le mosse legali"
+    assert words["counts"][2] == "%(what)s: 2 mosse."
+
+
+def test_the_count_of_moves_the_page_script_writes_takes_latvians_three_forms() -> None:
+    with translation.override("lv"):
+        counts = move_words(21)["counts"]
+
+    assert counts[1] == "%(what)s: 1 gājiens."
+    assert counts[2] == "%(what)s: 2 gājieni."
+    assert counts[11] == "%(what)s: 11 gājieni."
+    assert counts[21] == "%(what)s: 21 gājiens."
 
 
 # --- the board of the emails -------------------------------------------------------------

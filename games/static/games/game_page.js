@@ -108,6 +108,46 @@
   var note = document.getElementById("move-filter");
   var label = document.getElementById("move-filter-label");
   var showAll = document.getElementById("move-filter-clear");
+  // The words written beside the moves, in the page's language (games.pages.move_words);
+  // English when the page carries none.
+  var WORDS = {
+    none: "No legal move with %(what)s.",
+    counts: [],
+    choose_location: "Choose the location on the board or below.",
+    choose_noble: "Choose the noble on the board or below.",
+    give_back: "Each gives tokens back so that you keep ten: choose which.",
+    card: "card %(id)s",
+    deck: "the level %(level)s deck",
+    take: "take %(letters)s",
+    take_more: "take %(letters)s (and more piles)",
+    not_yours: "%(id)s is not yours to choose now",
+    every: "every legal move"
+  };
+  var wordsGiven = panel.getAttribute("data-words");
+  if (wordsGiven) {
+    try {
+      var given = JSON.parse(wordsGiven);
+      Object.keys(given || {}).forEach(function (key) { WORDS[key] = given[key]; });
+    } catch (e) {
+      // Unreadable: the English words stay.
+    }
+  }
+
+  // A sentence with its named placeholders filled; a placeholder not given stays.
+  function fill(text, values) {
+    return text.replace(/%\((\w+)\)s/g, function (whole, name) {
+      return Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : whole;
+    });
+  }
+
+  function counted(n) {
+    var sentence = WORDS.counts[n];
+    if (!sentence) {
+      sentence = fill(n === 1 ? "%(what)s: %(n)s move." : "%(what)s: %(n)s moves.", { n: n });
+    }
+    return sentence;
+  }
+
   var order = Array.prototype.map.call(document.querySelectorAll("#bank [data-token]"), function (pile) {
     return pile.getAttribute("data-token");
   }).join("");
@@ -186,12 +226,10 @@
     prompt.hidden = true;
     note.hidden = false;
     label.textContent = list.length === 0
-      ? "No legal move with " + what + "."
-      : what + ": " + list.length + " move" + (list.length === 1 ? "" : "s") +
-        (choosing ? "; choose the " + (document.querySelector("[data-location]") ? "location" : "noble") +
-          " on the board or below." : ".") +
-        (list.length && list.every(function (m) { return / return /.test(m.text); })
-          ? " Each gives tokens back so that you keep ten: choose which." : "");
+      ? fill(WORDS.none, { what: what })
+      : fill(counted(list.length), { what: what }) +
+        (choosing ? " " + (document.querySelector("[data-location]") ? WORDS.choose_location : WORDS.choose_noble) : "") +
+        (list.every(function (m) { return / return /.test(m.text); }) ? " " + WORDS.give_back : "");
   }
 
   function reset() {
@@ -220,13 +258,13 @@
   function onCard(id) {
     reset();
     mark("[data-card]", function (e) { return e.getAttribute("data-card") === id; });
-    offer(moves.filter(function (m) { return m.on === id; }), "card " + id);
+    offer(moves.filter(function (m) { return m.on === id; }), fill(WORDS.card, { id: id }));
   }
 
   function onDeck(level) {
     reset();
     mark("[data-deck]", function (e) { return e.getAttribute("data-deck") === level; });
-    offer(moves.filter(function (m) { return m.on === "deck" + level; }), "the level " + level + " deck");
+    offer(moves.filter(function (m) { return m.on === "deck" + level; }), fill(WORDS.deck, { level: level }));
   }
 
   function onPile(letter) {
@@ -247,7 +285,7 @@
     }
     var exact = moves.filter(function (m) { return m.kind === "take" && m.take === takeLetters; });
     var more = moves.filter(function (m) { return m.kind === "take" && takes(m, takeLetters); });
-    offer(exact.length ? exact : more, "take " + takeLetters + (exact.length ? "" : " (and more piles)"));
+    offer(exact.length ? exact : more, fill(exact.length ? WORDS.take : WORDS.take_more, { letters: takeLetters }));
   }
 
   function onTile(id) {
@@ -261,7 +299,7 @@
         choose(narrowed[0]);
       }
     } else {
-      offer(shown, narrowed.length ? id : id + " is not yours to choose now");
+      offer(shown, narrowed.length ? id : fill(WORDS.not_yours, { id: id }));
     }
   }
 
@@ -299,7 +337,7 @@
   showAll.addEventListener("click", function () {
     reset();
     choose(null);
-    offer(moves, "every legal move");
+    offer(moves, WORDS.every);
   });
   document.addEventListener("keydown", function (event) {
     if (event.key === "Escape" && chosen) {
