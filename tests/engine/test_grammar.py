@@ -77,6 +77,16 @@ def test_no_word_means_one_thing_in_english_and_another_in_the_other_language(co
     assert not (grammar_for([code]).verbs.keys() & grammar_for([code]).commands.keys())
 
 
+def test_no_word_means_two_things_when_every_language_is_read_at_once():
+    """The email reader judges an out-of-office body with every grammar merged."""
+    for table in ("verbs", "parts", "colours", "commands"):
+        meanings: dict[str, set[str]] = {}
+        for grammar in GRAMMARS.values():
+            for word, meaning in getattr(grammar, table).items():
+                meanings.setdefault(word, set()).add(meaning)
+        assert all(len(found) == 1 for found in meanings.values()), table
+
+
 ITALIAN_VERBS = {
     "take": ["prendi", "prendere"],
     "buy": ["compra", "comprare", "acquista", "acquistare", "recluta", "reclutare"],
