@@ -16,7 +16,11 @@ import hashlib
 import hmac
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.http import HttpRequest
+from django.utils import translation
+
+from accounts.language import language_supported
 
 from games import practice_selectors, selectors
 from games.errors import AccountSuspended, GameNotFound
@@ -153,6 +157,7 @@ def page_viewer(request: HttpRequest, game_id: str, *, allow_public: bool = True
         raise GameNotFound.for_id(game_id)
     seat = _session_seat(request, game)
     if seat is not None:
+        _speak_the_seats_language(request, seat)
         return Viewer(game=game, seat=seat, via="link")
     seat = _account_seat(request, game)
     if seat is not None:
@@ -163,6 +168,17 @@ def page_viewer(request: HttpRequest, game_id: str, *, allow_public: bool = True
     if not logged_in or watchable:
         raise LoginNeeded(_PRIVATE)
     raise GameNotFound.for_id(game_id)
+
+
+def _speak_the_seats_language(request: HttpRequest, seat: Seat) -> None:
+    """A page opened from a seat's link (from the player's own email) is in that
+    player's language, unless this browser chose one with the language switch."""
+    if request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME):
+        return
+    language = language_supported(getattr(getattr(seat.user, "player", None), "language", None))
+    if language:
+        translation.activate(language)
+        request.LANGUAGE_CODE = language
 
 
 _PRIVATE = "Open the game from the link in an email about it, or log in with the account that plays in it."
