@@ -15,6 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
+from django.utils.translation import gettext, gettext_lazy
 
 from accounts import selectors, services
 from accounts.forms import errors_to_form, wait_words
@@ -28,18 +29,18 @@ if TYPE_CHECKING:
 
 class AddressAddForm(forms.Form):
     address = forms.EmailField(
-        label="Another email address", max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"})
+        label=gettext_lazy("Another email address"), max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"})
     )
     password = forms.CharField(
-        label="Your password",
+        label=gettext_lazy("Your password"),
         strip=False,
-        help_text="To be sure it is you.",
+        help_text=gettext_lazy("To be sure it is you."),
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
 
 
 class AddressCodeForm(forms.Form):
-    code = forms.CharField(label="Code from the email", max_length=64)
+    code = forms.CharField(label=gettext_lazy("Code from the email"), max_length=64)
 
 
 def _back() -> HttpResponseRedirect:
@@ -79,9 +80,11 @@ def email_addresses(request: HttpRequest) -> HttpResponse:
             )
         except DomainError as error:
             if error.retry_after:
-                form.add_error(None, f"Too many wrong passwords; try again in {wait_words(error.retry_after)}.")
+                form.add_error(
+                    None, gettext("Too many wrong passwords; try again in %(wait)s.") % {"wait": wait_words(error.retry_after)}
+                )
             else:
-                form.add_error("password", "That is not your password.")
+                form.add_error("password", gettext("That is not your password."))
         else:
             try:
                 row = services.email_address_add(
@@ -92,8 +95,11 @@ def email_addresses(request: HttpRequest) -> HttpResponse:
             else:
                 messages.info(
                     request,
-                    f"We sent a code to {row.address}. Type it below, next to that address, to verify it; until "
-                    "then, replies from it play nothing.",
+                    gettext(
+                        "We sent a code to %(address)s. Type it below, next to that address, to verify it; until "
+                        "then, replies from it play nothing."
+                    )
+                    % {"address": row.address},
                 )
                 return _back()
     return _page(request, add_form=form)
@@ -140,7 +146,10 @@ def email_address_resend(request: HttpRequest, address_id: int) -> HttpResponse:
         form = AddressCodeForm(auto_id=f"id_%s_{address_id}")
         _refusal_to_form(form, error)
         return _page(request, code_forms={address_id: form})
-    messages.info(request, f"We sent a new code to {entry['address']}; the earlier one no longer works.")
+    messages.info(
+        request,
+        gettext("We sent a new code to %(address)s; the earlier one no longer works.") % {"address": entry["address"]},
+    )
     return _back()
 
 
@@ -156,7 +165,7 @@ def email_address_primary(request: HttpRequest, address_id: int) -> HttpResponse
     except DomainError as error:
         messages.error(request, error.message)
         return _back()
-    messages.success(request, f"Game email now goes to {user.email}.")
+    messages.success(request, gettext("Game email now goes to %(address)s.") % {"address": user.email})
     return _back()
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 from rest_framework.request import Request
@@ -24,7 +25,6 @@ LAST_USED_RESOLUTION = timedelta(minutes=1)
 
 # An auth-scheme name as RFC 9110 writes it (a token): only such a name is echoed back.
 _SCHEME = re.compile(rb"[A-Za-z0-9!#$%&'*+.^_`|~-]{1,32}")
-SEND_A_TOKEN = "send `Authorization: Bearer <token>` with a token minted at POST /api/v1/tokens/"
 
 
 def missing_credentials(request: Request) -> exceptions.NotAuthenticated:
@@ -36,9 +36,25 @@ def missing_credentials(request: Request) -> exceptions.NotAuthenticated:
     """
     parts = get_authorization_header(request).split()
     if parts and parts[0].lower() != BearerTokenAuthentication.keyword.lower().encode():
-        scheme = parts[0].decode("ascii") if _SCHEME.fullmatch(parts[0]) else "that scheme"
-        return exceptions.NotAuthenticated(f"This API does not take `Authorization: {scheme} ...`; {SEND_A_TOKEN}.")
-    return exceptions.NotAuthenticated(f"This needs an API token: {SEND_A_TOKEN}.")
+        if _SCHEME.fullmatch(parts[0]):
+            return exceptions.NotAuthenticated(
+                gettext(
+                    "This API does not take `Authorization: %(scheme)s ...`; send `Authorization: Bearer <token>` "
+                    "with a token minted at POST /api/v1/tokens/."
+                )
+                % {"scheme": parts[0].decode("ascii")}
+            )
+        return exceptions.NotAuthenticated(
+            gettext(
+                "This API does not take `Authorization` in that scheme; send `Authorization: Bearer <token>` "
+                "with a token minted at POST /api/v1/tokens/."
+            )
+        )
+    return exceptions.NotAuthenticated(
+        gettext(
+            "This needs an API token: send `Authorization: Bearer <token>` with a token minted at POST /api/v1/tokens/."
+        )
+    )
 
 
 class BearerTokenAuthentication(BaseAuthentication):
@@ -54,31 +70,31 @@ class BearerTokenAuthentication(BaseAuthentication):
             return None
         if len(parts) != 2:
             raise exceptions.AuthenticationFailed(
-                "Malformed Authorization header: send `Authorization: Bearer <token>`.",
+                gettext("Malformed Authorization header: send `Authorization: Bearer <token>`."),
                 code="invalid_token",
             )
         try:
             plaintext = parts[1].decode("ascii")
         except UnicodeDecodeError:
             raise exceptions.AuthenticationFailed(
-                "The token contains characters a token never has.", code="invalid_token"
+                gettext("The token contains characters a token never has."), code="invalid_token"
             ) from None
 
         token = token_get_by_plaintext(plaintext=plaintext)
         if token is None:
             raise exceptions.AuthenticationFailed(
-                "This token is not valid. Mint a new one at POST /api/v1/tokens/.", code="invalid_token"
+                gettext("This token is not valid. Mint a new one at POST /api/v1/tokens/."), code="invalid_token"
             )
         if token.is_revoked:
             raise exceptions.AuthenticationFailed(
-                "This token was revoked. Mint a new one at POST /api/v1/tokens/.", code="token_revoked"
+                gettext("This token was revoked. Mint a new one at POST /api/v1/tokens/."), code="token_revoked"
             )
         if not token.user.is_active:
-            raise exceptions.AuthenticationFailed("This account is disabled.", code="account_disabled")
+            raise exceptions.AuthenticationFailed(gettext("This account is disabled."), code="account_disabled")
         player = getattr(token.user, "player", None)
         if player is not None and player.is_suspended:
             raise exceptions.AuthenticationFailed(
-                "A moderator suspended this account; its tokens do not work while it is suspended.",
+                gettext("A moderator suspended this account; its tokens do not work while it is suspended."),
                 code="account_suspended",
             )
 

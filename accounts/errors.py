@@ -27,21 +27,21 @@ __all__ = [
 class InsufficientScopeError(DomainError):
     kind = ErrorKind.FORBIDDEN
     code = "insufficient_scope"
-    title = "Insufficient scope"
-    default_message = "This token lacks the scope needed here."
+    title = gettext_noop("Insufficient scope")
+    default_message = gettext_noop("This token lacks the scope needed here.")
 
 
 class VerificationError(DomainError):
     kind = ErrorKind.INVALID
     code = "verification_failed"
-    title = "Verification failed"
-    default_message = "That code is not right. Check the email we sent and try again."
+    title = gettext_noop("Verification failed")
+    default_message = gettext_noop("That code is not right. Check the email we sent and try again.")
 
 
 class VerificationExpiredError(VerificationError):
     code = "verification_expired"
-    title = "Verification code expired"
-    default_message = "That code has expired. Ask for a new one at POST /api/v1/players/resend/."
+    title = gettext_noop("Verification code expired")
+    default_message = gettext_noop("That code has expired. Ask for a new one at POST /api/v1/players/resend/.")
 
 
 class TooManyAttemptsError(VerificationError):
@@ -49,8 +49,8 @@ class TooManyAttemptsError(VerificationError):
 
     kind = ErrorKind.TOO_MANY
     code = "too_many_attempts"
-    title = "Too many attempts"
-    default_message = (
+    title = gettext_noop("Too many attempts")
+    default_message = gettext_noop(
         "Too many wrong codes; this code no longer works. Ask for a new one at POST /api/v1/players/resend/ "
         "once Retry-After has passed."
     )
@@ -62,8 +62,8 @@ class TooManyCodesError(DomainError):
 
     kind = ErrorKind.TOO_MANY
     code = "too_many_codes"
-    title = "Too many codes"
-    default_message = (
+    title = gettext_noop("Too many codes")
+    default_message = gettext_noop(
         "This address has been sent as many codes as it may get in a day. Try again after Retry-After."
     )
 
@@ -71,8 +71,8 @@ class TooManyCodesError(DomainError):
 class InvalidCredentialsError(DomainError):
     kind = ErrorKind.UNAUTHENTICATED
     code = "invalid_credentials"
-    title = "Invalid credentials"
-    default_message = "The username or password is wrong, or the account is not verified yet."
+    title = gettext_noop("Invalid credentials")
+    default_message = gettext_noop("The username or password is wrong, or the account is not verified yet.")
 
 
 class AccountSuspendedError(DomainError):
@@ -82,8 +82,8 @@ class AccountSuspendedError(DomainError):
 
     kind = ErrorKind.UNAUTHENTICATED
     code = "account_suspended"
-    title = "Account suspended"
-    default_message = "A moderator suspended this account; it cannot log in while it is suspended."
+    title = gettext_noop("Account suspended")
+    default_message = gettext_noop("A moderator suspended this account; it cannot log in while it is suspended.")
 
 
 class LoginLockedError(DomainError):
@@ -91,8 +91,8 @@ class LoginLockedError(DomainError):
 
     kind = ErrorKind.TOO_MANY
     code = "login_locked"
-    title = "Too many wrong passwords"
-    default_message = (
+    title = gettext_noop("Too many wrong passwords")
+    default_message = gettext_noop(
         "Too many wrong passwords were given for this username from your address; passwords for it are not "
         "checked from there until Retry-After has passed."
     )
@@ -103,7 +103,7 @@ class ConfirmationRequiredError(InvalidInput):
     says what to send)."""
 
     code = "confirmation_required"
-    title = "Confirmation required"
+    title = gettext_noop("Confirmation required")
 
 
 class PlayerNotFoundError(DomainError):

@@ -8,8 +8,10 @@ from typing import Any
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, PasswordResetForm, SetPasswordForm
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
 from accounts import services
+from accounts.language import in_language_of
 from accounts.models import AccountEmailSent, Language
 from api.client_address import client_address
 from core.errors import DomainError, InvalidInput
@@ -27,46 +29,59 @@ def errors_to_form(form: forms.Form, error: DomainError) -> None:
 
 
 def wait_words(seconds: int) -> str:
+    """How long a wait is, in the active language: "45 seconds", "3 minutes", "2 hours"."""
     if seconds < 90:
-        return f"{seconds} seconds"
+        return ngettext("%(n)d second", "%(n)d seconds", seconds) % {"n": seconds}
     minutes = -(-seconds // 60)
     if minutes < 90:
-        return f"{minutes} minutes"
-    return f"{-(-minutes // 60)} hours"
+        return ngettext("%(n)d minute", "%(n)d minutes", minutes) % {"n": minutes}
+    hours = -(-minutes // 60)
+    return ngettext("%(n)d hour", "%(n)d hours", hours) % {"n": hours}
+
+
+LANGUAGE_HELP = gettext_lazy("Your emails and pages are written in it.")
 
 
 class SignupForm(forms.Form):
     username = forms.CharField(
+        label=pgettext_lazy("account field", "Username"),
         max_length=150,
-        help_text="Letters, digits and @ . + - _ only; others see it.",
+        help_text=gettext_lazy("Letters, digits and @ . + - _ only; others see it."),
         widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "none"}),
     )
     email = forms.EmailField(
-        help_text="We send a code to it; game email goes there.",
+        label=gettext_lazy("Email"),
+        help_text=gettext_lazy("We send a code to it; game email goes there."),
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
     display_name = forms.CharField(
-        max_length=64, required=False, help_text="The name shown in games. Leave empty to use your username."
+        label=gettext_lazy("Display name"),
+        max_length=64,
+        required=False,
+        help_text=gettext_lazy("The name shown in games. Leave empty to use your username."),
     )
     password = forms.CharField(
-        strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"})
+        label=gettext_lazy("Password"), strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"})
     )
     language = forms.ChoiceField(
-        choices=Language.choices, required=False, help_text="Your emails and pages are written in it."
+        label=gettext_lazy("Language"), choices=Language.choices, required=False, help_text=LANGUAGE_HELP
     )
 
 
 class LanguageForm(forms.Form):
-    language = forms.ChoiceField(choices=Language.choices, help_text="Your emails and pages are written in it.")
+    language = forms.ChoiceField(label=gettext_lazy("Language"), choices=Language.choices, help_text=LANGUAGE_HELP)
 
 
 class SignupVerifyForm(forms.Form):
     username = forms.CharField(
-        max_length=150, widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "none"})
+        label=pgettext_lazy("account field", "Username"),
+        max_length=150,
+        widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "none"}),
     )
     code = forms.CharField(
+        label=gettext_lazy("Code"),
         max_length=32,
-        help_text="The code in the email we sent you.",
+        help_text=gettext_lazy("The code in the email we sent you."),
         widget=forms.TextInput(
             attrs={"autocomplete": "one-time-code", "autocapitalize": "characters", "spellcheck": "false"}
         ),
@@ -74,7 +89,7 @@ class SignupVerifyForm(forms.Form):
 
 
 class SignupResendForm(forms.Form):
-    username = forms.CharField(max_length=150)
+    username = forms.CharField(label=pgettext_lazy("account field", "Username"), max_length=150)
 
 
 class LockoutAuthenticationForm(AuthenticationForm):
@@ -83,7 +98,7 @@ class LockoutAuthenticationForm(AuthenticationForm):
 
     error_messages = {
         **AuthenticationForm.error_messages,
-        "invalid_login": (
+        "invalid_login": gettext_lazy(
             "The username or password is wrong, or the account is not verified yet. Both are case-sensitive."
         ),
     }
@@ -111,7 +126,7 @@ class LockoutAuthenticationForm(AuthenticationForm):
     @staticmethod
     def _suspended() -> ValidationError:
         return ValidationError(
-            "A moderator suspended this account; it cannot log in while it is suspended.", code="suspended"
+            gettext("A moderator suspended this account; it cannot log in while it is suspended."), code="suspended"
         )
 
     def _refuse_while_locked(self, username: str) -> None:
@@ -119,8 +134,11 @@ class LockoutAuthenticationForm(AuthenticationForm):
         seconds = services.password_lock_seconds(username=username, client=client)
         if seconds:
             raise ValidationError(
-                "Too many wrong passwords were given for this username from your address, so no password is "
-                f"checked for it from here for {wait_words(seconds)}. Try again then, or reset your password.",
+                gettext(
+                    "Too many wrong passwords were given for this username from your address, so no password is "
+                    "checked for it from here for %(wait)s. Try again then, or reset your password."
+                )
+                % {"wait": wait_words(seconds)},
                 code="locked",
             )
 
@@ -145,9 +163,11 @@ class LimitedPasswordResetForm(PasswordResetForm):
         kind = AccountEmailSent.Kind.PASSWORD_RESET
         if services.account_email_take(kind=kind, address=to_email, client=self.client):
             return
-        super().send_mail(
-            subject_template_name, email_template_name, context, from_email, to_email, html_email_template_name
-        )
+        # In the account's language, whatever the language of the page that asked.
+        with in_language_of(context.get("user")):
+            super().send_mail(
+                subject_template_name, email_template_name, context, from_email, to_email, html_email_template_name
+            )
 
 
 class PasswordResetSetForm(SetPasswordForm):  # type: ignore[type-arg]
@@ -167,17 +187,21 @@ class PasswordChangePageForm(PasswordChangeForm):
 
 
 class EmailChangeForm(forms.Form):
-    email = forms.EmailField(label="New email address", widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+    email = forms.EmailField(
+        label=gettext_lazy("New email address"), widget=forms.EmailInput(attrs={"autocomplete": "email"})
+    )
     password = forms.CharField(
-        label="Your password",
+        label=gettext_lazy("Your password"),
         strip=False,
-        help_text="To be sure it is you.",
+        help_text=gettext_lazy("To be sure it is you."),
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
 
 
 class TimeZoneForm(forms.Form):
-    time_zone = forms.ChoiceField(label="Time zone", help_text="Deadlines and the digest hour are read in it.")
+    time_zone = forms.ChoiceField(
+        label=gettext_lazy("Time zone"), help_text=gettext_lazy("Deadlines and the digest hour are read in it.")
+    )
 
     def __init__(self, *args: Any, current: str = "UTC", **kwargs: Any) -> None:
         kwargs.setdefault("initial", {"time_zone": current})

@@ -21,6 +21,7 @@ from functools import cache
 
 import icu
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 
 # Line and paragraph breaks of every kind (Cc holds CR, LF, tab and the other C0
 # and C1 controls; U+2028 and U+2029 break lines in many mail readers), lone
@@ -57,10 +58,10 @@ def validate_display_name(name: str) -> None:
 
 
 def display_name_refusal(refused: list[str]) -> str:
-    return (
-        f"A display name may not hold line breaks, tabs, other control characters or characters that reorder "
-        f"text ({', '.join(refused)}). Remove them and try again."
-    )
+    return gettext(
+        "A display name may not hold line breaks, tabs, other control characters or characters that reorder "
+        "text (%(characters)s). Remove them and try again."
+    ) % {"characters": ", ".join(refused)}
 
 
 def name_for_plain_text(name: str) -> str:

@@ -24,6 +24,7 @@ from django.shortcuts import render
 from django.urls import reverse, reverse_lazy
 from django.utils.decorators import method_decorator
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -125,7 +126,11 @@ def signup(request: HttpRequest) -> HttpResponse:
             )
         except DomainError as error:
             if error.retry_after:
-                form.add_error(None, f"{error.message} Try again in {wait_words(error.retry_after)}.")
+                form.add_error(
+                    None,
+                    gettext("%(refusal)s Try again in %(wait)s.")
+                    % {"refusal": error.message, "wait": wait_words(error.retry_after)},
+                )
             else:
                 errors_to_form(form, error)
         else:
@@ -151,7 +156,7 @@ def signup_verify(request: HttpRequest) -> HttpResponse:
             request.session.pop(SESSION_SIGNUP_USERNAME, None)
             request.session.pop(SESSION_SIGNUP_NEXT, None)
             login(request, user, backend=BACKEND)
-            messages.success(request, "Your address is verified and you are logged in. Welcome!")
+            messages.success(request, gettext("Your address is verified and you are logged in. Welcome!"))
             return HttpResponseRedirect(next_url or my_games_url(), status=303)
     context = {"form": form, "waiting": waiting, "next": next_url}
     return render(request, "accounts/pages/signup_verify.html", context)
@@ -162,9 +167,9 @@ def _code_refusal(error: DomainError) -> str:
     from accounts.errors import TooManyAttemptsError, VerificationExpiredError
 
     if isinstance(error, TooManyAttemptsError):
-        return "Too many wrong codes: this code no longer works. Ask for a new code below."
+        return gettext("Too many wrong codes: this code no longer works. Ask for a new code below.")
     if isinstance(error, VerificationExpiredError):
-        return "That code has expired. Ask for a new code below."
+        return gettext("That code has expired. Ask for a new code below.")
     return error.message
 
 
@@ -178,11 +183,14 @@ def signup_resend(request: HttpRequest) -> HttpResponse:
         request.session[SESSION_SIGNUP_USERNAME] = form.cleaned_data["username"]
         messages.info(
             request,
-            "If a sign-up is waiting under that username, a new code is on its way; earlier codes no longer work. "
-            f"A new code can be sent once a minute, {services.VERIFICATION_CODES_PER_DAY} a day.",
+            gettext(
+                "If a sign-up is waiting under that username, a new code is on its way; earlier codes no longer work. "
+                "A new code can be sent once a minute, %(per_day)d a day."
+            )
+            % {"per_day": services.VERIFICATION_CODES_PER_DAY},
         )
     else:
-        messages.error(request, "Give the username you signed up with.")
+        messages.error(request, gettext("Give the username you signed up with."))
     return HttpResponseRedirect(reverse("accounts-signup-verify"), status=303)
 
 
@@ -278,9 +286,11 @@ def email_change(request: HttpRequest) -> HttpResponse:
             )
         except DomainError as error:
             if error.retry_after:
-                form.add_error(None, f"Too many wrong passwords; try again in {wait_words(error.retry_after)}.")
+                form.add_error(
+                    None, gettext("Too many wrong passwords; try again in %(wait)s.") % {"wait": wait_words(error.retry_after)}
+                )
             else:
-                form.add_error("password", "That is not your password.")
+                form.add_error("password", gettext("That is not your password."))
         else:
             try:
                 confirm_url = request.build_absolute_uri(reverse("accounts-email-confirm", args=["TOKEN"]))
@@ -292,8 +302,11 @@ def email_change(request: HttpRequest) -> HttpResponse:
             else:
                 messages.info(
                     request,
-                    f"We sent a link to {address}. Your address changes when you open it and confirm; "
-                    "until then, email goes to your current address.",
+                    gettext(
+                        "We sent a link to %(address)s. Your address changes when you open it and confirm; "
+                        "until then, email goes to your current address."
+                    )
+                    % {"address": address},
                 )
                 return HttpResponseRedirect(reverse("accounts-email"), status=303)
     context = {"form": form, "player": services.player_for_user(user=user)}
@@ -310,6 +323,6 @@ def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
         user = services.email_change_confirm(token=token)
     except DomainError as error:
         return render(request, "accounts/pages/email_confirm.html", {"token": token, "error": error.message})
-    messages.success(request, f"Your address is now {user.email}.")
+    messages.success(request, gettext("Your address is now %(address)s.") % {"address": user.email})
     target = reverse("accounts-email") if request.user.is_authenticated else reverse("login")
     return HttpResponseRedirect(target, status=303)

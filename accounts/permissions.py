@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from django.utils.translation import gettext
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
 from accounts.authentication import missing_credentials
@@ -46,7 +47,8 @@ def _require_scope(request: Request, scope: str) -> bool:
     if isinstance(token, ApiToken) and token.has_scope(scope):
         return True
     raise InsufficientScopeError(
-        f"This token lacks the `{scope}` scope. Mint a token with it at POST /api/v1/tokens/.",
+        gettext("This token lacks the `%(scope)s` scope. Mint a token with it at POST /api/v1/tokens/.")
+        % {"scope": scope},
         required_scope=scope,
     )
 

@@ -1,19 +1,25 @@
-"""Small request/response adapters that must wrap every view, DRF or not."""
+"""Small request/response adapters that must wrap every view, DRF or not.
+
+Some of them answer before ``LocaleMiddleware`` has read the request (or replace
+the answer it marked): those problems are written in the request's language and
+say so as it would (``_in_request_language``, ``_language_kept``)."""
 
 from __future__ import annotations
 
 import io
 import logging
 from collections.abc import Callable
+from typing import TypeVar
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import Resolver404, resolve
+from django.utils import translation
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from api.problems import is_api_path, problem_response
-from core.text import counted
 
 logger = logging.getLogger(__name__)
 
@@ -37,24 +43,53 @@ class BodySizeLimitMiddleware:
         except ValueError:
             length = 0  # as Django itself does with a malformed header
         if limit is not None and length > limit:
-            return _too_large(length, limit)
+            return _in_request_language(request, lambda: _too_large(length, limit))
         if "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower() and not request.META.get(
             "CONTENT_LENGTH"
         ):
-            refused = _read_chunked_body(request, limit)
+            refused = _in_request_language(request, lambda: _read_chunked_body(request, limit))
             if refused is not None:
                 return refused
         return self.get_response(request)
 
 
+def _bytes(n: int) -> str:
+    return ngettext("%(n)d byte", "%(n)d bytes", n) % {"n": n}
+
+
 def _too_large(length: int, limit: int, *, at_least: bool = False) -> HttpResponse:
-    size = f"more than {counted(limit, 'byte')}" if at_least else counted(length, "byte")
+    if at_least:
+        detail = gettext("The request body is more than %(size)s; the limit is %(limit)s.")
+    else:
+        detail = gettext("The request body is %(size)s; the limit is %(limit)s.")
+    size = _bytes(limit if at_least else length)
     return problem_response(
-        status_code=413,
-        code="payload_too_large",
-        detail=f"The request body is {size}; the limit is {counted(limit, 'byte')}.",
-        limit=limit,
+        status_code=413, code="payload_too_large", detail=detail % {"size": size, "limit": _bytes(limit)}, limit=limit
     )
+
+
+Answer = TypeVar("Answer", bound=HttpResponse | None)
+
+
+def _in_request_language(request: HttpRequest, answer: Callable[[], Answer]) -> Answer:
+    """``answer()`` made in the language the request asks for, before
+    ``LocaleMiddleware`` has activated it, and marked as it marks its answers."""
+    language = translation.get_language_from_request(request)
+    with translation.override(language):
+        response = answer()
+    if response is not None:
+        patch_vary_headers(response, ("Accept-Language",))
+        response.headers.setdefault("Content-Language", language)
+    return response
+
+
+def _language_kept(replaced: HttpResponse, response: HttpResponse) -> HttpResponse:
+    """``response``, made in place of ``replaced``, keeps its language headers."""
+    patch_vary_headers(response, ("Accept-Language",))
+    language = replaced.get("Content-Language") or translation.get_language()
+    if language:
+        response.headers.setdefault("Content-Language", language)
+    return response
 
 
 def _read_chunked_body(request: HttpRequest, limit: int | None) -> HttpResponse | None:
@@ -69,7 +104,9 @@ def _read_chunked_body(request: HttpRequest, limit: int | None) -> HttpResponse 
         return problem_response(
             status_code=411,
             code="length_required",
-            detail="This server cannot read a chunked request body here; send the body with a Content-Length.",
+            detail=gettext(
+                "This server cannot read a chunked request body here; send the body with a Content-Length."
+            ),
         )
     stream = environ["wsgi.input"]
     cap = (limit or 0) + 1 if limit is not None else -1
@@ -98,10 +135,15 @@ class ApiProblemMiddleware:
         if is_api_path(request) and not request.path.endswith("/") and _resolves(request.path + "/"):
             # Django would redirect (a POST turns into a GET, or a debug error page):
             # say plainly where the endpoint is instead.
-            return problem_response(
-                status_code=404,
-                code="not_found",
-                detail=f"API addresses end with a slash: use {request.path}/ instead of {request.path}.",
+            path = request.path
+            return _in_request_language(
+                request,
+                lambda: problem_response(
+                    status_code=404,
+                    code="not_found",
+                    detail=gettext("API addresses end with a slash: use %(slashed)s instead of %(path)s.")
+                    % {"slashed": f"{path}/", "path": path},
+                ),
             )
         response = self.get_response(request)
         if (
@@ -109,7 +151,7 @@ class ApiProblemMiddleware:
             and response.status_code >= 400
             and response.get("Content-Type", "").startswith("text/html")
         ):
-            return _problem_for_status(response.status_code)
+            return _language_kept(response, _problem_for_status(response.status_code))
         return response
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
@@ -132,17 +174,17 @@ def _resolves(path: str) -> bool:
 
 
 _GENERIC = {
-    400: ("bad_request", "The request could not be understood."),
-    403: ("permission_denied", "You do not have permission to do this."),
-    404: ("not_found", "There is nothing at this address."),
-    405: ("method_not_allowed", "This address does not accept that method."),
-    500: ("server_error", "Something went wrong on our side. It has been logged; please try again later."),
+    400: ("bad_request", gettext_noop("The request could not be understood.")),
+    403: ("permission_denied", gettext_noop("You do not have permission to do this.")),
+    404: ("not_found", gettext_noop("There is nothing at this address.")),
+    405: ("method_not_allowed", gettext_noop("This address does not accept that method.")),
+    500: ("server_error", gettext_noop("Something went wrong on our side. It has been logged; please try again later.")),
 }
 
 
 def _problem_for_status(status_code: int) -> HttpResponse:
-    code, detail = _GENERIC.get(status_code, ("error", "The request failed."))
-    return problem_response(status_code=status_code, code=code, detail=detail)
+    code, detail = _GENERIC.get(status_code, ("error", gettext_noop("The request failed.")))
+    return problem_response(status_code=status_code, code=code, detail=gettext(detail))
 
 
 class RateLimitHeadersMiddleware:

@@ -3,7 +3,9 @@ means and what to do about it (``api.problem_types``), and ``/problems/``, every
 code. HTML for people; JSON for a client that asks for it with ``Accept``. An
 unknown code is a 404.
 
-``api`` is no installed app, so its templates are read by an engine of their own.
+``api`` is no installed app, so its templates are read by an engine of their own
+(with the i18n tags: the pages are in the language the request asks for, as the
+problems' ``title`` and ``detail`` are; the codes never change).
 """
 
 from __future__ import annotations
@@ -19,9 +21,10 @@ from django.urls import path, reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
-from api.problem_types import PROBLEM_TYPES, ProblemType, problem_type_url
+from api.problem_types import PROBLEM_TYPES, SEEN_IN_API, ProblemType, problem_type_url
 from api.problems import problem_response
 
 # The explanations change only with a release.
@@ -30,7 +33,9 @@ MAX_AGE_SECONDS = 3600
 
 @cache
 def _engine() -> Engine:
-    return Engine(dirs=[str(Path(__file__).resolve().parent / "templates")])
+    return Engine(
+        dirs=[str(Path(__file__).resolve().parent / "templates")], libraries={"i18n": "django.templatetags.i18n"}
+    )
 
 
 def _with_code(text: str) -> SafeString:
@@ -41,25 +46,29 @@ def _with_code(text: str) -> SafeString:
 
 
 def _where(problem: ProblemType) -> str:
-    if problem.seen_in == "the API":
-        return (
-            f"The API answers with status {problem.status} and a problem body (`application/problem+json`) "
-            f"whose `code` is `{problem.code}` and whose `type` is this page's address; its `detail` says "
-            "what happened that time."
-        )
-    status = f" (status {problem.status})" if problem.status is not None else ""
-    return f"In {problem.seen_in}{status}; the API never answers with it."
+    if problem.seen_in == SEEN_IN_API:
+        return gettext(
+            "The API answers with status %(status)s and a problem body (`application/problem+json`) whose `code` "
+            "is `%(code)s` and whose `type` is this page's address; its `detail` says what happened that time."
+        ) % {"status": problem.status, "code": problem.code}
+    if problem.status is not None:
+        return gettext("In %(place)s (status %(status)s); the API never answers with it.") % {
+            "place": gettext(problem.seen_in),
+            "status": problem.status,
+        }
+    return gettext("In %(place)s; the API never answers with it.") % {"place": gettext(problem.seen_in)}
 
 
 def _as_json(problem: ProblemType) -> dict[str, Any]:
+    """The problem type in the active language; ``code``, ``type`` and ``status`` never change."""
     return {
         "type": problem_type_url(problem.code),
         "code": problem.code,
-        "title": problem.title,
+        "title": gettext(problem.title),
         "status": problem.status,
-        "meaning": problem.meaning,
-        "remedy": problem.remedy,
-        "seen_in": problem.seen_in,
+        "meaning": gettext(problem.meaning),
+        "remedy": gettext(problem.remedy),
+        "seen_in": gettext(problem.seen_in),
     }
 
 
@@ -83,14 +92,19 @@ def problem_page(request: HttpRequest, code: str) -> HttpResponse:
     problem = PROBLEM_TYPES.get(code)
     if problem is None:
         if _wants_json(request):
-            return problem_response(status_code=404, code="not_found", detail=f"There is no problem type {code!r}.")
+            return problem_response(
+                status_code=404,
+                code="not_found",
+                detail=gettext("There is no problem type %(code)s.") % {"code": repr(code)},
+            )
         raise Http404(f"There is no problem type {code!r}.")
     if _wants_json(request):
         return _public(JsonResponse(_as_json(problem)))
     context = {
         "problem": problem,
-        "meaning": _with_code(problem.meaning),
-        "remedy": _with_code(problem.remedy),
+        "title": gettext(problem.title),
+        "meaning": _with_code(gettext(problem.meaning)),
+        "remedy": _with_code(gettext(problem.remedy)),
         "where": _with_code(_where(problem)),
         "index_url": reverse("problem-index"),
     }

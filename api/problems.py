@@ -16,6 +16,11 @@ Services raise `core.errors.DomainError`s, which carry no HTTP: `STATUS_FOR_KIND
 maps each error kind to its status code, here and nowhere else. `ProblemError`
 is for refusals that only exist at the HTTP edge (a body too large, a token
 scope). This module imports no app: the apps' views import it.
+
+`title` and `detail` are in the language of the request (its Accept-Language,
+English by default: ``LocaleMiddleware`` activates it and answers with
+``Content-Language`` and ``Vary: Accept-Language``); `code`, `type` and the names
+of fields and extra members never change.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext, gettext_noop
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
@@ -75,7 +81,7 @@ class ProblemError(exceptions.APIException):
 
     status_code: int = status.HTTP_400_BAD_REQUEST
     code: str = "bad_request"
-    title: str = "Bad request"
+    title: str = gettext_noop("Bad request")
     default_detail = "The request cannot be carried out."
     extra: dict[str, Any] = {}
 
@@ -101,9 +107,10 @@ class ProblemError(exceptions.APIException):
 def problem_body(
     *, status_code: int, code: str, detail: str, title: str | None = None, **extra: Any
 ) -> dict[str, Any]:
+    """A problem body; `title` is a msgid (translated here), `detail` already in words."""
     body: dict[str, Any] = {
         "type": problem_type_url(code),
-        "title": title or _status_title(status_code),
+        "title": gettext(title) if title else _status_title(status_code),
         "status": status_code,
         "detail": detail,
         "code": code,
@@ -142,7 +149,7 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> HttpRe
         body = problem_body(
             status_code=500,
             code="server_error",
-            detail="Something went wrong on our side. It has been logged; please try again later.",
+            detail=gettext(SERVER_ERROR),
         )
         return Response(body, status=500, content_type=PROBLEM_CONTENT_TYPE)
 
@@ -197,7 +204,7 @@ def _body_for(exc: exceptions.APIException) -> dict[str, Any]:
         return problem_body(
             status_code=exc.status_code,
             code="validation_error",
-            title="Invalid input",
+            title=gettext_noop("Invalid input"),
             detail=field_errors_sentence(errors),
             errors=errors,
         )
@@ -225,11 +232,36 @@ def _messages(value: Any) -> Any:
 
 
 
+# HTTP's own names of the statuses the API answers with, as the problem's `title`.
+_STATUS_TITLES = {
+    400: gettext_noop("Bad Request"),
+    401: gettext_noop("Unauthorized"),
+    403: gettext_noop("Forbidden"),
+    404: gettext_noop("Not Found"),
+    405: gettext_noop("Method Not Allowed"),
+    406: gettext_noop("Not Acceptable"),
+    409: gettext_noop("Conflict"),
+    411: gettext_noop("Length Required"),
+    412: gettext_noop("Precondition Failed"),
+    413: gettext_noop("Request Entity Too Large"),
+    415: gettext_noop("Unsupported Media Type"),
+    422: gettext_noop("Unprocessable Entity"),
+    428: gettext_noop("Precondition Required"),
+    429: gettext_noop("Too Many Requests"),
+    500: gettext_noop("Internal Server Error"),
+    503: gettext_noop("Service Unavailable"),
+}
+
+SERVER_ERROR = gettext_noop("Something went wrong on our side. It has been logged; please try again later.")
+NOTHING_HERE = gettext_noop("There is nothing at this address.")
+
+
 def _status_title(status_code: int) -> str:
     try:
-        return HTTPStatus(status_code).phrase
+        phrase = HTTPStatus(status_code).phrase
     except ValueError:
-        return "Error"
+        return gettext("Error")
+    return gettext(phrase) if _STATUS_TITLES.get(status_code) == phrase else phrase
 
 
 def _view_name(context: dict[str, Any]) -> str:
@@ -246,9 +278,7 @@ def is_api_path(request: HttpRequest) -> bool:
 
 def handler404(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if is_api_path(request):
-        return problem_response(
-            status_code=404, code="not_found", detail="There is nothing at this address."
-        )
+        return problem_response(status_code=404, code="not_found", detail=gettext(NOTHING_HERE))
     from django.views.defaults import page_not_found
 
     return page_not_found(request, exception)
@@ -259,7 +289,7 @@ def handler500(request: HttpRequest) -> HttpResponse:
         return problem_response(
             status_code=500,
             code="server_error",
-            detail="Something went wrong on our side. It has been logged; please try again later.",
+            detail=gettext(SERVER_ERROR),
         )
     from django.views.defaults import server_error
 

@@ -5,6 +5,13 @@ a stable ``code`` (snake_case, the same word clients branch on), a ``kind`` that
 says what sort of refusal it is, a ``title``, and each instance a ``message`` in
 words and ``fields`` (the rule id, the legal choices, the current version, ...).
 
+Words are translated (docs/i18n.md): a class's ``title`` and ``default_message``
+are marked with ``gettext_noop`` and translated when used (``title_of``, and the
+message when the error is made), and a message given when raising is written
+with ``gettext``/``ngettext``, so that both speak the language active where the
+error is made: the request's (Accept-Language) in the API, the recipient's in an
+email reply. ``code`` and ``fields`` never change with the language.
+
 The doors decide what a refusal looks like to their caller: the REST API maps
 ``kind`` to a status code (``api.problems``), an email reply quotes the message
 and the rule, an admin action shows it as a message. None of that is known here.
@@ -15,6 +22,8 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from typing import Any, ClassVar
+
+from django.utils.translation import gettext, gettext_noop
 
 
 class ErrorKind(enum.StrEnum):
@@ -49,11 +58,11 @@ class DomainError(Exception):
 
     kind: ClassVar[ErrorKind] = ErrorKind.INVALID
     code: ClassVar[str] = "invalid"
-    title: ClassVar[str] = "The request cannot be carried out"
-    default_message: ClassVar[str] = "The request cannot be carried out."
+    title: ClassVar[str] = gettext_noop("The request cannot be carried out")
+    default_message: ClassVar[str] = gettext_noop("The request cannot be carried out.")
 
     def __init__(self, message: str | None = None, *, retry_after: int | None = None, **fields: Any) -> None:
-        self.message = message or self.default_message
+        self.message = message or gettext(self.default_message)
         self.retry_after = max(1, retry_after) if retry_after is not None else None
         self.fields: dict[str, Any] = fields
         super().__init__(self.message)
@@ -70,7 +79,7 @@ class InvalidInput(DomainError):
 
     kind = ErrorKind.INVALID
     code = "validation_error"
-    title = "Invalid input"
+    title = gettext_noop("Invalid input")
 
     def __init__(self, errors: dict[str, list[str]], message: str | None = None) -> None:
         self.errors = {field: list(messages) for field, messages in errors.items()}
@@ -88,4 +97,9 @@ def field_errors_sentence(errors: Mapping[str, Any]) -> str:
         first = errors[fields[0]]
         if isinstance(first, list) and first and isinstance(first[0], str):
             return f"{fields[0]}: {first[0]}"
-    return "Some fields are invalid: " + ", ".join(fields) + ". See `errors` for each one."
+    return gettext("Some fields are invalid: %(fields)s. See `errors` for each one.") % {"fields": ", ".join(fields)}
+
+
+def title_of(error: DomainError | type[DomainError]) -> str:
+    """The error's ``title`` in the active language."""
+    return gettext(error.title)

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_noop
+
 from core.errors import DomainError, ErrorKind
 
 
 class LeagueNotFound(DomainError):
     kind = ErrorKind.NOT_FOUND
     code = "league_not_found"
-    title = "League not found"
+    title = gettext_noop("League not found")
 
 
 class SeasonNotFound(DomainError):
     kind = ErrorKind.NOT_FOUND
     code = "season_not_found"
-    title = "Season not found"
+    title = gettext_noop("Season not found")
 
 
 class AlreadyAMember(DomainError):
@@ -22,19 +24,19 @@ class AlreadyAMember(DomainError):
 
     kind = ErrorKind.CONFLICT
     code = "already_a_member"
-    title = "You are already a member of this league, or have asked to be"
+    title = gettext_noop("You are already a member of this league, or have asked to be")
 
 
 class SuspendedFromLeague(DomainError):
     kind = ErrorKind.FORBIDDEN
     code = "league_suspended"
-    title = "A league admin suspended you from this league"
+    title = gettext_noop("A league admin suspended you from this league")
 
 
 class NotALeagueMember(DomainError):
     kind = ErrorKind.CONFLICT
     code = "not_a_league_member"
-    title = "You are not a member of this league"
+    title = gettext_noop("You are not a member of this league")
 
 
 class ReliabilityTooLow(DomainError):
@@ -42,7 +44,7 @@ class ReliabilityTooLow(DomainError):
 
     kind = ErrorKind.NOT_ALLOWED
     code = "reliability_too_low"
-    title = "Too many of your turns ran out of time for this league"
+    title = gettext_noop("Too many of your turns ran out of time for this league")
 
 
 class NoRequestToDecide(DomainError):
@@ -50,7 +52,7 @@ class NoRequestToDecide(DomainError):
 
     kind = ErrorKind.CONFLICT
     code = "no_request_to_decide"
-    title = "This membership has no request waiting for a decision"
+    title = gettext_noop("This membership has no request waiting for a decision")
 
 
 class SeasonNotStartable(DomainError):
@@ -58,7 +60,7 @@ class SeasonNotStartable(DomainError):
 
     kind = ErrorKind.CONFLICT
     code = "season_not_startable"
-    title = "This season cannot be started"
+    title = gettext_noop("This season cannot be started")
 
 
 class PairingNotFound(DomainError):
@@ -66,7 +68,7 @@ class PairingNotFound(DomainError):
 
     kind = ErrorKind.NOT_FOUND
     code = "pairing_not_found"
-    title = "No such pairing"
+    title = gettext_noop("No such pairing")
 
 
 class PairingNotEditable(DomainError):
@@ -74,7 +76,7 @@ class PairingNotEditable(DomainError):
 
     kind = ErrorKind.CONFLICT
     code = "pairing_not_editable"
-    title = "This pairing's game is over, so its pairing can no longer be changed"
+    title = gettext_noop("This pairing's game is over, so its pairing can no longer be changed")
 
 
 class NotASeasonPlayer(DomainError):
@@ -82,4 +84,4 @@ class NotASeasonPlayer(DomainError):
 
     kind = ErrorKind.CONFLICT
     code = "not_a_season_player"
-    title = "This player does not play in this season"
+    title = gettext_noop("This player does not play in this season")

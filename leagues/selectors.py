@@ -8,6 +8,7 @@ from typing import Any, TypedDict
 
 from django.contrib.auth.models import User
 from django.db.models import Exists, F, OuterRef, Q, QuerySet
+from django.utils.translation import gettext
 
 from accounts import selectors as accounts_selectors
 from games.models import Game, GameEvent, Move, PlayedBy
@@ -36,7 +37,7 @@ def league_list() -> QuerySet[League]:
 def league_get(*, league_id: int) -> League:
     league = League.objects.filter(pk=league_id).first()
     if league is None:
-        raise LeagueNotFound(f"There is no league with id {league_id}.")
+        raise LeagueNotFound(gettext("There is no league with id %(id)s.") % {"id": league_id})
     return league
 
 
@@ -44,8 +45,18 @@ def season_get(*, league: League, number: int) -> Season:
     season = Season.objects.filter(league=league, number=number).first()
     if season is None:
         numbers = list(league.seasons.values_list("number", flat=True))
-        known = f"; it has seasons {', '.join(map(str, numbers))}" if numbers else "; it has none yet"
-        raise SeasonNotFound(f"League {league.pk} has no season {number}{known}.")
+        if numbers:
+            message = gettext("League %(league)s has no season %(number)s; it has seasons %(numbers)s.") % {
+                "league": league.pk,
+                "number": number,
+                "numbers": ", ".join(map(str, numbers)),
+            }
+        else:
+            message = gettext("League %(league)s has no season %(number)s; it has none yet.") % {
+                "league": league.pk,
+                "number": number,
+            }
+        raise SeasonNotFound(message)
     return season
 
 

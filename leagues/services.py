@@ -17,6 +17,7 @@ from django.contrib.auth.models import Group, Permission, User
 from django.db import transaction
 from django.dispatch import Signal
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games import moderation as game_moderation
 from games import services as game_services
@@ -92,20 +93,30 @@ def league_join_request(*, league: League, user: User, now: datetime | None = No
         membership = Membership.objects.select_for_update().filter(league=league, user=user).first()
         if membership is not None and membership.suspended_at is not None:
             raise SuspendedFromLeague(
-                f"An admin of {league.name} suspended you from it on {membership.suspended_at:%Y-%m-%d}, so you "
-                "cannot join it; your account and other leagues are not affected."
+                gettext(
+                    "An admin of %(league)s suspended you from it on %(date)s, so you cannot join it; your account "
+                    "and other leagues are not affected."
+                )
+                % {"league": league.name, "date": f"{membership.suspended_at:%Y-%m-%d}"}
             )
         if membership is not None and membership.status in (*_MEMBER, Membership.Status.PENDING):
-            state = {"pending": "have asked to join", "active": "are a member", "leaving": "have asked to leave"}
+            state = {
+                "pending": gettext("You have already asked to join %(league)s."),
+                "active": gettext("You are already a member of %(league)s."),
+                "leaving": gettext("You have already asked to leave %(league)s."),
+            }
             raise AlreadyAMember(
-                f"You already {state[membership.status]} of {league.name}.", membership_status=membership.status
+                state[membership.status] % {"league": league.name}, membership_status=membership.status
             )
         if league.min_reliability is not None:
             share = selectors.reliability(user_id=user.pk)
             if share is not None and share * 100 < league.min_reliability:
                 raise ReliabilityTooLow(
-                    f"{league.name} takes players who played at least {league.min_reliability}% of their turns "
-                    f"before the deadline; you played {share * 100:.0f}%.",
+                    gettext(
+                        "%(league)s takes players who played at least %(least)s%% of their turns before the "
+                        "deadline; you played %(yours)s%%."
+                    )
+                    % {"league": league.name, "least": league.min_reliability, "yours": f"{share * 100:.0f}"},
                     reliability=round(share * 100, 1),
                     min_reliability=league.min_reliability,
                 )
@@ -126,12 +137,16 @@ def league_leave_request(*, league: League, user: User, now: datetime | None = N
     with transaction.atomic():
         membership = Membership.objects.select_for_update().filter(league=league, user=user).first()
         if membership is None or membership.status in (Membership.Status.LEFT, Membership.Status.REJECTED):
-            raise NotALeagueMember(f"You are not a member of {league.name}, so there is nothing to leave.")
+            raise NotALeagueMember(
+                gettext("You are not a member of %(league)s, so there is nothing to leave.") % {"league": league.name}
+            )
         if membership.status == Membership.Status.PENDING:
             membership.delete()
             return None
         if membership.status == Membership.Status.LEAVING:
-            raise AlreadyAMember("You have already asked to leave; a league admin will decide.", membership_status="leaving")
+            raise AlreadyAMember(
+                gettext("You have already asked to leave; a league admin will decide."), membership_status="leaving"
+            )
         membership.status = Membership.Status.LEAVING
         membership.requested_at = now
         membership.save(update_fields=["status", "requested_at"])

@@ -3,17 +3,21 @@ maps each ``kind`` to a status in ``api.problems``)."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext, gettext_noop
+
 from core.errors import DomainError, ErrorKind, InvalidInput
 
 
 class WebhookNotFound(DomainError):
     kind = ErrorKind.NOT_FOUND
     code = "webhook_not_found"
-    title = "Webhook not found"
+    title = gettext_noop("Webhook not found")
 
     @classmethod
     def for_id(cls, endpoint_id: object) -> WebhookNotFound:
-        return cls(f"You have no webhook with id {endpoint_id!r}. GET /api/v1/webhooks/ lists yours.")
+        return cls(
+            gettext("You have no webhook with id %(id)s. GET /api/v1/webhooks/ lists yours.") % {"id": repr(endpoint_id)}
+        )
 
 
 class TooManyWebhooks(DomainError):
@@ -21,7 +25,7 @@ class TooManyWebhooks(DomainError):
 
     kind = ErrorKind.CONFLICT
     code = "too_many_webhooks"
-    title = "Too many webhooks"
+    title = gettext_noop("Too many webhooks")
 
 
 class WebhookUrlRefused(InvalidInput):
@@ -31,7 +35,7 @@ class WebhookUrlRefused(InvalidInput):
     of its own so that a client can tell it from other invalid input."""
 
     code = "webhook_url_refused"
-    title = "This webhook URL is not allowed"
+    title = gettext_noop("This webhook URL is not allowed")
 
 
 class UnsafeAddress(Exception):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
 from rest_framework import serializers
 
 from api.serializers import JSONStringField, StrictInputSerializer
@@ -46,7 +47,9 @@ class WebhookUpdateInputSerializer(StrictInputSerializer):
         value = super().to_internal_value(data)
         is_active = data.get("is_active") if isinstance(data, dict) else None
         if "is_active" in value and not isinstance(is_active, bool):
-            raise serializers.ValidationError({"is_active": ["Must be true or false, written without quotes."]})
+            raise serializers.ValidationError(
+                {"is_active": [gettext("Must be true or false, written without quotes.")]}
+            )
         return value
 
 

@@ -35,8 +35,10 @@ from django.db import transaction
 from django.db.models import Q
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.translation import gettext
 from standardwebhooks import Webhook
 
+from accounts.language import in_language_of
 from core import metrics
 from core.errors import InvalidInput
 from core.text import listed
@@ -72,13 +74,18 @@ def _events_check(events: Collection[str]) -> list[str]:
         raise InvalidInput(
             {
                 "events": [
-                    f"No such event: {listed([f'`{name}`' for name in unknown])}. The events are "
-                    f"{listed([f'`{name}`' for name in known])}; an empty list means all of them."
+                    gettext("No such event: %(unknown)s. The events are %(known)s; an empty list means all of them.")
+                    % {
+                        "unknown": listed([f"`{name}`" for name in unknown]),
+                        "known": listed([f"`{name}`" for name in known]),
+                    }
                 ]
             }
         )
     if len(events) > MAX_EVENTS_PER_ENDPOINT:
-        raise InvalidInput({"events": [f"List at most {MAX_EVENTS_PER_ENDPOINT} events."]})
+        raise InvalidInput(
+            {"events": [gettext("List at most %(most)d events.") % {"most": MAX_EVENTS_PER_ENDPOINT}]}
+        )
     return sorted(set(events))
 
 
@@ -92,7 +99,8 @@ def endpoint_create(*, owner: User, url: str, events: Collection[str] = ()) -> E
     limit: int = settings.WEBHOOKS_MAX_PER_USER
     if Endpoint.objects.filter(owner=owner).count() >= limit:
         raise TooManyWebhooks(
-            f"You have {limit} webhooks, the most one player may have. Delete one you no longer use first.",
+            gettext("You have %(limit)d webhooks, the most one player may have. Delete one you no longer use first.")
+            % {"limit": limit},
             max_webhooks=limit,
         )
     url_check(url)
@@ -454,8 +462,9 @@ def endpoint_disabled_notice_send(*, endpoint_id: int) -> bool:
         "username": endpoint.owner.username,
         "site_url": getattr(settings, "SITE_URL", "").rstrip("/"),
     }
-    subject = render_to_string("webhooks/email/endpoint_disabled_subject.txt", context).strip()
-    body = render_to_string("webhooks/email/endpoint_disabled.txt", context)
+    with in_language_of(endpoint.owner):  # the owner's language, as every email to a player
+        subject = render_to_string("webhooks/email/endpoint_disabled_subject.txt", context).strip()
+        body = render_to_string("webhooks/email/endpoint_disabled.txt", context)
     EmailMessage(
         " ".join(subject.split()),
         body,

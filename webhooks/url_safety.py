@@ -27,6 +27,7 @@ from typing import Any
 from urllib.parse import SplitResult, urlsplit
 
 from django.conf import settings
+from django.utils.translation import gettext
 from requests.adapters import HTTPAdapter
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
@@ -48,24 +49,26 @@ def url_parse(url: str) -> SplitResult:
         return WebhookUrlRefused({"url": [message]})
 
     if len(url) > MAX_URL_LENGTH:
-        raise refuse(f"A webhook URL has at most {MAX_URL_LENGTH} characters.")
+        raise refuse(gettext("A webhook URL has at most %(most)d characters.") % {"most": MAX_URL_LENGTH})
     if any(ch.isspace() or ord(ch) < 32 for ch in url):
-        raise refuse("A webhook URL has no spaces or control characters.")
+        raise refuse(gettext("A webhook URL has no spaces or control characters."))
     try:
         parts = urlsplit(url)
         port = parts.port
     except ValueError:
-        raise refuse("This is not a URL that can be read; give one like https://example.com/hook.") from None
+        raise refuse(gettext("This is not a URL that can be read; give one like https://example.com/hook.")) from None
     if parts.scheme.lower() not in ALLOWED_SCHEMES:
-        raise refuse("A webhook URL starts with https:// (or http://).")
+        raise refuse(gettext("A webhook URL starts with https:// (or http://)."))
     if not parts.hostname:
-        raise refuse("A webhook URL names a host, as in https://example.com/hook.")
+        raise refuse(gettext("A webhook URL names a host, as in https://example.com/hook."))
     if parts.username is not None or parts.password is not None:
-        raise refuse("A webhook URL carries no user name or password; put a token in the path or query instead.")
+        raise refuse(
+            gettext("A webhook URL carries no user name or password; put a token in the path or query instead.")
+        )
     if parts.fragment:
-        raise refuse("A webhook URL has no #fragment: it is never sent to the server.")
+        raise refuse(gettext("A webhook URL has no #fragment: it is never sent to the server."))
     if port == 0:
-        raise refuse("Port 0 cannot be connected to.")
+        raise refuse(gettext("Port 0 cannot be connected to."))
     return parts
 
 
@@ -218,10 +221,12 @@ def url_check(url: str) -> str:
     try:
         host_addresses(parts.hostname, _port(parts))
     except UnsafePort as exc:
-        raise WebhookUrlRefused({"url": [f"Webhooks are sent to standard web ports only: {exc}."]}) from None
+        raise WebhookUrlRefused(
+            {"url": [gettext("Webhooks are sent to standard web ports only: %(why)s.") % {"why": exc}]}
+        ) from None
     except UnsafeAddress as exc:
         raise WebhookUrlRefused(
-            {"url": [f"Webhooks are only sent to public addresses, and {exc}."]},
+            {"url": [gettext("Webhooks are only sent to public addresses, and %(why)s.") % {"why": exc}]},
         ) from None
     return url
 

@@ -20,6 +20,7 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from accounts.errors import (
     EmailAddressTakenError,
@@ -45,7 +46,14 @@ logger = logging.getLogger(__name__)
 # Added addresses an account may have besides its primary one, verified or not.
 ADDRESSES_PER_ACCOUNT = 10
 
-ADDRESS_TAKEN = "Another account uses this email address. Sign in to that account, or remove it there first."
+ADDRESS_TAKEN = gettext_noop(
+    "Another account uses this email address. Sign in to that account, or remove it there first."
+)
+
+
+TOO_MANY_WRONG_CODES = gettext_noop(
+    "Too many wrong codes; this code no longer works. Add the address again for a new one once Retry-After has passed."
+)
 
 
 class EmailAddressNotFoundError(LookupError):
@@ -57,11 +65,13 @@ def _address_checked(*, user: User, address: str) -> str:
     try:
         validate_email(address)
     except DjangoValidationError:
-        raise InvalidInput({"address": [f"{address!r} is not an email address."]}) from None
+        raise InvalidInput(
+            {"address": [gettext("%(address)s is not an email address.") % {"address": repr(address)}]}
+        ) from None
     if len(address) > EmailAddress._meta.get_field("address").max_length:  # type: ignore[operator]
-        raise InvalidInput({"address": ["That address is too long."]})
+        raise InvalidInput({"address": [gettext("That address is too long.")]})
     if address.lower() == (user.email or "").strip().lower():
-        raise InvalidInput({"address": ["That is already your primary address."]})
+        raise InvalidInput({"address": [gettext("That is already your primary address.")]})
     return address
 
 
@@ -81,27 +91,31 @@ def email_address_add(*, user: User, address: str, client: str) -> EmailAddress:
     with transaction.atomic():
         User.objects.select_for_update().filter(pk=user.pk).first()  # one change of the account's addresses at a time
         if address_taken_by_another(address=address, user=user, now=now):
-            raise EmailAddressTakenError(ADDRESS_TAKEN)
+            raise EmailAddressTakenError(gettext(ADDRESS_TAKEN))
         row = EmailAddress.objects.filter(user=user, address__iexact=address).first()
         if row is not None and row.is_verified:
-            raise InvalidInput({"address": ["That address is on your account and verified already."]})
+            raise InvalidInput({"address": [gettext("That address is on your account and verified already.")]})
         if row is None and EmailAddress.objects.filter(user=user).count() >= ADDRESSES_PER_ACCOUNT:
             raise InvalidInput(
-                {"address": [f"An account has at most {ADDRESSES_PER_ACCOUNT} addresses besides its primary one: "
-                             "remove one first."]}
+                {"address": [gettext("An account has at most %(most)d addresses besides its primary one: "
+                                     "remove one first.") % {"most": ADDRESSES_PER_ACCOUNT}]}
             )  # fmt: skip
         next_code_at = address_next_code_at(user=user, now=now)
         if next_code_at > now:
             raise TooManyCodesError(
-                "Your account has been sent as many address codes as it may get in a day. Try again after "
-                "Retry-After.",
+                gettext(
+                    "Your account has been sent as many address codes as it may get in a day. Try again after "
+                    "Retry-After."
+                ),
                 retry_after=seconds_until(next_code_at, now),
             )
         wait = account_email_take(kind=AccountEmailSent.Kind.ADDRESS_CODE, address=address, client=client, now=now)
         if wait:
             raise TooManyCodesError(
-                "As many emails with codes as may be sent in a while have gone to this address, or been asked "
-                "for from your address. Try again after Retry-After.",
+                gettext(
+                    "As many emails with codes as may be sent in a while have gone to this address, or been asked "
+                    "for from your address. Try again after Retry-After."
+                ),
                 retry_after=wait,
             )
         if row is None:
@@ -138,34 +152,37 @@ def email_address_verify(*, user: User, address_id: int, code: str) -> EmailAddr
         .first()
     )
     if verification is None:
-        raise VerificationError("No code is waiting for this address: add it again for a new one.")
+        raise VerificationError(gettext("No code is waiting for this address: add it again for a new one."))
     if verification.failed_attempts >= VERIFICATION_MAX_ATTEMPTS:
         raise TooManyAttemptsError(
-            "Too many wrong codes; this code no longer works. Add the address again for a new one once "
-            "Retry-After has passed.",
+            gettext(TOO_MANY_WRONG_CODES),
             retry_after=seconds_until(max(address_next_code_at(user=user, now=now), now), now),
         )
     if verification.expires_at <= now:
-        raise VerificationExpiredError("That code has expired. Add the address again for a new one.")
+        raise VerificationExpiredError(gettext("That code has expired. Add the address again for a new one."))
     if not code_matches(verification, code):
         EmailVerification.objects.filter(pk=verification.pk).update(failed_attempts=F("failed_attempts") + 1)
         left = VERIFICATION_MAX_ATTEMPTS - verification.failed_attempts - 1
         if left <= 0:
             raise TooManyAttemptsError(
-                "Too many wrong codes; this code no longer works. Add the address again for a new one once "
-                "Retry-After has passed.",
+                gettext(TOO_MANY_WRONG_CODES),
                 retry_after=seconds_until(max(address_next_code_at(user=user, now=now), now), now),
             )
         raise VerificationError(
-            f"That code is not right; {left} more {'try' if left == 1 else 'tries'} before it stops working.",
+            ngettext(
+                "That code is not right; %(n)d more try before it stops working.",
+                "That code is not right; %(n)d more tries before it stops working.",
+                left,
+            )
+            % {"n": left},
             attempts_left=left,
         )
     try:
         with transaction.atomic():
             if not EmailVerification.objects.filter(pk=verification.pk, used_at__isnull=True).update(used_at=now):
-                raise VerificationError("That code was already used.")
+                raise VerificationError(gettext("That code was already used."))
             if address_taken_by_another(address=row.address, user=user, now=now):
-                raise EmailAddressTakenError(ADDRESS_TAKEN)
+                raise EmailAddressTakenError(gettext(ADDRESS_TAKEN))
             EmailAddress.objects.filter(address__iexact=row.address, verified_at__isnull=True).exclude(
                 pk=row.pk
             ).delete()
@@ -174,7 +191,7 @@ def email_address_verify(*, user: User, address_id: int, code: str) -> EmailAddr
             EmailAddress.objects.filter(pk=row.pk).update(verified_at=now)
     except IntegrityError:
         # Another account verified the same address at the same moment: the index decided.
-        raise EmailAddressTakenError(ADDRESS_TAKEN) from None
+        raise EmailAddressTakenError(gettext(ADDRESS_TAKEN)) from None
     row.refresh_from_db()
     logger.info("account %s verified address %s", user.pk, row.pk)
     return row
@@ -205,15 +222,23 @@ def email_address_make_primary(*, user: User, address_id: int) -> EmailAddress |
             else None
         )
         username = account.get_username()
-        notice = (
-            f"Hello,\n\nThe primary address of the Splendor by post account {username} is now {new_address}: game "
-            f"email goes there from now on. This address stays on the account, and your replies from it still "
-            f"play. If you did not make this change, reset your password at once.\n"
-        )
-        if old_address:
-            transaction.on_commit(
-                lambda: send_mail("Your Splendor by post address changed", notice, None, [old_address])
+        from accounts.language import in_language_of
+
+        with in_language_of(account):  # the account's language, as every account email
+            changed = gettext("Your Splendor by post address changed")
+            notice = (
+                gettext("Hello,")
+                + "\n\n"
+                + gettext(
+                    "The primary address of the Splendor by post account %(username)s is now %(address)s: game "
+                    "email goes there from now on. This address stays on the account, and your replies from it "
+                    "still play. If you did not make this change, reset your password at once."
+                )
+                % {"username": username, "address": new_address}
+                + "\n"
             )
+        if old_address:
+            transaction.on_commit(lambda: send_mail(changed, notice, None, [old_address]))
     user.refresh_from_db(fields=["email"])
     logger.info("account %s made address %s its primary one", user.pk, address_id)
     return old_row

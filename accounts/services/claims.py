@@ -92,9 +92,9 @@ def username_and_email_claim(
                 stale.append(pk)
         elif pk not in pending or pk in live:
             if pk in by_username:
-                errors["username"] = ["This username is taken."]
+                errors["username"] = [gettext("This username is taken.")]
             if pk in by_email:
-                errors["email"] = ["An account with this email address exists."]
+                errors["email"] = [gettext("An account with this email address exists.")]
         else:
             stale.append(pk)
     if errors:
