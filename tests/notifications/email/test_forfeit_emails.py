@@ -12,10 +12,11 @@ from typing import Any
 import pytest
 from django.core import mail
 from django.core.mail import EmailMessage
-from tests.notifications.email_helpers import mail_to, start_game, user_to_move
+from tests.notifications.email_helpers import add_event, mail_to, start_game, user_to_move
 
 from games import services
 from games.models import Game, Seat
+from notifications.email.tasks import consume_event
 
 pytestmark = pytest.mark.django_db
 
@@ -159,3 +160,28 @@ def test_the_warning_before_a_forfeit_says_what_forfeiting_would_do(
         "and the server plays a quiet move on your seat's turns." in warned.body
     )
     assert Seat.objects.filter(game=three, resigned=False).count() == 3
+
+
+@pytest.mark.parametrize(
+    ("reason", "words"),
+    [
+        ("points", "A player reached the points target and the round was played to its end."),
+        ("gauntlet", "A player completed the Infinity Gauntlet and the round was played to its end."),
+        ("all-passed", "Every player passed in a row, so nobody could move any more."),
+        ("round-limit", "The game reached its round limit."),
+    ],
+)
+def test_the_game_over_email_says_in_words_how_the_game_ended(
+    alice: Any, bob: Any, commit: Any, reason: str, words: str
+) -> None:
+    game = start_game(commit, alice, bob)
+    result = {"winners": [0], "scores": [15, 9], "places": [1, 2], "ranking": [0, 1], "reason": reason,
+              "resigned": [], "timed_out": []}  # fmt: skip
+    event = add_event(game, "game_finished", {"result": result})
+    mail.outbox.clear()
+    with commit():
+        consume_event(event.pk)
+    for user in (alice, bob):
+        over = _email(user, f"Game {game.pk} is over")
+        assert words in over.body and words in _html(over)
+        assert f"({reason})" not in over.body
