@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.utils.translation import gettext
 from rest_framework import serializers
 
 from accounts.models import ApiToken, Player, Scope
@@ -37,7 +38,7 @@ class _SignedUpAsSerializer(StrictInputSerializer):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if not attrs.get("username") and not attrs.get("email"):
             raise serializers.ValidationError(
-                {"username": ["Give the username or the email address you signed up with."]}
+                {"username": [gettext("Give the username or the email address you signed up with.")]}
             )
         return attrs
 
@@ -67,7 +68,7 @@ class TokenCreateSerializer(StrictInputSerializer):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if bool(attrs.get("username")) != bool(attrs.get("password")):
             raise serializers.ValidationError(
-                {"password": ["Give both username and password, or neither (and a Bearer token)."]}
+                {"password": [gettext("Give both username and password, or neither (and a Bearer token).")]}
             )
         return attrs
 

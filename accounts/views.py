@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db.models import QuerySet
 from django.http import Http404
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import generics, status
@@ -115,7 +116,7 @@ class PlayerSignupView(APIView):
         body = {
             "username": user.username,
             "email": user.email,
-            "detail": "Check your email for a verification code, then POST it to /api/v1/players/verify/.",
+            "detail": gettext("Check your email for a verification code, then POST it to /api/v1/players/verify/."),
         }
         return Response(body, status=status.HTTP_202_ACCEPTED)
 
@@ -147,12 +148,15 @@ class PlayerVerifyView(APIView):
         return Response(MeSerializer(user.player).data)
 
 
-RESEND_ACCEPTED = (
-    "If a sign-up under that name is waiting for verification, a new code is on its way to its email "
-    "address; earlier codes no longer work. A sign-up gets at most one code every "
-    f"{int(services.VERIFICATION_RESEND_INTERVAL.total_seconds())} seconds and "
-    f"{services.VERIFICATION_CODES_PER_DAY} a day."
-)
+def resend_accepted() -> str:
+    return gettext(
+        "If a sign-up under that name is waiting for verification, a new code is on its way to its email "
+        "address; earlier codes no longer work. A sign-up gets at most one code every %(seconds)d seconds and "
+        "%(per_day)d a day."
+    ) % {
+        "seconds": int(services.VERIFICATION_RESEND_INTERVAL.total_seconds()),
+        "per_day": services.VERIFICATION_CODES_PER_DAY,
+    }
 
 
 class PlayerResendView(APIView):
@@ -177,7 +181,7 @@ class PlayerResendView(APIView):
         serializer = ResendSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         services.signup_code_resend(**serializer.validated_data, client=client_address(request))
-        return Response({"detail": RESEND_ACCEPTED}, status=status.HTTP_202_ACCEPTED)
+        return Response({"detail": resend_accepted()}, status=status.HTTP_202_ACCEPTED)
 
 
 @extend_schema_view(
@@ -320,13 +324,16 @@ class PasswordView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-RECOVER_ACCEPTED = (
-    "If an account has this address, a code is on its way to it; earlier recovery codes no longer work. Send it "
-    "to POST /api/v1/tokens/recover/confirm/ within "
-    f"{int(services.RECOVERY_LIFETIME.total_seconds()) // 60} minutes. An account gets at most one code every "
-    f"{int(services.VERIFICATION_RESEND_INTERVAL.total_seconds())} seconds and "
-    f"{services.VERIFICATION_CODES_PER_DAY} a day."
-)
+def recover_accepted() -> str:
+    return gettext(
+        "If an account has this address, a code is on its way to it; earlier recovery codes no longer work. Send it "
+        "to POST /api/v1/tokens/recover/confirm/ within %(minutes)d minutes. An account gets at most one code every "
+        "%(seconds)d seconds and %(per_day)d a day."
+    ) % {
+        "minutes": int(services.RECOVERY_LIFETIME.total_seconds()) // 60,
+        "seconds": int(services.VERIFICATION_RESEND_INTERVAL.total_seconds()),
+        "per_day": services.VERIFICATION_CODES_PER_DAY,
+    }
 
 
 class TokenRecoverView(APIView):
@@ -350,7 +357,7 @@ class TokenRecoverView(APIView):
         serializer = TokenRecoverSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         services.token_recovery_start(email=serializer.validated_data["email"], client=client_address(request))
-        return Response({"detail": RECOVER_ACCEPTED}, status=status.HTTP_202_ACCEPTED)
+        return Response({"detail": recover_accepted()}, status=status.HTTP_202_ACCEPTED)
 
 
 class TokenRecoverConfirmView(APIView):

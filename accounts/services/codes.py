@@ -18,7 +18,7 @@ from django.db import transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from accounts.errors import (
     InvalidInput,
@@ -158,7 +158,15 @@ def _site_url() -> str:
 
 
 def _code_email(verification: EmailVerification, code: str) -> tuple[str, str]:
-    """The subject and body of the email carrying `code`."""
+    """The subject and body of the email carrying `code`, in the account's language
+    (the one its sign-up asked for: ``Player.language``)."""
+    from accounts.language import in_language_of
+
+    with in_language_of(verification.user):
+        return _code_email_words(verification, code)
+
+
+def _code_email_words(verification: EmailVerification, code: str) -> tuple[str, str]:
     user = verification.user
     # On lines of plain text: a name stored before control characters were refused must not break them.
     username = name_for_plain_text(user.get_username())
@@ -189,23 +197,39 @@ def _code_email(verification: EmailVerification, code: str) -> tuple[str, str]:
         )
     if verification.purpose == EmailVerification.Purpose.TOKEN_RECOVERY:
         minutes = int(RECOVERY_LIFETIME.total_seconds()) // 60
-        return "Your Splendor by post token recovery code", (
-            f"Hello {display_name},\n\n"
-            f"Someone asked for a new API token for the account {username} on Splendor by post. The code is:\n\n"
-            f"    {code}\n\n"
-            f"Send it with this email address and a name for the token to POST /api/v1/tokens/recover/confirm/, e.g.\n"
-            f'    {{"email": "{user.email}", "code": "{code}", "name": "laptop"}}\n\n'
-            f"The code is good for {minutes} minutes. If you did not ask for it, ignore this email: "
-            f"nothing changes without the code.\n"
+        return gettext("Your Splendor by post token recovery code"), (
+            f"{hello}\n\n"
+            + gettext(
+                "Someone asked for a new API token for the account %(username)s on Splendor by post. The code is:"
+            ) % {"username": username}
+            + f"\n\n    {code}\n\n"
+            + gettext(
+                "Send it with this email address and a name for the token to POST /api/v1/tokens/recover/confirm/, "
+                "for example:"
+            )
+            + f'\n    {{"email": "{user.email}", "code": "{code}", "name": "laptop"}}\n\n'
+            + ngettext(
+                "The code is good for %(n)d minute. If you did not ask for it, ignore this email: nothing changes "
+                "without the code.",
+                "The code is good for %(n)d minutes. If you did not ask for it, ignore this email: nothing changes "
+                "without the code.",
+                minutes,
+            ) % {"n": minutes}
+            + "\n"
         )
-    return "Your Splendor by post verification code", (
-        f"Hello {display_name},\n\n"
-        f"Your Splendor by post verification code for the username {username} is:\n\n    {code}\n\n"
-        f"Signing up in a browser? Type it on the page that asked for it ({_site_url()}/accounts/signup/verify/).\n"
-        f"Signing up through the API? Send it with your username to POST /api/v1/players/verify/, e.g.\n"
-        f'    {{"username": "{username}", "code": "{code}"}}\n\n'
-        f"The code is good for 24 hours; a new one is sent on request to POST /api/v1/players/resend/.\n"
-        f"If you did not sign up, ignore this email.\n"
+    return gettext("Your Splendor by post verification code"), (
+        f"{hello}\n\n"
+        + gettext("Your Splendor by post verification code for the username %(username)s is:") % {"username": username}
+        + f"\n\n    {code}\n\n"
+        + gettext("Signing up in a browser? Type it on the page that asked for it (%(url)s).")
+        % {"url": f"{_site_url()}/accounts/signup/verify/"}
+        + "\n"
+        + gettext("Signing up through the API? Send it with your username to POST /api/v1/players/verify/, for example:")
+        + f'\n    {{"username": "{username}", "code": "{code}"}}\n\n'
+        + gettext("The code is good for 24 hours; a new one is sent on request to POST /api/v1/players/resend/.")
+        + "\n"
+        + gettext("If you did not sign up, ignore this email.")
+        + "\n"
     )
 
 
@@ -264,8 +288,10 @@ def signup_start(
     wait = account_email_take(kind=AccountEmailSent.Kind.SIGNUP_CODE, address=email, client=client, now=now)
     if wait:
         raise TooManyCodesError(
-            "As many emails with codes as may be sent in a while have gone to this address, or been asked for from "
-            "your address. Try again after Retry-After.",
+            gettext(
+                "As many emails with codes as may be sent in a while have gone to this address, or been asked for "
+                "from your address. Try again after Retry-After."
+            ),
             retry_after=wait,
         )
     user.set_password(password)
@@ -284,7 +310,7 @@ def signup_code_resend(*, client: str, username: str | None = None, email: str |
     whether an account or an address exists, or whether an email went.
     """
     if not username and not email:
-        raise InvalidInput({"username": ["Give the username or the email address you signed up with."]})
+        raise InvalidInput({"username": [gettext("Give the username or the email address you signed up with.")]})
     now = timezone.now()
     with transaction.atomic():
         waiting = pending_signups().select_for_update(of=("self",))
@@ -301,7 +327,7 @@ def signup_code_resend(*, client: str, username: str | None = None, email: str |
 def signup_verify(*, code: str, username: str | None = None, email: str | None = None) -> User:
     """Activate the account waiting for `code`. Wrong codes count against a limit."""
     if not username and not email:
-        raise InvalidInput({"username": ["Give the username or the email address you signed up with."]})
+        raise InvalidInput({"username": [gettext("Give the username or the email address you signed up with.")]})
     users = User.objects.filter(username__iexact=username) if username else User.objects.filter(email__iexact=email)
     user = users.filter(is_active=False, player__email_verified_at__isnull=True).first()
     verification = (
@@ -312,7 +338,7 @@ def signup_verify(*, code: str, username: str | None = None, email: str | None =
         else None
     )
     if user is None or verification is None:
-        raise VerificationError("No account is waiting for verification under that name. Sign up first.")
+        raise VerificationError(gettext("No account is waiting for verification under that name. Sign up first."))
 
     now = timezone.now()
     if verification.failed_attempts >= VERIFICATION_MAX_ATTEMPTS:
@@ -325,7 +351,12 @@ def signup_verify(*, code: str, username: str | None = None, email: str | None =
         if left <= 0:
             raise TooManyAttemptsError(retry_after=seconds_until(_next_code_at(user=user, now=now, resend=True), now))
         raise VerificationError(
-            f"That code is not right; {left} more {'try' if left == 1 else 'tries'} before it stops working.",
+            ngettext(
+                "That code is not right; %(n)d more try before it stops working.",
+                "That code is not right; %(n)d more tries before it stops working.",
+                left,
+            )
+            % {"n": left},
             attempts_left=left,
         )
 
@@ -333,14 +364,14 @@ def signup_verify(*, code: str, username: str | None = None, email: str | None =
         # Conditional, so two requests with the same code activate once.
         claimed = EmailVerification.objects.filter(pk=verification.pk, used_at__isnull=True).update(used_at=now)
         if not claimed:
-            raise VerificationError("That code was already used.")
+            raise VerificationError(gettext("That code was already used."))
         User.objects.filter(pk=user.pk).update(is_active=True)
         Player.objects.filter(user=user).update(email_verified_at=now)
     user.refresh_from_db()
     return user
 
 
-RECOVERY_FAILED = (
+RECOVERY_FAILED = gettext_noop(
     "That code is not right for that address, or it has expired, been used or been tried too often. "
     "Ask for a new one at POST /api/v1/tokens/recover/."
 )
@@ -388,7 +419,7 @@ def token_recovery_confirm(*, email: str, code: str, name: str) -> tuple[ApiToke
     UPDATE, before the code is compared, so concurrent guesses get no more.
     """
     now = timezone.now()
-    failed = VerificationError(RECOVERY_FAILED)
+    failed = VerificationError(gettext(RECOVERY_FAILED))
     user = _recoverable_accounts().filter(email__iexact=email).order_by("pk").first()
     verification = (
         EmailVerification.objects.filter(

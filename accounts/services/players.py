@@ -18,6 +18,7 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core import signing
 from django.core.mail import send_mail
+from django.utils.translation import gettext, ngettext
 from django.core.validators import MaxLengthValidator, validate_email
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -115,17 +116,20 @@ def names_refuse(*, username: str, display_name: str | None) -> None:
     else:
         if skeleton in reserved_skeletons():
             errors["username"] = [
-                f'"{username}" is reserved: it is part of the API\'s paths. Choose another username.'
+                gettext('"%(username)s" is reserved: it is part of the API\'s paths. Choose another username.')
+                % {"username": username}
             ]
         elif any(skeleton.startswith(username_skeleton(prefix)) for prefix in SYSTEM_USERNAME_PREFIXES):
             errors["username"] = [
-                'Usernames starting with "bot-" or "sandbox-" are kept for the service\'s bots. '
-                "Choose another username."
+                gettext(
+                    'Usernames starting with "bot-" or "sandbox-" are kept for the service\'s bots. '
+                    "Choose another username."
+                )
             ]
         elif skeleton.startswith(username_skeleton(ERASED_USERNAME_PREFIX)):
             errors["username"] = [
-                f'Usernames starting with "{ERASED_USERNAME_PREFIX}" are kept for erased accounts. '
-                "Choose another username."
+                gettext('Usernames starting with "%(prefix)s" are kept for erased accounts. Choose another username.')
+                % {"prefix": ERASED_USERNAME_PREFIX}
             ]
     if display_name:
         refused = name_characters_refused(display_name)
@@ -133,8 +137,11 @@ def names_refuse(*, username: str, display_name: str | None) -> None:
             errors["display_name"] = [display_name_refusal(refused)]
         elif display_name.strip().lower().startswith(ERASED_DISPLAY_NAME_PREFIX):
             errors["display_name"] = [
-                f'Display names starting with "{ERASED_DISPLAY_NAME_PREFIX}" are kept for erased accounts. '
-                "Choose another display name."
+                gettext(
+                    'Display names starting with "%(prefix)s" are kept for erased accounts. '
+                    "Choose another display name."
+                )
+                % {"prefix": ERASED_DISPLAY_NAME_PREFIX}
             ]
     if errors:
         raise InvalidInput(errors)
@@ -155,8 +162,11 @@ def username_refuse_lookalike(*, username: str, now: datetime, keep: User | None
         raise InvalidInput(
             {
                 "username": [
-                    f'"{username}" looks too much like the username of another account (letters of another '
-                    "alphabet, or characters that look alike). Choose another username."
+                    gettext(
+                        '"%(username)s" looks too much like the username of another account (letters of another '
+                        "alphabet, or characters that look alike). Choose another username."
+                    )
+                    % {"username": username}
                 ]
             }
         )
@@ -168,7 +178,7 @@ def username_skeleton_save(user: User) -> None:
         with transaction.atomic():
             user.save()
     except IntegrityError:
-        raise InvalidInput({"username": ["This username is taken."]}) from None
+        raise InvalidInput({"username": [gettext("This username is taken.")]}) from None
 
 
 @transaction.atomic
@@ -263,7 +273,7 @@ def token_create(*, user: User, name: str, scopes: list[str]) -> tuple[ApiToken,
     except ValueError as exc:
         raise InvalidInput({"scopes": [str(exc)]}) from None
     if not granted:
-        raise InvalidInput({"scopes": ["Give at least one scope: read or play."]})
+        raise InvalidInput({"scopes": [gettext("Give at least one scope: read or play.")]})
     plaintext = token_generate()
     token = ApiToken.objects.create(
         user=user,
@@ -317,7 +327,7 @@ def player_suspend(*, user: User, by_user: User, reason: str) -> bool:
     account was already suspended. Once the suspension commits,
     ``player_suspended`` is sent (notifications emails the player the reason)."""
     if not reason.strip():
-        raise InvalidInput({"reason": ["Say why the account is suspended."]})
+        raise InvalidInput({"reason": [gettext("Say why the account is suspended.")]})
     with transaction.atomic():
         player = player_for_user(user=user)
         updated = Player.objects.filter(pk=player.pk, suspended_at__isnull=True).update(suspended_at=timezone.now())
@@ -338,7 +348,7 @@ def player_warn(*, user: User, by_user: User, reason: str, warning_id: int, game
     (games.moderation's log entry), so each warning is told once."""
     text = reason.strip()
     if not text:
-        raise InvalidInput({"reason": ["Say what the player is warned about."]})
+        raise InvalidInput({"reason": [gettext("Say what the player is warned about.")]})
     logger.info("account %s warned by user %s", user.pk, by_user.pk)
     user_id = user.pk
     transaction.on_commit(
@@ -470,13 +480,15 @@ def _email_change_checked(*, user: User, new_email: str, now: datetime) -> str:
     try:
         validate_email(address)
     except DjangoValidationError:
-        raise InvalidInput({"email": [f"{address!r} is not an email address."]}) from None
+        raise InvalidInput(
+            {"email": [gettext("%(address)s is not an email address.") % {"address": repr(address)}]}
+        ) from None
     if len(address) > User._meta.get_field("email").max_length:  # type: ignore[operator]
-        raise InvalidInput({"email": ["That address is too long."]})
+        raise InvalidInput({"email": [gettext("That address is too long.")]})
     if address.lower() == (user.email or "").strip().lower():
-        raise InvalidInput({"email": ["That is already your address."]})
+        raise InvalidInput({"email": [gettext("That is already your address.")]})
     if _email_taken_by_another(email=address, user=user, now=now):
-        raise InvalidInput({"email": ["An account with this email address exists."]})
+        raise InvalidInput({"email": [gettext("An account with this email address exists.")]})
     return address
 
 
@@ -502,16 +514,27 @@ def email_change_start(*, user: User, new_email: str, confirm_url: str) -> str:
     link = confirm_url.replace("{token}", email_change_token(user=user, new_email=address))
     username = user.get_username()
     hours = int(EMAIL_CHANGE_LIFETIME.total_seconds()) // 3600
-    body = (
-        f"Hello,\n\n"
-        f"The Splendor by post account {username} asked to use this address from now on. To confirm, open\n\n"
-        f"    {link}\n\n"
-        f"and press the button there. The link works for {hours} hours. If you did not ask for this, ignore this "
-        f"email: nothing changes without it.\n"
-    )
-    transaction.on_commit(
-        lambda: send_mail("Confirm your new address for Splendor by post", body, None, [address])
-    )
+    from accounts.language import in_language_of
+
+    with in_language_of(user):  # the account's language, as every account email
+        subject = gettext("Confirm your new address for Splendor by post")
+        body = (
+            gettext("Hello,")
+            + "\n\n"
+            + gettext("The Splendor by post account %(username)s asked to use this address from now on. To confirm, open")
+            % {"username": username}
+            + f"\n\n    {link}\n\n"
+            + ngettext(
+                "and press the button there. The link works for %(n)d hour. If you did not ask for this, ignore "
+                "this email: nothing changes without it.",
+                "and press the button there. The link works for %(n)d hours. If you did not ask for this, ignore "
+                "this email: nothing changes without it.",
+                hours,
+            )
+            % {"n": hours}
+            + "\n"
+        )
+    transaction.on_commit(lambda: send_mail(subject, body, None, [address]))
     return address
 
 
@@ -526,21 +549,21 @@ def email_change_confirm(*, token: str) -> User:
     try:
         payload = signing.loads(token, salt=_EMAIL_CHANGE_SALT, max_age=EMAIL_CHANGE_LIFETIME)
     except signing.SignatureExpired:
-        raise VerificationExpiredError("This link has expired. Ask for a new one on the email page.") from None
+        raise VerificationExpiredError(gettext("This link has expired. Ask for a new one on the email page.")) from None
     except signing.BadSignature:
-        raise VerificationError("This link is damaged or was not made by this site.") from None
+        raise VerificationError(gettext("This link is damaged or was not made by this site.")) from None
     if not isinstance(payload, dict) or not {"u", "e", "o"} <= set(payload):
-        raise VerificationError("This link is damaged or was not made by this site.")
+        raise VerificationError(gettext("This link is damaged or was not made by this site."))
     with transaction.atomic():
         user = User.objects.select_for_update().filter(pk=payload["u"], is_active=True).first()
         if user is None or not constant_time_compare(payload["o"], _email_digest(user.email or "")):
             raise VerificationError(
-                "This link was already used, or the address has changed since it was sent. Ask for a new one."
+                gettext("This link was already used, or the address has changed since it was sent. Ask for a new one.")
             )
         old = user.email
         address = str(payload["e"])
         if _email_taken_by_another(email=address, user=user, now=now):
-            raise InvalidInput({"email": ["An account with this email address exists."]})
+            raise InvalidInput({"email": [gettext("An account with this email address exists.")]})
         # Sign-ups with this address whose codes are dead gave way: they go, as for a new sign-up.
         pending_signups().filter(email__iexact=address).exclude(pk__in=live_codes(now).values("user_id")).delete()
         user.email = address
@@ -550,11 +573,19 @@ def email_change_confirm(*, token: str) -> User:
         EmailAddress.objects.filter(user=user, address__iexact=address).delete()
         username = user.get_username()
         if old:
-            notice = (
-                f"Hello,\n\nThe address of the Splendor by post account {username} is now {address}; game email "
-                f"goes there from now on. If you did not make this change, reset your password at once.\n"
-            )
-            transaction.on_commit(
-                lambda: send_mail("Your Splendor by post address changed", notice, None, [old])
-            )
+            from accounts.language import in_language_of
+
+            with in_language_of(user):
+                changed = gettext("Your Splendor by post address changed")
+                notice = (
+                    gettext("Hello,")
+                    + "\n\n"
+                    + gettext(
+                        "The address of the Splendor by post account %(username)s is now %(address)s; game email "
+                        "goes there from now on. If you did not make this change, reset your password at once."
+                    )
+                    % {"username": username, "address": address}
+                    + "\n"
+                )
+            transaction.on_commit(lambda: send_mail(changed, notice, None, [old]))
     return user
