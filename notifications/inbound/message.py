@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage, Message
 from email.utils import getaddresses
 
+from engine.grammar import GRAMMARS
 from notifications.inbound.commands import Command, CommandKind, command_from_text, subject_strip
 from notifications.inbound.text import (
     flowed_decode,
@@ -57,6 +58,8 @@ _OUT_OF_OFFICE_BODY = re.compile(
     r"(esmu|atrodos|b[uū]šu) (promb[uū]tn[eē]|atva[lļ]in[aā]jum[aā])|promb[uū]tn[eē] l[iī]dz)",
     re.IGNORECASE | re.MULTILINE,
 )
+# The languages whose grammar the service reads (engine.grammar).
+_EVERY_LANGUAGE = tuple(GRAMMARS)
 _DAEMON = re.compile(r"^(mailer-daemon|postmaster|mail-daemon|noreply-dmarc|bounce[s]?)@", re.IGNORECASE)
 # Our own Message-IDs: <key hash>.<seat token or 0>.v<version>@<reply domain>.
 _OUR_ID = re.compile(r"<?([0-9a-f]{24})\.([0-9a-z-]+)\.v(\d+)@([^>\s]+)>?", re.IGNORECASE)
@@ -296,8 +299,13 @@ def _parse(raw: bytes, *, reply_domain: str, envelope_to: list[str] | None) -> I
         fallback = command_from_text(strip_quotes(body), subject=subject)
         if fallback.kind not in (CommandKind.UNKNOWN, CommandKind.EMPTY):
             command = fallback
-    if not reason and _is_out_of_office(written, command):
-        reason = DROP_AUTO_REPLY
+    # Whether a person wrote it is judged in every language the service reads: the
+    # recipient's is not known here, and a move in Italian or Latvian on the first
+    # line is a person's as much as one in English.
+    if not reason:
+        in_every_language = command_from_text(written, subject=subject, languages=_EVERY_LANGUAGE)
+        if _is_out_of_office(written, in_every_language):
+            reason = DROP_AUTO_REPLY
     return InboundEmail(
         message_id=message_id,
         message_key=message_key,

@@ -13,7 +13,7 @@ from tests.notifications.email_helpers import start_game
 from tests.notifications.inbound.mail_helpers import authentication_results, receive
 
 from games.models import Game, Move, Seat
-from notifications.inbound import CommandKind, inbound_parse, new_text
+from notifications.inbound import CommandKind, command_from_text, inbound_parse, new_text
 from notifications.inbound.message import DROP_AUTO_REPLY
 from notifications.inbound.reply_tokens import reply_token_for
 from notifications.inbound.text import flowed_decode, html_to_text, strip_quotes
@@ -40,6 +40,11 @@ MOVES = {
     "latvian_android_flowed.eml": ("take white blue green", "take WUG"),
     "latvian_gmail_header_under_the_move.eml": ("take 2 red", "take RR"),
 }
+# fixture -> (the reader's language, the move in the sender's own words)
+NATIVE_MOVES = {
+    "italian_words_iphone_flowed.eml": ("it", "prendi bianco blu verde"),
+    "latvian_words_gmail.eml": ("lv", "ņem baltu zilu zaļu"),
+}
 AUTO_REPLIES = ("italian_auto_reply_subject.eml", "latvian_auto_reply_subject.eml")
 QUOTE = "> It is your turn in game g7Qk2xPa.\n>\n> Some moves you could play:\n>   buy 1-07\n>   take WUG\n"
 
@@ -58,7 +63,7 @@ def _message(body: str, *, subject: str = "Re: Your turn", content_type: str = "
 
 
 def test_every_reply_shape_fixture_has_an_expected_outcome() -> None:
-    assert {path.name for path in SHAPES.glob("*.eml")} == set(MOVES) | set(AUTO_REPLIES)
+    assert {path.name for path in SHAPES.glob("*.eml")} == set(MOVES) | set(NATIVE_MOVES) | set(AUTO_REPLIES)
 
 
 @pytest.mark.parametrize("name", sorted(MOVES))
@@ -69,6 +74,26 @@ def test_each_reply_shape_is_read_as_the_move_its_sender_wrote(name: str) -> Non
     assert (parsed.command.kind, parsed.command.argument) == (CommandKind.MOVE, MOVES[name][0]), parsed.text
     for example in ("buy 1-07", "take WUG", "reserve 2-13", "Some moves you could play", "wrote", "Sent from"):
         assert example not in parsed.text
+
+
+@pytest.mark.parametrize("name", sorted(NATIVE_MOVES))
+def test_a_move_in_italian_or_latvian_words_is_what_is_read_from_its_reply(name: str) -> None:
+    language, move = NATIVE_MOVES[name]
+    parsed = _read(name)
+    assert parsed.drop_reason == "" and parsed.text == move
+    command = command_from_text(parsed.text, subject=parsed.subject, languages=("en", language))
+    assert (command.kind, command.argument) == (CommandKind.MOVE, move)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "prendi 2 rossi\n\nDomani sono fuori ufficio: gioco la sera.\n",
+        "ņem divus sarkanus\n\nRīt neesmu birojā, spēlēšu vakarā.\n",
+    ],
+)
+def test_a_move_in_italian_or_latvian_on_the_first_line_is_a_persons_not_an_out_of_office_answer(body: str) -> None:
+    assert _message(body).drop_reason == ""
 
 
 @pytest.mark.parametrize("name", AUTO_REPLIES)
