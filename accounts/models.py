@@ -30,6 +30,15 @@ def scopes_normalise(scopes: list[str] | tuple[str, ...] | set[str]) -> list[str
     return sorted(granted)
 
 
+class Language(models.TextChoices):
+    """The languages the service speaks: its pages, emails, email replies and the
+    words of email commands (engine.grammar). The names are each language's own."""
+
+    EN = "en", "English"
+    IT = "it", "Italiano"
+    LV = "lv", "Latviešu"
+
+
 class Player(models.Model):
     """The game-facing side of a Django user. The email address lives on the user."""
 
@@ -53,6 +62,9 @@ class Player(models.Model):
     suspended_at = models.DateTimeField(null=True, blank=True)
     # The game page asks before it sends a move (a tap on the wrong card costs a turn).
     confirm_moves = models.BooleanField(default=True)
+    # Every email, email reply and page the player gets is in it (docs/i18n.md);
+    # chosen at sign-up from the browser's Accept-Language.
+    language = models.CharField(max_length=8, choices=Language.choices, default=Language.EN)
     # An account the service itself holds seats with (a practice game's bot, a
     # sandbox's hot seat): no address, no password, never verified, so it is never
     # emailed, cannot sign in and has no public profile (accounts.services.system_account_get).
