@@ -8,7 +8,7 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.utils.translation import gettext
 from rest_framework import serializers
 
-from accounts.models import ApiToken, Player, Scope
+from accounts.models import ApiToken, Language, Player, Scope
 from accounts.selectors import AddressEntry, player_email_warning
 from api.problems import ProblemSerializer
 from api.serializers import StrictInputSerializer
@@ -21,6 +21,12 @@ class SignupSerializer(StrictInputSerializer):
     email = serializers.EmailField()
     password = serializers.CharField(write_only=True, style={"input_type": "password"})
     display_name = serializers.CharField(max_length=64, required=False, allow_blank=False)
+    language = serializers.ChoiceField(
+        choices=Language.choices,
+        required=False,
+        help_text="The language of the account's emails and pages; without it, the request's Accept-Language "
+        "(en when it names none of en, it, lv).",
+    )
 
 
 class SignupAcceptedSerializer(serializers.Serializer[dict[str, str]]):
@@ -105,12 +111,15 @@ class MeSerializer(serializers.ModelSerializer[Player]):
         help_text="Set when mail to your address bounced: no game email goes to it until you change it."
     )
     confirm_moves = serializers.BooleanField(help_text="The game page asks you to confirm a move before it is sent.")
+    language = serializers.ChoiceField(
+        choices=Language.choices, help_text="The language of your emails, email replies and pages."
+    )
 
     class Meta:
         model = Player
         fields = [
             "username", "email", "display_name", "email_verified_at", "created_at", "scopes", "time_zone",
-            "email_warning", "confirm_moves",
+            "email_warning", "confirm_moves", "language",
         ]
         read_only_fields = fields
 
@@ -129,6 +138,11 @@ class MeUpdateSerializer(StrictInputSerializer):
     )
     confirm_moves = serializers.BooleanField(
         required=False, help_text="true: the game page asks you to confirm a move before it is sent."
+    )
+    language = serializers.ChoiceField(
+        choices=Language.choices,
+        required=False,
+        help_text="en, it or lv: the language of your emails, email replies and pages.",
     )
 
 

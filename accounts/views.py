@@ -34,6 +34,7 @@ from accounts.errors import (
     VerificationError,
     VerificationExpiredError,
 )
+from accounts.language import language_from_request
 from accounts.models import ApiToken
 from accounts.selectors import AddressEntry
 from accounts.permissions import CanPlay, CanRead, CanReadOrPlay, request_user
@@ -112,7 +113,9 @@ class PlayerSignupView(APIView):
     def post(self, request: Request) -> Response:
         serializer = SignupSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        user = services.signup_start(**serializer.validated_data, client=client_address(request))
+        data = dict(serializer.validated_data)
+        data.setdefault("language", language_from_request(request))
+        user = services.signup_start(**data, client=client_address(request))
         body = {
             "username": user.username,
             "email": user.email,
@@ -268,7 +271,8 @@ class MeView(APIView):
         summary="Change your settings",
         description="`time_zone`: an IANA time zone name (\"Europe/Riga\", \"America/New_York\", \"UTC\"). "
         "Deadlines in email are shown in it and the daily digest goes out at your digest hour in it. "
-        "`confirm_moves`: true (the default) to have the game page ask before it sends a move. Needs a "
+        "`confirm_moves`: true (the default) to have the game page ask before it sends a move. "
+        "`language`: en, it or lv, the language of your emails, email replies and pages. Needs a "
         "`play` token.",
         request=MeUpdateSerializer,
         responses={200: MeSerializer, **_problems(extra=VALIDATION)},
@@ -282,6 +286,8 @@ class MeView(APIView):
             services.player_time_zone_set(user=user, time_zone=serializer.validated_data["time_zone"])
         if "confirm_moves" in serializer.validated_data:
             services.player_confirm_moves_set(user=user, confirm_moves=serializer.validated_data["confirm_moves"])
+        if "language" in serializer.validated_data:
+            services.player_language_set(user=user, language=serializer.validated_data["language"])
         player = services.player_for_user(user=user)
         player.refresh_from_db()
         return Response(MeSerializer(player, context={"token": request.auth}).data)

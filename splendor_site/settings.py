@@ -101,9 +101,14 @@ MIDDLEWARE = [
     "api.middleware.ApiProblemMiddleware",
     "api.middleware.BodySizeLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language of the answer: Accept-Language (or the language switch's cookie);
+    # it sets Content-Language and Vary: Accept-Language (docs/i18n.md).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A signed-in player's pages are in the account's language (accounts.language).
+    "accounts.language.AccountLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "api.middleware.RateLimitHeadersMiddleware",
@@ -121,6 +126,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -206,7 +212,15 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+# The languages the service speaks (docs/i18n.md): English, Italian and Latvian.
+# Each app keeps its catalog in <app>/locale/; the engine's rule messages and the
+# shared words of core are in engine/locale/ and core/locale/.
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("it", "Italiano"), ("lv", "Latviešu")]
+# api is no installed app: its catalog is named here as engine's and core's are.
+LOCALE_PATHS = [BASE_DIR / "engine" / "locale", BASE_DIR / "core" / "locale", BASE_DIR / "api" / "locale"]
+LANGUAGE_COOKIE_NAME = "language"
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

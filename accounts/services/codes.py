@@ -32,6 +32,7 @@ from accounts.models import (
     ApiToken,
     EmailAddress,
     EmailVerification,
+    Language,
     Player,
     Scope,
 )
@@ -259,7 +260,13 @@ def code_email_send(*, verification_id: int) -> bool:
 
 @transaction.atomic
 def signup_start(
-    *, username: str, email: str, password: str, client: str, display_name: str | None = None
+    *,
+    username: str,
+    email: str,
+    password: str,
+    client: str,
+    display_name: str | None = None,
+    language: str = Language.EN,
 ) -> User:
     """An inactive user and a code emailed to them; `signup_verify` activates it.
 
@@ -296,7 +303,12 @@ def signup_start(
         )
     user.set_password(password)
     username_skeleton_save(user)
-    Player.objects.update_or_create(user=user, defaults={"display_name": display_name or username})
+    if language not in Language.values:
+        raise InvalidInput({"language": [
+            gettext("'%(language)s' is not a language of the service; send one of %(languages)s.")
+            % {"language": language, "languages": ", ".join(Language.values)}
+        ]})
+    Player.objects.update_or_create(user=user, defaults={"display_name": display_name or username, "language": language})
     _code_send(user=user, now=now, purpose=EmailVerification.Purpose.SIGNUP)
     return user
 

@@ -35,6 +35,7 @@ from accounts.models import (
     ApiToken,
     EmailAddress,
     EmailVerification,
+    Language,
     Player,
     UsernameSkeleton,
     scopes_normalise,
@@ -253,6 +254,21 @@ def player_time_zone_set(*, user: User, time_zone: str) -> Player:
             player.save(update_fields=["time_zone"])
             user_id = user.pk
             transaction.on_commit(lambda: time_zone_changed.send(sender=Player, user_id=user_id))
+    return player
+
+
+def player_language_set(*, user: User, language: str) -> Player:
+    """Set the language of the player's emails, email replies and pages (en, it, lv)."""
+    if language not in Language.values:
+        raise InvalidInput({"language": [
+            gettext("'%(language)s' is not a language of the service; send one of %(languages)s.")
+            % {"language": language, "languages": ", ".join(Language.values)}
+        ]})
+    with transaction.atomic():
+        player = player_for_user(user=user)
+        if player.language != language:
+            player.language = language
+            player.save(update_fields=["language"])
     return player
 
 
