@@ -17,7 +17,7 @@ from django.contrib.auth.models import Group, Permission, User
 from django.db import transaction
 from django.dispatch import Signal
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from games import moderation as game_moderation
 from games import services as game_services
@@ -163,8 +163,8 @@ def membership_approve(*, membership_id: int, by: User | None, now: datetime | N
         if membership.status == Membership.Status.PENDING:
             if membership.suspended_at is not None:
                 raise NoRequestToDecide(
-                    f"{membership.user.get_username()} is suspended from {membership.league.name}: lift the "
-                    "suspension first."
+                    gettext("%(username)s is suspended from %(league)s: lift the suspension first.")
+                    % {"username": membership.user.get_username(), "league": membership.league.name}
                 )
             membership.status = Membership.Status.ACTIVE
             running = _running_season(membership.league, now)
@@ -175,7 +175,9 @@ def membership_approve(*, membership_id: int, by: User | None, now: datetime | N
             for season in Season.objects.filter(league=membership.league, started_at__isnull=False):
                 season_drop_player(season=season, user=membership.user, now=now)
         else:
-            raise NoRequestToDecide(f"There is no request to decide: the membership is {membership.status}.")
+            raise NoRequestToDecide(
+                gettext("There is no request to decide: the membership is %(status)s.") % {"status": membership.status}
+            )
         membership.decided_at = now
         membership.decided_by = by
         membership.save()
@@ -192,7 +194,9 @@ def membership_reject(*, membership_id: int, by: User | None, now: datetime | No
         elif membership.status == Membership.Status.LEAVING:
             membership.status = Membership.Status.ACTIVE
         else:
-            raise NoRequestToDecide(f"There is no request to decide: the membership is {membership.status}.")
+            raise NoRequestToDecide(
+                gettext("There is no request to decide: the membership is %(status)s.") % {"status": membership.status}
+            )
         membership.decided_at = now
         membership.decided_by = by
         membership.save()
@@ -336,7 +340,9 @@ def season_start(*, season_id: int, now: datetime | None = None) -> list[LeagueG
         season = Season.objects.select_for_update().select_related("league").get(pk=season_id)
         league = season.league
         if season.started_at is not None:
-            raise SeasonNotStartable(f"{season} started on {season.started_at:%Y-%m-%d}.")
+            raise SeasonNotStartable(
+                gettext("%(season)s started on %(date)s.") % {"season": season, "date": f"{season.started_at:%Y-%m-%d}"}
+            )
         # A member suspended from the league gets no pairings in it.
         members = list(
             Membership.objects.filter(league=league, status__in=_MEMBER, suspended_at__isnull=True)
@@ -345,7 +351,12 @@ def season_start(*, season_id: int, now: datetime | None = None) -> list[LeagueG
         )
         if len(members) < league.players_per_game:
             raise SeasonNotStartable(
-                f"{league.name} has {len(members)} member(s); a game of {league.players_per_game} needs more."
+                ngettext(
+                    "%(league)s has %(n)d member; a game of %(seats)d needs more.",
+                    "%(league)s has %(n)d members; a game of %(seats)d needs more.",
+                    len(members),
+                )
+                % {"league": league.name, "n": len(members), "seats": league.players_per_game}
             )
         users = {m.user_id: m.user for m in members}
         created: list[LeagueGame] = []
@@ -426,13 +437,14 @@ def _pairing_open(league_game_id: int, doing: str) -> LeagueGame:
     """The pairing with its game, refused when the game is over (finished or aborted)."""
     pairing = LeagueGame.objects.select_related("game", "season__league").filter(pk=league_game_id).first()
     if pairing is None:
-        raise PairingNotFound(f"There is no pairing {league_game_id}.")
+        raise PairingNotFound(gettext("There is no pairing %(id)s.") % {"id": league_game_id})
     game = pairing.game
     if game.is_over:
-        raise PairingNotEditable(
-            f"Game {game.pk} is already {game.status}; only a pairing still being played can be {doing}.",
-            game_status=game.status,
-        )
+        if doing == "cancelled":
+            refusal = gettext("Game %(game)s is already %(status)s; only a pairing still being played can be cancelled.")
+        else:
+            refusal = gettext("Game %(game)s is already %(status)s; only a pairing still being played can be changed.")
+        raise PairingNotEditable(refusal % {"game": game.pk, "status": game.status}, game_status=game.status)
     return pairing
 
 
@@ -448,16 +460,21 @@ def pairing_replace_player(
     season = pairing.season
     if Membership.objects.filter(league_id=season.league_id, user=new_user, suspended_at__isnull=False).exists():
         raise NotASeasonPlayer(
-            f"{new_user.get_username()} is suspended from {season.league}, so they get no new pairings in it."
+            gettext("%(username)s is suspended from %(league)s, so they get no new pairings in it.")
+            % {"username": new_user.get_username(), "league": season.league}
         )
     if not SeasonEntry.objects.filter(season=season, user=new_user, dropped_at__isnull=True).exists():
         raise NotASeasonPlayer(
-            f"{new_user.get_username()} does not play in {season} (never entered, or left it); "
-            "choose one of the season's players."
+            gettext(
+                "%(username)s does not play in %(season)s (never entered, or left it); choose one of the season's "
+                "players."
+            )
+            % {"username": new_user.get_username(), "season": season}
         )
     if Seat.objects.filter(game_id=pairing.game_id, user=new_user).exists():
         raise NotASeasonPlayer(
-            f"{new_user.get_username()} already has a seat in game {pairing.game_id}; choose someone else."
+            gettext("%(username)s already has a seat in game %(game)s; choose someone else.")
+            % {"username": new_user.get_username(), "game": pairing.game_id}
         )
     return game_moderation.moderation_seat_replace(
         game_id=pairing.game_id, seat_index=seat_index, by_user=by_user, reason=reason, new_user=new_user
