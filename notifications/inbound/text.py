@@ -7,7 +7,9 @@ removed in every style we know (``>`` lines, the quote headers of Gmail,
 Outlook, Apple Mail and Thunderbird in several languages, Outlook's
 "From:/Sent:" block, "-----Original Message-----", HTML blockquotes), first by
 ``mailparser_reply`` and then by our own rules for what it misses (Latvian
-headers, bottom-posted replies, phone signatures).
+headers, the move on the line right above a quote header, a header block copied
+above a ``>`` quote, Thunderbird's attribution block, bottom-posted replies,
+phone signatures in English, Italian and Latvian).
 """
 
 from __future__ import annotations
