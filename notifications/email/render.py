@@ -26,14 +26,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import engine
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.template.loader import render_to_string
+from django.utils.translation import gettext
 
+from accounts.language import in_language_of
 from accounts.names import name_for_plain_text
+from core.text import listed, moment_words
 from games.links import seat_link_url
 from games.models import Game, GameEvent, Seat
 from games.presentation import Board, board_context
@@ -105,6 +107,13 @@ def registered_kinds() -> list[str]:
 
 
 def email_render(notification: Notification) -> RenderedEmail:
+    """The email, written in the recipient's language (``Player.language``):
+    subject, text, HTML, dates and plurals alike."""
+    with in_language_of(notification.user):
+        return _email_render(notification)
+
+
+def _email_render(notification: Notification) -> RenderedEmail:
     kind = notification.kind
     answer = renderer_for(kind)(notification)
     context = {**base_context(notification), **answer.context}
@@ -168,11 +177,7 @@ def local_time(moment: datetime | None, user: Any) -> str:
     if moment is None:
         return ""
     name = getattr(getattr(user, "player", None), "time_zone", "") or "UTC"
-    try:
-        zone = ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        zone, name = ZoneInfo("UTC"), "UTC"
-    return f"{moment.astimezone(zone):%A %d %B %Y, %H:%M} ({name})"
+    return moment_words(moment, name)
 
 
 # --- the games app's links and board (games.links, games.presentation) ---------------
@@ -266,8 +271,6 @@ def render_invitation(notification: Notification) -> KindContext:
     )
 
 
-# Why the bot played (move_played's bot_reason); events written before it existed say nothing.
-_BOT_REASONS = {"timeout": " (time ran out)", "moderator": " (a moderator handed the seat to the bot)"}
 
 
 @renderer("your_turn")
@@ -279,15 +282,16 @@ def render_your_turn(notification: Notification) -> KindContext:
     names = seat_names(game)
     last_move = None
     if notification.event is not None and notification.event.kind == GameEvent.Kind.MOVE_PLAYED:
-        by = names.get(payload.get("seat", -1), "?")
-        # Who really chose it: the built-in bot on a missed deadline, or the
-        # service for a seat that has left or could only pass (Move.played_by).
-        played_by = payload.get("played_by", "player")
-        if played_by == "bot":
-            by = f"The built-in bot, for {by}{_BOT_REASONS.get(str(payload.get('bot_reason')), '')},"
-        elif played_by == "service":
-            by = f"The service, for {by},"
-        last_move = {"by": by, "move": payload.get("move", "")}
+        # Who really chose it (Move.played_by): the player, the built-in bot on a
+        # missed deadline or a moderator's say ("who" and "reason", the bot_reason of
+        # move_played; events written before it existed give none), or the service
+        # for a seat that has left or could only pass. The templates say it.
+        last_move = {
+            "by": names.get(payload.get("seat", -1), "?"),
+            "who": str(payload.get("played_by", "player")),
+            "reason": str(payload.get("bot_reason") or ""),
+            "move": payload.get("move", ""),
+        }
     return KindContext(
         {
             "board": board_for(game, index),
@@ -352,9 +356,13 @@ def _finished_by(event: GameEvent | None) -> GameEvent | None:
     return following if following is not None and following.kind == GameEvent.Kind.GAME_FINISHED else None
 
 
+def _seat_name(names: dict[int, str], index: int) -> str:
+    """The player's name, or the seat's number for a seat with nobody named."""
+    return names.get(index) or gettext("seat %(number)s") % {"number": index}
+
+
 def _winner_name(result: dict[str, Any], names: dict[int, str]) -> str:
-    winners = [names.get(i, f"seat {i}") for i in (result.get("winners") or []) if isinstance(i, int)]
-    return " and ".join(winners)
+    return listed([_seat_name(names, i) for i in (result.get("winners") or []) if isinstance(i, int)])
 
 
 @renderer("forfeited")
@@ -373,7 +381,9 @@ def render_forfeited(notification: Notification) -> KindContext:
     result: dict[str, Any] = dict((finished.payload.get("result") or {}) if finished is not None else {})
     return KindContext(
         {
-            "forfeited_name": names.get(forfeited_index, "A player") if isinstance(forfeited_index, int) else "A player",
+            "forfeited_name": (
+                _seat_name(names, forfeited_index) if isinstance(forfeited_index, int) else gettext("A player")
+            ),
             "is_you": seat is not None and seat.index == forfeited_index,
             # The forfeit ended the game: the one player left won.
             "ended": finished is not None,
@@ -414,7 +424,7 @@ def render_game_over(notification: Notification) -> KindContext:
     standings = [
         {
             "place": places[i] if i < len(places) else None,
-            "name": names.get(i, f"seat {i}"),
+            "name": _seat_name(names, i),
             "score": scores[i] if i < len(scores) else None,
             "is_you": seat is not None and seat.index == i,
             "left": i in (result.get("resigned") or []),
@@ -436,9 +446,16 @@ def render_game_over(notification: Notification) -> KindContext:
             "adjudicated": reason == "adjudicated",
             "won": seat is not None and seat.index in (result.get("winners") or []),
             "winner_name": _winner_name(result, names),
-            "last_left_name": names.get(last_left, f"seat {last_left}") if last_left is not None else "",
+            "last_left_name": _seat_name(names, last_left) if last_left is not None else "",
             "last_left_is_you": last_left is not None and seat is not None and seat.index == last_left,
             "seed": seed,
+            # How to check the seed against its commitment (commands: never translated).
+            "seed_checks": [
+                f"printf %s {seed} | sha256sum",
+                f"python3 -c \"import hashlib; print(hashlib.sha256(b'{seed}').hexdigest())\"",
+            ]
+            if seed
+            else [],
             "commitment": game.seed_commitment,
             "board": board_for(game, seat.index if seat is not None else None),
             "game_url": game_url(game, seat),

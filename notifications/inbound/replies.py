@@ -19,7 +19,9 @@ from typing import Any
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
+from accounts.language import in_language_of
 from core import metrics
 from core.errors import DomainError
 from games.models import Game, Seat
@@ -38,7 +40,7 @@ class InboundRefusal(DomainError):
     """A command that cannot be carried out for a reason of the email door itself."""
 
     code = "email_command_refused"
-    title = "The emailed command cannot be carried out"
+    title = gettext_noop("The emailed command cannot be carried out")
 
 
 _ADDRESS = re.compile(r"[^\s<>()'\"]+@[^\s<>()'\",]+")
@@ -244,7 +246,8 @@ def _words_without_api(message: str) -> str:
     if text.endswith(";"):
         text = text[:-1] + "."
     if "legal-moves" in message:
-        text = f"{text} Reply \"moves\" for the moves you can play now.".strip()
+        moves = gettext('Reply "moves" for the moves you can play now.')
+        text = f"{text} {moves}".strip()
     return text
 
 
@@ -254,25 +257,30 @@ def refusal_words(error: DomainError, game: Game | None) -> str:
     numbers, seat indexes, paths or methods."""
     code = error.code
     if code in _STALE_CODES:
-        return "The game has moved on since the email you answered: here is the board as it is now."
+        return gettext("The game has moved on since the email you answered: here is the board as it is now.")
     if code == "not_your_turn" and game is not None:
         to_move = error.fields.get("to_move")
         seat = Seat.objects.select_related("user", "user__player").filter(game=game, index=to_move).first()
         if seat is not None and isinstance(to_move, int):
-            return (
-                f"It is not your turn: {display_name(seat.user)} is to move. "
-                "You will get an email when it is your turn."
-            )
-        return "It is not your turn. You will get an email when it is your turn."
+            return gettext(
+                "It is not your turn: %(name)s is to move. You will get an email when it is your turn."
+            ) % {"name": display_name(seat.user)}
+        return gettext("It is not your turn. You will get an email when it is your turn.")
     if code == "game_not_active":
         status = error.fields.get("game_status")
         if status == Game.Status.FINISHED:
-            return "This game is over: nothing more can be played in it."
+            return gettext("This game is over: nothing more can be played in it.")
         if status == Game.Status.ABORTED:
-            return "This game was called off: nothing can be played in it."
+            return gettext("This game was called off: nothing can be played in it.")
         if status == Game.Status.OPEN:
-            return "This game has not started yet: it starts when every seat is taken."
+            return gettext("This game has not started yet: it starts when every seat is taken.")
     return _words_without_api(error.message)
+
+
+def _refusal_words_for(user: Any, error: DomainError, game: Game | None) -> str:
+    """The refusal in the words of the reader's language (``Player.language``)."""
+    with in_language_of(user):
+        return refusal_words(error, game)
 
 
 def command_refuse(
@@ -298,7 +306,7 @@ def command_refuse(
         user,
         game,
         understood=inbound.command,
-        message=refusal_words(error, game),
+        message=_refusal_words_for(user, error, game),
         rule=str(error.fields.get("rule") or ""),
         code=error.code,
         choices=[str(choice) for choice in (error.fields.get("choices") or [])][:10],

@@ -16,6 +16,7 @@ from typing import Any
 import engine
 from django.conf import settings
 from django.urls import reverse
+from django.utils.translation import npgettext, pgettext
 
 from accounts.selectors import email_address_get
 from games.models import Game, Seat
@@ -111,7 +112,51 @@ def render_reply_done(notification: Notification) -> KindContext:
 
 @renderer("reply_confirm")
 def render_reply_confirm(notification: Notification) -> KindContext:
-    return _answer(notification)
+    reply = _inbound_reply(notification)
+    details = reply.get("details")
+    what = _asked_what(details if isinstance(details, dict) else {}, notification.game)
+    # The line to send back, with the English command word every door reads
+    # (the code may come back from any address, whoever's language it has).
+    confirm_line = f"confirm {reply.get('confirm_code', '')}"
+    return _answer(notification, what=what, confirm_line=confirm_line)
+
+
+def _asked_what(details: dict[str, Any], game: Game | None) -> str:
+    """What a challenged email asked for, in the reader's language, to follow
+    "asked to" and "Please confirm:": the command as its sender wrote it and the
+    game it names (nothing else of the game)."""
+    kind = str(details.get("kind") or "")
+    values = {
+        "move": str(details.get("argument") or "")[:60],
+        "text": str(details.get("text") or "")[:60],
+        "id": game.pk if game is not None else "",
+    }
+    if kind == "help":
+        return pgettext("asked to", "send you the list of commands")
+    if kind == "vacation":
+        argument = str(details.get("argument") or "").strip()
+        days = int(argument) if argument.isdigit() else 0
+        words = npgettext("asked to", "pause your games for %(days)s day", "pause your games for %(days)s days", days)
+        return words % {"days": argument}
+    with_game = {
+        "move": pgettext("asked to", "play %(move)s in game %(id)s"),
+        "board": pgettext("asked to", "send you the board in game %(id)s"),
+        "moves": pgettext("asked to", "send you your legal moves in game %(id)s"),
+        "accept": pgettext("asked to", "take your seat in game %(id)s"),
+        "decline": pgettext("asked to", "decline the invitation in game %(id)s"),
+    }
+    without_game = {
+        "move": pgettext("asked to", "play %(move)s"),
+        "board": pgettext("asked to", "send you the board"),
+        "moves": pgettext("asked to", "send you your legal moves"),
+        "accept": pgettext("asked to", "take your seat"),
+        "decline": pgettext("asked to", "decline the invitation"),
+    }
+    if game is not None:
+        words = with_game.get(kind) or pgettext("asked to", 'carry out "%(text)s" in game %(id)s')
+    else:
+        words = without_game.get(kind) or pgettext("asked to", 'carry out "%(text)s"')
+    return words % values
 
 
 @renderer("reply_board")
