@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
 from accounts import services
-from accounts.language import in_language_of
+from accounts.speaking import in_language_of
 from accounts.models import AccountEmailSent, Language
 from api.client_address import client_address
 from core.errors import DomainError, InvalidInput

@@ -6,48 +6,35 @@
   the language switch's cookie (Django's ``LocaleMiddleware``), which the switch
   sets through ``/i18n/setlang/`` (``language_set``, which also saves a signed-in
   player's choice on the account).
+- The language itself (``language_of``, ``in_language_of``) lives in
+  ``accounts.speaking``, which the services use without importing this module.
 - The API: ``Accept-Language`` for a problem's ``detail``; codes, field names and
   the canonical move notation never change.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from typing import Any
+from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 from django.views.i18n import set_language
 
-from accounts.models import Language, Player
+from accounts.models import Player
 from accounts.services.players import player_language_set
+from accounts.speaking import DEFAULT_LANGUAGE, in_language_of, language_of, language_supported
 
-DEFAULT_LANGUAGE = Language.EN.value
-
-
-def language_supported(code: str | None) -> str | None:
-    """``code`` as one of the service's languages ("it-IT" -> "it"), or None."""
-    if not code:
-        return None
-    base = str(code).strip().lower().replace("_", "-").split("-")[0]
-    return base if base in Language.values else None
-
-
-def language_of(user: Any) -> str:
-    """The language a user's emails and replies are written in: the account's, or
-    English for a user without a player (or an erased one)."""
-    player = getattr(user, "player", None) if user is not None else None
-    return language_supported(getattr(player, "language", None)) or DEFAULT_LANGUAGE
-
-
-@contextmanager
-def in_language_of(user: Any) -> Iterator[str]:
-    """Everything rendered inside speaks ``user``'s language (emails, replies)."""
-    language = language_of(user)
-    with translation.override(language):
-        yield language
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "AccountLanguageMiddleware",
+    "in_language_of",
+    "language_from_request",
+    "language_of",
+    "language_set",
+    "language_supported",
+    "languages",
+]
 
 
 def language_from_request(request: HttpRequest) -> str:

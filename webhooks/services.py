@@ -38,7 +38,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from standardwebhooks import Webhook
 
-from accounts.language import in_language_of
+from accounts.speaking import in_language_of
 from core import metrics
 from core.errors import InvalidInput
 from core.text import listed

@@ -34,6 +34,7 @@ from accounts.errors import (
 from accounts.models import AccountEmailSent, EmailAddress, EmailVerification, Player
 from accounts.services.claims import VERIFICATION_MAX_ATTEMPTS, address_taken_by_another, live_codes, pending_signups
 from accounts.services.codes import address_code_send, address_next_code_at, code_matches
+from accounts.speaking import in_language_of
 from accounts.services.limits import account_email_take, seconds_until
 
 if TYPE_CHECKING:
@@ -222,8 +223,6 @@ def email_address_make_primary(*, user: User, address_id: int) -> EmailAddress |
             else None
         )
         username = account.get_username()
-        from accounts.language import in_language_of
-
         with in_language_of(account):  # the account's language, as every account email
             changed = gettext("Your Splendor by post address changed")
             notice = (

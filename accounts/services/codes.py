@@ -39,6 +39,7 @@ from accounts.models import (
 from accounts.names import (
     name_for_plain_text,
 )
+from accounts.speaking import in_language_of
 from accounts.services.limits import account_email_take, seconds_until
 from accounts.services.claims import (
     CODE_LIFETIME,
@@ -161,8 +162,6 @@ def _site_url() -> str:
 def _code_email(verification: EmailVerification, code: str) -> tuple[str, str]:
     """The subject and body of the email carrying `code`, in the account's language
     (the one its sign-up asked for: ``Player.language``)."""
-    from accounts.language import in_language_of
-
     with in_language_of(verification.user):
         return _code_email_words(verification, code)
 

@@ -56,6 +56,7 @@ from accounts.signals import (
 from accounts.tokens import token_generate, token_hash, token_public_prefix
 
 from accounts.services.claims import address_taken_by_another, live_codes, pending_signups, username_and_email_claim
+from accounts.speaking import in_language_of
 from accounts.services.limits import email_digest_for_limits, password_failures_clear
 if TYPE_CHECKING:
     # AUTH_USER_MODEL, as the mypy plugin reads it from the settings.
@@ -530,8 +531,6 @@ def email_change_start(*, user: User, new_email: str, confirm_url: str) -> str:
     link = confirm_url.replace("{token}", email_change_token(user=user, new_email=address))
     username = user.get_username()
     hours = int(EMAIL_CHANGE_LIFETIME.total_seconds()) // 3600
-    from accounts.language import in_language_of
-
     with in_language_of(user):  # the account's language, as every account email
         subject = gettext("Confirm your new address for Splendor by post")
         body = (
@@ -589,8 +588,6 @@ def email_change_confirm(*, token: str) -> User:
         EmailAddress.objects.filter(user=user, address__iexact=address).delete()
         username = user.get_username()
         if old:
-            from accounts.language import in_language_of
-
             with in_language_of(user):
                 changed = gettext("Your Splendor by post address changed")
                 notice = (
