@@ -182,3 +182,14 @@ def test_the_end_of_a_game_is_told_in_each_players_language(
     assert standing in body and seed_words in body
     assert f"printf %s {game.seed} | sha256sum" in body  # the commands are not translated
     assert "Final standings" not in body and "is over" not in body
+
+
+def test_a_strangers_reply_is_told_to_the_seats_owner_in_latvian(latvian_game: Game, commit: Any) -> None:
+    player = to_move(latvian_game)
+    inbound = receive(commit, reply_bytes(turn_email(player), sender="eve@evil.example", body="take WUG"))
+    assert inbound is not None and inbound.status == Status.DROPPED
+    [warning] = [m for m in mail_to(player) if m.subject.startswith("Kāds mēģināja spēlēt tavā vietā")]
+    assert warning.subject == f"Kāds mēģināja spēlēt tavā vietā spēlē {latvian_game.pk}"
+    assert "kas nav tava konta adrese. Gājiens netika izdarīts" in warning.body
+    assert "<strong>Gājiens netika izdarīts</strong>" in html_of(warning)
+    assert "The move was not played" not in warning.body
