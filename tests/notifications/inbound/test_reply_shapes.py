@@ -123,6 +123,22 @@ def test_each_reply_shape_delivered_to_the_seat_to_move_plays_its_move(
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("name", sorted(NATIVE_MOVES))
+def test_a_reply_in_the_players_own_words_delivered_to_the_seat_to_move_plays_its_move(
+    name: str, clock: Any, commit: Any, alice: Any, bob: Any
+) -> None:
+    game = start_game(commit, alice, bob)
+    game.refresh_from_db()
+    player = Seat.objects.select_related("user__player").get(game=game, index=game.to_move).user.player
+    player.language = NATIVE_MOVES[name][0]
+    player.save(update_fields=["language"])
+    inbound = _deliver(commit, game, name)
+    assert inbound is not None
+    assert inbound.status == Status.APPLIED, inbound.outcome
+    assert list(Move.objects.filter(game=game).values_list("text", flat=True)) == ["take WUG"]
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize("name", AUTO_REPLIES)
 def test_an_italian_or_latvian_auto_reply_delivered_to_a_game_plays_nothing(
     name: str, clock: Any, commit: Any, alice: Any, bob: Any
