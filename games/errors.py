@@ -37,6 +37,7 @@ class NotAPlayer(DomainError):
     kind = ErrorKind.FORBIDDEN
     code = "not_a_player"
     title = gettext_noop("You are not a player in this game")
+    default_message = gettext_noop("You do not have a seat in this game, so you cannot act in it.")
 
 
 class AccountSuspended(DomainError):

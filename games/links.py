@@ -16,6 +16,7 @@ from django.conf import settings
 from django.core import signing
 from django.db import transaction
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_noop
 
 from core.db import retry_when_database_locked
 from core.errors import DomainError, ErrorKind
@@ -36,7 +37,7 @@ class SeatLinkInvalid(DomainError):
 
     kind = ErrorKind.NOT_FOUND
     code = "seat_link_invalid"
-    title = "This game link is not valid"
+    title = gettext_noop("This game link is not valid")
 
 
 class SeatLinkRevoked(DomainError):
@@ -44,13 +45,13 @@ class SeatLinkRevoked(DomainError):
 
     kind = ErrorKind.FORBIDDEN
     code = "seat_link_revoked"
-    title = "This game link has been replaced"
+    title = gettext_noop("This game link has been replaced")
 
 
 class SeatNotFound(DomainError):
     kind = ErrorKind.NOT_FOUND
     code = "seat_not_found"
-    title = "Seat not found"
+    title = gettext_noop("Seat not found")
 
 
 def _key_digest(link_key: str) -> str:
@@ -82,25 +83,33 @@ def seat_for_link(*, game_id: str, token: str) -> Seat:
     if not is_public_id(game_id):
         raise GameNotFound.for_id(game_id)
     if not token or len(token) > MAX_TOKEN_LENGTH:
-        raise SeatLinkInvalid("This link is incomplete or damaged. Open the game from the latest email instead.")
+        raise SeatLinkInvalid(
+            gettext("This link is incomplete or damaged. Open the game from the latest email instead.")
+        )
     try:
         value = _signer().unsign(token)
     except signing.BadSignature:
         raise SeatLinkInvalid(
-            "This link is damaged or was not made by this site. Open the game from the latest email instead."
+            gettext("This link is damaged or was not made by this site. Open the game from the latest email instead.")
         ) from None
     token_game, _, rest = value.partition(".")
     seat_id, _, digest = rest.partition(".")
     if token_game != game_id or not seat_id.isdigit():
-        raise SeatLinkInvalid("This link belongs to another game. Open the game from the email about it.")
+        raise SeatLinkInvalid(gettext("This link belongs to another game. Open the game from the email about it."))
     seat = Seat.objects.select_related("game", "user__player").filter(pk=int(seat_id), game_id=game_id).first()
     if seat is None:
-        raise SeatLinkRevoked("This link no longer opens a seat in this game: the invitation was declined or withdrawn.")
+        raise SeatLinkRevoked(
+            gettext("This link no longer opens a seat in this game: the invitation was declined or withdrawn.")
+        )
     if digest != _key_digest(seat.link_key):
-        raise SeatLinkRevoked("This link has been replaced by a newer one. Open the game from the latest email.")
+        raise SeatLinkRevoked(
+            gettext("This link has been replaced by a newer one. Open the game from the latest email.")
+        )
     player = getattr(seat.user, "player", None)
     if player is not None and player.suspended_at is not None:
-        raise SeatLinkRevoked("A moderator suspended this account: its links do not open the game while it is suspended.")
+        raise SeatLinkRevoked(
+            gettext("A moderator suspended this account: its links do not open the game while it is suspended.")
+        )
     return seat
 
 
@@ -120,8 +129,11 @@ def seat_by_number(*, game_id: str, number: int) -> Seat:
         by_number = {s.index: s for s in seats if s.index is not None}
     seat = by_number.get(number)
     if seat is None:
-        numbers = ", ".join(str(n) for n in sorted(by_number)) or "none"
-        raise SeatNotFound(f"Game {game_id} has no seat {number}; its seats are: {numbers}.")
+        numbers = ", ".join(str(n) for n in sorted(by_number)) or gettext("none")
+        raise SeatNotFound(
+            gettext("Game %(game)s has no seat %(seat)s; its seats are: %(seats)s.")
+            % {"game": game_id, "seat": number, "seats": numbers}
+        )
     return seat
 
 
@@ -143,7 +155,7 @@ def seat_link_rotate(*, game_id: str, user: User) -> Seat:
             raise GameNotFound.for_id(game_id) from None
         seat = Seat.objects.filter(game=game, user=user).first()
         if seat is None:
-            raise NotAPlayer("You have no seat in this game, so there is no link of yours to replace.")
+            raise NotAPlayer(gettext("You have no seat in this game, so there is no link of yours to replace."))
         return _rotate(seat)
 
 
@@ -152,12 +164,12 @@ def seat_link_rotate_for_seat(*, seat_id: int) -> Seat:
     """An operator's rotation of any seat's link key (the admin action)."""
     game_id = Seat.objects.filter(pk=seat_id).values_list("game_id", flat=True).first()
     if game_id is None:
-        raise SeatNotFound(f"There is no seat with id {seat_id}.")
+        raise SeatNotFound(gettext("There is no seat with id %(id)s.") % {"id": seat_id})
     with transaction.atomic():
         Game.objects.select_for_update().filter(pk=game_id).first()
         seat = Seat.objects.filter(pk=seat_id).first()
         if seat is None:
-            raise SeatNotFound(f"There is no seat with id {seat_id}.")
+            raise SeatNotFound(gettext("There is no seat with id %(id)s.") % {"id": seat_id})
         return _rotate(seat)
 
 

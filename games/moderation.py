@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.services import player_for_user, player_suspend, player_unsuspend, player_warn
 from core.db import retry_when_database_locked
@@ -54,9 +55,16 @@ def moderation_reason_clean(reason: str | None) -> str:
     """The reason as it is logged; refused when empty (every action needs one)."""
     text = (reason or "").strip()
     if not text:
-        raise InvalidInput({"reason": ["Give a reason: every moderation action is logged with one."]})
+        raise InvalidInput({"reason": [gettext("Give a reason: every moderation action is logged with one.")]})
     if len(text) > MAX_REASON_LENGTH:
-        raise InvalidInput({"reason": [f"Keep the reason under {MAX_REASON_LENGTH} characters; it has {len(text)}."]})
+        raise InvalidInput(
+            {
+                "reason": [
+                    gettext("Keep the reason under %(most)s characters; it has %(length)s.")
+                    % {"most": MAX_REASON_LENGTH, "length": len(text)}
+                ]
+            }
+        )
     return text
 
 
@@ -82,11 +90,10 @@ def moderation_entry_record(
     )
 
 
-def _check_active(game: Game, doing: str) -> None:
+def _check_active(game: Game, refusal: str) -> None:
+    """GameNotActive unless the game is active; ``refusal`` says why, with ``%(status)s``."""
     if game.status != Game.Status.ACTIVE:
-        raise errors.GameNotActive(
-            f"This game is {game.status}; only an active game can be {doing}.", game_status=game.status
-        )
+        raise errors.GameNotActive(refusal % {"status": errors.status_words(game.status)}, game_status=game.status)
 
 
 # --- games -----------------------------------------------------------------------
@@ -103,7 +110,8 @@ def moderation_game_abort(*, game_id: str, by_user: User, reason: str) -> Game:
             game = writes.game
             if game.is_over:
                 raise errors.GameNotActive(
-                    f"This game is already {game.status}; only an open or active game can be aborted.",
+                    gettext("This game is already %(status)s; only an open or active game can be aborted.")
+                    % {"status": errors.status_words(game.status)},
                     game_status=game.status,
                 )
             was = game.status
@@ -123,7 +131,12 @@ def _places_checked(places: Sequence[int], seat_count: int) -> list[int]:
     share a place with the next places skipped (1, 1, 3)."""
     if len(places) != seat_count:
         raise InvalidInput(
-            {"places": [f"Give a place for each of the {seat_count} seats, in seat order; you gave {len(places)}."]}
+            {
+                "places": [
+                    gettext("Give a place for each of the %(seats)s seats, in seat order; you gave %(given)s.")
+                    % {"seats": seat_count, "given": len(places)}
+                ]
+            }
         )
     checked = [int(place) for place in places]
     expected = [1 + sum(1 for other in checked if other < place) for place in checked]
@@ -131,8 +144,11 @@ def _places_checked(places: Sequence[int], seat_count: int) -> list[int]:
         raise InvalidInput(
             {
                 "places": [
-                    f"{', '.join(map(str, checked))} is not a ranking: 1 is first and players sharing a place "
-                    f"skip the places after it (such as 1, 1, 3); these would be {', '.join(map(str, expected))}."
+                    gettext(
+                        "%(places)s is not a ranking: 1 is first and players sharing a place skip the places "
+                        "after it (such as 1, 1, 3); these would be %(expected)s."
+                    )
+                    % {"places": ", ".join(map(str, checked)), "expected": ", ".join(map(str, expected))}
                 ]
             }
         )
@@ -149,7 +165,7 @@ def moderation_game_adjudicate(*, game_id: str, by_user: User, reason: str, plac
     with transaction.atomic():
         with game_change(game_id, with_seats=True) as writes:
             game = writes.game
-            _check_active(game, "adjudicated")
+            _check_active(game, gettext("This game is %(status)s; only an active game can be adjudicated."))
             checked = _places_checked(places, game.seat_count)
             resigned, timed_out = seats_left(game)
             ranking = sorted(range(game.seat_count), key=lambda seat: (checked[seat], seat))
@@ -179,17 +195,22 @@ def moderation_deadline_extend(*, game_id: str, by_user: User, reason: str, hour
     reason = moderation_reason_clean(reason)
     if not 1 <= hours <= MAX_MOVE_TIMEOUT_HOURS:
         raise InvalidInput(
-            {"hours": [f"Extend a deadline by 1 to {MAX_MOVE_TIMEOUT_HOURS} hours; you asked for {hours}."]}
+            {
+                "hours": [
+                    gettext("Extend a deadline by 1 to %(most)s hours; you asked for %(asked)s.")
+                    % {"most": MAX_MOVE_TIMEOUT_HOURS, "asked": hours}
+                ]
+            }
         )
     now = timezone.now()
     extra = timedelta(hours=hours)
     with transaction.atomic():
         with game_change(game_id, with_seats=True) as writes:
             game = writes.game
-            _check_active(game, "given more time")
+            _check_active(game, gettext("This game is %(status)s; only an active game can be given more time."))
             seat = seat_at(game.seats.all(), game.to_move)
             if seat is None:
-                raise errors.GameNotActive("Nobody is to move in this game, so there is no deadline to extend.")
+                raise errors.GameNotActive(gettext("Nobody is to move in this game, so there is no deadline to extend."))
             if is_paused(game):
                 assert game.clock_remaining is not None
                 game.clock_remaining += extra
@@ -198,7 +219,9 @@ def moderation_deadline_extend(*, game_id: str, by_user: User, reason: str, hour
                 if game.turn_started_at is not None:
                     game.turn_started_at += extra
             else:
-                raise errors.GameNotActive("This game's clock is not running, so there is no deadline to extend.")
+                raise errors.GameNotActive(
+                    gettext("This game's clock is not running, so there is no deadline to extend.")
+                )
             writes.change(
                 GameEvent.Kind.DEADLINE_EXTENDED,
                 {
@@ -245,7 +268,9 @@ def moderation_game_resume(*, game_id: str, by_user: User, reason: str) -> None:
     reason = moderation_reason_clean(reason)
     with transaction.atomic():
         if not game_resume(game_id=game_id, reason=GamePause.Reason.MODERATOR):
-            raise InvalidInput({"game": [f"Game {game_id} has no moderator's pause to end."]})
+            raise InvalidInput(
+                {"game": [gettext("Game %(game)s has no moderator's pause to end.") % {"game": game_id}]}
+            )
         moderation_entry_record(by_user=by_user, action=Action.GAME_RESUMED, reason=reason, game_id=game_id)
 
 
@@ -266,35 +291,58 @@ def moderation_seat_replace(
     ``seat_replaced``."""
     reason = moderation_reason_clean(reason)
     if bot == (new_user is not None):
-        raise InvalidInput({"new_user": ["Choose either another player or the bot for the seat, not both."]})
+        raise InvalidInput(
+            {"new_user": [gettext("Choose either another player or the bot for the seat, not both.")]}
+        )
     now = timezone.now()
     with transaction.atomic():
         with game_change(game_id, with_seats=True) as writes:
             game = writes.game
-            _check_active(game, "changed")
+            _check_active(game, gettext("This game is %(status)s; only an active game can be changed."))
             seats = list(game.seats.all())
             seat = seat_at(seats, seat_index)
             if seat is None:
                 numbers = ", ".join(str(s.index) for s in seats if s.index is not None)
-                raise InvalidInput({"seat": [f"Game {game_id} has no seat {seat_index}; its seats are {numbers}."]})
+                raise InvalidInput(
+                    {
+                        "seat": [
+                            gettext("Game %(game)s has no seat %(seat)s; its seats are %(seats)s.")
+                            % {"game": game_id, "seat": seat_index, "seats": numbers}
+                        ]
+                    }
+                )
             if seat.resigned:
-                raise InvalidInput({"seat": [f"Seat {seat_index} has left the game; there is nobody to replace."]})
+                raise InvalidInput(
+                    {"seat": [gettext("Seat %(seat)s has left the game; there is nobody to replace.") % {"seat": seat_index}]}
+                )
             old_user_id = seat.user_id
             if new_user is not None:
                 if any(s.user_id == new_user.pk for s in seats):
                     raise InvalidInput(
-                        {"new_user": [f"{new_user.get_username()} already has a seat in this game; choose someone else."]}
+                        {
+                            "new_user": [
+                                gettext("%(name)s already has a seat in this game; choose someone else.")
+                                % {"name": new_user.get_username()}
+                            ]
+                        }
                     )
                 if not new_user.is_active or player_for_user(user=new_user).suspended_at is not None:
                     raise InvalidInput(
-                        {"new_user": [f"{new_user.get_username()}'s account is disabled or suspended; choose someone else."]}
+                        {
+                            "new_user": [
+                                gettext("%(name)s's account is disabled or suspended; choose someone else.")
+                                % {"name": new_user.get_username()}
+                            ]
+                        }
                     )
                 seat.user = new_user
                 seat.bot = False
                 seat.link_key, seat.reply_key = new_seat_key(), new_seat_key()
             else:
                 if seat.bot:
-                    raise InvalidInput({"seat": [f"The bot already plays seat {seat_index}."]})
+                    raise InvalidInput(
+                        {"seat": [gettext("The bot already plays seat %(seat)s.") % {"seat": seat_index}]}
+                    )
                 seat.bot = True
             seat.consecutive_timeouts = 0
             seat.save(update_fields=["user", "bot", "link_key", "reply_key", "consecutive_timeouts"])
@@ -385,7 +433,7 @@ def moderation_board_view_record(*, game: Game, seat_index: int, by_user: User) 
     (PermissionDenied) to anyone who holds a seat in the game: that would show
     them an opponent's hidden cards."""
     if Seat.objects.filter(game=game, user_id=by_user.pk).exists():
-        raise PermissionDenied("You hold a seat in this game, so you cannot see it as another seat does.")
+        raise PermissionDenied(gettext("You hold a seat in this game, so you cannot see it as another seat does."))
     return moderation_entry_record(
         by_user=by_user,
         action=Action.BOARD_VIEWED,

@@ -612,7 +612,7 @@ def game_version_for_player(*, game_id: str, user: User) -> int:
     game = game_get(game_id=game_id)
     seat = _seat_of(game, user)
     if seat is None or not seat.has_joined:
-        raise errors.NotAPlayer("You do not have a seat in this game, so you cannot act in it.")
+        raise errors.NotAPlayer()  # its default message
     if game.status != Game.Status.ACTIVE:
         raise errors.GameNotActive.for_move(game.status)
     return game.version

@@ -21,7 +21,6 @@ import engine
 import engine.bots
 from django.conf import settings
 from django.db import transaction
-from django.utils.translation import gettext
 
 from core.queue import task_send
 
@@ -48,7 +47,7 @@ def joined_seat(game: Game, user: User) -> Seat:
     for seat in game.seats.all():
         if seat.user_id == user.pk and seat.has_joined:
             return seat
-    raise errors.NotAPlayer(gettext("You do not have a seat in this game, so you cannot act in it."))
+    raise errors.NotAPlayer()  # its default message
 
 
 def seat_at(seats: Iterable[Seat], index: int | None) -> Seat | None:
