@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.utils.translation import gettext
 from rest_framework import pagination
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
@@ -28,7 +29,9 @@ class LimitOffsetPagination(pagination.LimitOffsetPagination):
             return int(self.default_limit or self.max_limit)
         limit = _whole_number(text)
         if limit is None or not 1 <= limit <= self.max_limit:
-            raise ValidationError({self.limit_query_param: [f"Give a whole number from 1 to {self.max_limit}."]})
+            raise ValidationError(
+                {self.limit_query_param: [gettext("Give a whole number from 1 to %(most)d.") % {"most": self.max_limit}]}
+            )
         return limit
 
     def get_offset(self, request: Request) -> int:
@@ -37,7 +40,7 @@ class LimitOffsetPagination(pagination.LimitOffsetPagination):
             return 0
         offset = _whole_number(text)
         if offset is None:
-            raise ValidationError({self.offset_query_param: ["Give a whole number, 0 or more."]})
+            raise ValidationError({self.offset_query_param: [gettext("Give a whole number, 0 or more.")]})
         return offset  # past the end is an empty page, and never reaches the database
 
     def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:

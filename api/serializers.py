@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework import serializers
 
 from core.text import listed
@@ -43,8 +44,12 @@ class StrictInputSerializer(serializers.Serializer[dict[str, Any]]):
         if not isinstance(data, Mapping):
             return {}  # DRF refuses anything but an object on its own
         known = [name for name, field in self.fields.items() if not field.read_only]
-        takes = f"the fields here are {listed([f'`{name}`' for name in known])}" if known else "it takes no fields"
-        message = f"This request has no such field; {takes}."
+        if known:
+            message = gettext("This request has no such field; the fields here are %(fields)s.") % {
+                "fields": listed([f"`{name}`" for name in known])
+            }
+        else:
+            message = gettext("This request has no such field; it takes no fields.")
         return {str(name): [message] for name in data if name not in known}
 
 
@@ -52,7 +57,7 @@ class JSONIntegerField(serializers.IntegerField):
     """An integer written as a JSON number: ``"5"``, ``5.0`` and ``true`` are refused."""
 
     default_error_messages = {
-        "not_an_integer": "Must be a whole number such as 7, written without quotes or a decimal point.",
+        "not_an_integer": gettext_lazy("Must be a whole number such as 7, written without quotes or a decimal point."),
     }
 
     def to_internal_value(self, data: Any) -> int:
@@ -64,7 +69,7 @@ class JSONIntegerField(serializers.IntegerField):
 class JSONStringField(serializers.CharField):
     """Text written as a JSON string: a number, a boolean, a list or an object is refused."""
 
-    default_error_messages = {"not_a_string": "Must be text in double quotes."}
+    default_error_messages = {"not_a_string": gettext_lazy("Must be text in double quotes.")}
 
     def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):

@@ -126,3 +126,12 @@ def test_the_problem_types_as_json_are_latvian_with_the_same_codes() -> None:
 def test_the_problem_index_reads_in_latvian() -> None:
     text = Client().get("/problems/", HTTP_ACCEPT_LANGUAGE="lv").content.decode()
     assert "Problēmu veidi" in text and "ko tas nozīmē" in text and "Problem types" not in text
+
+
+def test_a_field_the_endpoint_does_not_take_is_named_in_italian_with_the_fields_it_does() -> None:
+    answer = _verify("it", colour="red")
+    body = answer.json()
+    assert answer.status_code == 400 and body["code"] == "validation_error" and "colour" in body["errors"]
+    [message] = body["errors"]["colour"]
+    assert message.startswith("Questa richiesta non ha questo campo; qui i campi sono ")
+    assert "`username`" in message and "`code`" in message and " e " in message
