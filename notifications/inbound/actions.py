@@ -23,6 +23,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from core.errors import DomainError
 from games import errors as game_errors
@@ -48,16 +49,21 @@ def command_run(inbound: InboundMessage, parsed: InboundEmail, user: Any, seat: 
     command = parsed.command
     try:
         if command.error:
-            raise InboundRefusal(f"Could not read {command.text!r}: {command.error}.", reason="no_command")
+            raise InboundRefusal(
+                gettext("Could not read %(text)s: %(error)s.") % {"text": repr(command.text), "error": command.error},
+                reason="no_command",
+            )
         handler = COMMAND_HANDLERS.get(command.kind)
         if handler is None:
             if command.kind is CommandKind.UNKNOWN or command.kind is CommandKind.EMPTY:
                 raise InboundRefusal(
-                    "No command found in your email. Write one command on the first line: a move such as "
-                    "\"take white blue green\", or board, moves, resign, vacation <days> or help.",
+                    gettext(
+                        "No command found in your email. Write one command on the first line: a move such as "
+                        '"take white blue green", or board, moves, resign, vacation <days> or help.'
+                    ),
                     reason="no_command",
                 )
-            raise InboundRefusal(f"{command.kind.value!r} cannot be used here.")
+            raise InboundRefusal(gettext("%(command)s cannot be used here.") % {"command": repr(command.kind.value)})
         return handler(inbound, parsed, user, seat)
     except DomainError as error:
         return command_refuse(inbound, user, seat, error)
@@ -65,7 +71,7 @@ def command_run(inbound: InboundMessage, parsed: InboundEmail, user: Any, seat: 
 
 def _needs_seat(seat: Seat | None) -> Seat:
     if seat is None:
-        raise InboundRefusal("Reply to the game's email: its reply address names your seat.")
+        raise InboundRefusal(gettext("Reply to the game's email: its reply address names your seat."))
     return seat
 
 
@@ -143,18 +149,21 @@ def move_text_with_names(game: Game, seat: Seat, text: str, *, languages: Iterab
     if len(found) > 1:
         candidates = [f"{named[cid]} ({cid})" for cid in sorted(found)]
         raise game_errors.AmbiguousMove(
-            f"{argument!r} fits several cards you can see: {', '.join(candidates)}. Name one of them.",
+            gettext("%(argument)s fits several cards you can see: %(cards)s. Name one of them.")
+            % {"argument": repr(argument), "cards": ", ".join(candidates)},
             rule="",
             choices=[f"{words[0]} {cid}{rest}" for cid in sorted(found)],
         )
-    raise game_errors.InvalidNotation(f"No card named {argument!r} is in the market or your reserve.")
+    raise game_errors.InvalidNotation(
+        gettext("No card named %(argument)s is in the market or your reserve.") % {"argument": repr(argument)}
+    )
 
 
 def _resign(inbound: InboundMessage, parsed: InboundEmail, user: Any, seat: Seat | None) -> str:
     seat = _needs_seat(seat)
     game = Game.objects.get(pk=seat.game_id)
     if game.status != Game.Status.ACTIVE:
-        raise game_errors.GameNotActive(f"This game is {game.status}; you can resign only while it is active.")
+        raise game_errors.GameNotActive(gettext("You can resign only while the game is being played."))
     return confirmation_ask(inbound, user, PendingConfirmation.Action.RESIGN, game, {})
 
 
@@ -196,24 +205,38 @@ def _new(inbound: InboundMessage, parsed: InboundEmail, user: Any, seat: Seat | 
     command = parsed.command
     variant = command.variant or "base"
     if variant not in engine.VARIANTS:
-        raise InboundRefusal(f"{variant!r} is not a variant; choose one of: {', '.join(engine.VARIANTS)}.")
+        raise InboundRefusal(
+            gettext("%(variant)s is not a variant; choose one of: %(variants)s.")
+            % {"variant": repr(variant), "variants": ", ".join(engine.VARIANTS)}
+        )
     invite = [address for address in command.invite if address != (user.email or "").lower()]
     if command.bots:
         if invite:
-            raise InboundRefusal("A game is against people or against bots, not both: name addresses or bots.")
+            raise InboundRefusal(gettext("A game is against people or against bots, not both: name addresses or bots."))
         bots = list(command.bots)
         if command.seats is not None and command.seats != 1 + len(bots):
             raise InboundRefusal(
-                f"A practice game has your seat and one per bot: {len(bots)} bot(s) make {1 + len(bots)} seats, "
-                f"not {command.seats}."
+                ngettext(
+                    "A practice game has your seat and one per bot: %(bots)s bot makes %(seats)s seats, not %(asked)s.",
+                    "A practice game has your seat and one per bot: %(bots)s bots make %(seats)s seats, not %(asked)s.",
+                    len(bots),
+                )
+                % {"bots": len(bots), "seats": 1 + len(bots), "asked": command.seats}
             )
         if len(bots) > 3:
-            raise InboundRefusal("A practice game has at most 3 bots beside you.")
+            raise InboundRefusal(gettext("A practice game has at most 3 bots beside you."))
         details_practice = {"variant": variant, "seats": 1 + len(bots), "invite": [], "bots": bots}
         return confirmation_ask(inbound, user, PendingConfirmation.Action.NEW_GAME, None, details_practice)
     seats = command.seats or max(2, 1 + len(invite))
     if len(invite) > seats - 1:
-        raise InboundRefusal(f"You invited {len(invite)} players but a {seats}-seat game has {seats - 1} besides yours.")
+        raise InboundRefusal(
+            ngettext(
+                "You invited %(n)s player but a %(seats)s-seat game has %(free)s besides yours.",
+                "You invited %(n)s players but a %(seats)s-seat game has %(free)s besides yours.",
+                len(invite),
+            )
+            % {"n": len(invite), "seats": seats, "free": seats - 1}
+        )
     details = {"variant": variant, "seats": seats, "invite": invite}
     # From: can be forged: nobody is invited until the account's owner confirms.
     return confirmation_ask(inbound, user, PendingConfirmation.Action.NEW_GAME, None, details)
@@ -249,7 +272,12 @@ def new_game_create(inbound: InboundMessage, user: Any, details: dict[str, Any])
     sent = len(selectors.invitations_sent_since(user_id=user.pk, since=now - timedelta(days=1)))
     if strangers and sent + len(addresses) > limit:
         raise game_errors.TooManyInvitations(
-            f"You can invite at most {limit} players a day and have invited {sent} in the last 24 hours."
+            ngettext(
+                "You can invite at most %(limit)s player a day and have invited %(sent)s in the last 24 hours.",
+                "You can invite at most %(limit)s players a day and have invited %(sent)s in the last 24 hours.",
+                limit,
+            )
+            % {"limit": limit, "sent": sent}
         )
     game = game_create(
         creator=user,

@@ -28,7 +28,9 @@ from typing import Any
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext
 
+from accounts.language import in_language_of
 from accounts.selectors import email_address_verified, email_address_waiting, user_for_verified_address
 from core.errors import DomainError
 from games.models import Game, Seat
@@ -85,11 +87,14 @@ def _process(inbound: InboundMessage) -> str:
     _answer_to_sender(inbound, user, parsed.sender)
     parsed = _in_language_of(parsed, user)
     inbound.command = parsed.command.text[:200]
-    if parsed.command.kind is CommandKind.CONFIRM:
-        return _confirm(inbound, parsed)
-    if parsed.seat_token is not None:
-        return _with_token(inbound, parsed, user)
-    return _without_token(inbound, parsed, user)
+    # What the services say while carrying it out (their refusals) is in the
+    # sender's language, as the answer that repeats it (English for a stranger).
+    with in_language_of(user):
+        if parsed.command.kind is CommandKind.CONFIRM:
+            return _confirm(inbound, parsed)
+        if parsed.seat_token is not None:
+            return _with_token(inbound, parsed, user)
+        return _without_token(inbound, parsed, user)
 
 
 def _in_language_of(parsed: InboundEmail, user: Any | None) -> InboundEmail:
@@ -193,8 +198,10 @@ def _without_token(inbound: InboundMessage, parsed: InboundEmail, user: Any | No
         user,
         None,
         InboundRefusal(
-            "This command is about a game: reply to that game's email (its reply address names your seat). "
-            "To the service's own address you can write \"new\", \"vacation <days>\" or \"help\"."
+            gettext(
+                "This command is about a game: reply to that game's email (its reply address names your seat). "
+                'To the service\'s own address you can write "new", "vacation <days>" or "help".'
+            )
         ),
     )
 
@@ -277,8 +284,10 @@ def _confirm(inbound: InboundMessage, parsed: InboundEmail) -> str:
             sender,
             None,
             InboundRefusal(
-                "There is nothing waiting for that confirmation: the code is wrong, used or expired. "
-                "Send the command again for a new code."
+                gettext(
+                    "There is nothing waiting for that confirmation: the code is wrong, used or expired. "
+                    "Send the command again for a new code."
+                )
             ),
         )
     user = pending.user
@@ -310,7 +319,7 @@ def _confirmed_command(inbound: InboundMessage, parsed: InboundEmail, user: Any,
     if details.get("seat") is not None:
         seat = Seat.objects.select_related("game").filter(pk=details["seat"], user=user).first()
         if seat is None:
-            refusal = InboundRefusal("That seat is no longer yours: nothing was done.")
+            refusal = InboundRefusal(gettext("That seat is no longer yours: nothing was done."))
             return command_refuse(inbound, user, None, refusal)
     inbound.command = command.text[:200]
     version = details.get("version")

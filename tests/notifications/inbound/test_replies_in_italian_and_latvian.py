@@ -193,3 +193,15 @@ def test_a_strangers_reply_is_told_to_the_seats_owner_in_latvian(latvian_game: G
     assert "kas nav tava konta adrese. Gājiens netika izdarīts" in warning.body
     assert "<strong>Gājiens netika izdarīts</strong>" in html_of(warning)
     assert "The move was not played" not in warning.body
+
+
+def test_an_email_with_no_command_is_answered_in_italian_with_the_italian_command_words(
+    italian_game: Game, commit: Any
+) -> None:
+    player = to_move(italian_game)
+    inbound = receive(commit, reply_bytes(turn_email(player), sender=player.email, body="Grazie, ci penso."))
+    assert inbound is not None and inbound.status == Status.REFUSED
+    refused = answer(player, "reply_refused")
+    assert "Nella tua email non c'è nessun comando." in refused.body
+    assert "«prendi bianco blu verde», oppure tabellone, mosse, abbandona, vacanza <giorni> o aiuto" in refused.body
+    assert "No command found" not in refused.body
