@@ -77,7 +77,10 @@ def _wants_json(request: HttpRequest) -> bool:
 
 
 def _public(response: HttpResponse) -> HttpResponse:
-    patch_vary_headers(response, ["Accept"])
+    # The language follows Accept-Language (LocaleMiddleware adds it to Vary), and
+    # also the language switch's cookie and a signed-in player's account: a shared
+    # cache keeps one copy per cookie, so none serves one reader's language to another.
+    patch_vary_headers(response, ["Accept", "Cookie"])
     patch_cache_control(response, public=True, max_age=MAX_AGE_SECONDS)
     return response
 

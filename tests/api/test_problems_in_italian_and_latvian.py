@@ -107,7 +107,7 @@ def test_the_problem_page_reads_in_italian_and_its_code_stays() -> None:
     assert "<code>verification_failed</code>" in text
     assert "What it means" not in text and "Verification failed" not in text
     assert page["Content-Language"] == "it"
-    assert {"accept", "accept-language"} <= set(_vary(page)) and get_max_age(page)
+    assert {"accept", "accept-language", "cookie"} <= set(_vary(page)) and get_max_age(page)
 
 
 def test_the_problem_types_as_json_are_latvian_with_the_same_codes() -> None:
@@ -121,6 +121,14 @@ def test_the_problem_types_as_json_are_latvian_with_the_same_codes() -> None:
     by_code = {p["code"]: p for p in latvian}
     assert by_code["not_found"]["title"] == "Nav atrasts"
     assert by_code["not_found"]["seen_in"] == "API"
+
+
+def test_the_problem_page_follows_the_language_switchs_cookie() -> None:
+    browser = Client()
+    browser.cookies["language"] = "lv"
+    page = browser.get("/problems/not_found/", HTTP_ACCEPT_LANGUAGE="it")
+    assert "Ko tas nozīmē" in page.content.decode() and page["Content-Language"] == "lv"
+    assert "cookie" in _vary(page)
 
 
 def test_the_problem_index_reads_in_latvian() -> None:
