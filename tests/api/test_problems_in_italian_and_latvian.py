@@ -143,3 +143,23 @@ def test_a_field_the_endpoint_does_not_take_is_named_in_italian_with_the_fields_
     [message] = body["errors"]["colour"]
     assert message.startswith("Questa richiesta non ha questo campo; qui i campi sono ")
     assert "`username`" in message and "`code`" in message and " e " in message
+
+
+@pytest.mark.urls("tests.site.urls")
+def test_a_server_error_in_an_api_view_is_a_latvian_problem(client: Client) -> None:
+    client.raise_request_exception = False
+    answer = client.get("/api/test/broken/", HTTP_ACCEPT_LANGUAGE="lv")
+    body = answer.json()
+    assert answer.status_code == 500 and body["code"] == "server_error"
+    assert body["detail"] == "Mūsu pusē kaut kas nogāja greizi. Tas ir reģistrēts; lūdzu, mēģini vēlāk."
+    assert body["title"] == "Servera iekšēja kļūda"
+    assert answer["Content-Language"] == "lv" and "accept-language" in _vary(answer)
+
+
+@pytest.mark.urls("tests.site.urls")
+def test_an_unknown_api_address_is_an_italian_problem(client: Client) -> None:
+    answer = client.get("/api/v1/nothing-here/", HTTP_ACCEPT_LANGUAGE="it")
+    body = answer.json()
+    assert answer.status_code == 404 and body["code"] == "not_found"
+    assert body["detail"] == "A questo indirizzo non c'è niente." and body["title"] == "Non trovato"
+    assert answer["Content-Language"] == "it" and "accept-language" in _vary(answer)
