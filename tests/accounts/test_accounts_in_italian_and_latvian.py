@@ -184,3 +184,10 @@ def test_the_admins_erase_confirmation_counts_accounts_in_latvian() -> None:
     with translation.override("lv"):
         for n, words in ((1, "Dzēst šo kontu"), (2, "Dzēst šos 2 kontus"), (11, "Dzēst šos 11 kontus")):
             assert (ngettext(*sentence, n) % {"n": n}).startswith(words), n
+
+
+@pytest.mark.parametrize("header", ["it", "lv", "en"])
+def test_the_language_switch_names_each_language_in_itself(header: str) -> None:
+    text = page_text(Client().get("/accounts/login/", HTTP_ACCEPT_LANGUAGE=header))
+    assert "English" in text and "Italiano" in text and "Latviešu" in text
+    assert "Inglese" not in text and "angļu" not in text
