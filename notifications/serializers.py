@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from api.serializers import JSONIntegerField, StrictInputSerializer
@@ -42,7 +43,7 @@ class PreferencesUpdateSerializer(StrictInputSerializer):
         choices=MODES,
         required=False,
         help_text=MODE_HELP,
-        error_messages={"invalid_choice": f'"{{input}}" is not a mode; choose one of {", ".join(MODES)}.'},
+        error_messages={"invalid_choice": _('"{input}" is not a mode; choose one of every_turn, digest, off.')},
     )
     digest_hour = JSONIntegerField(
         required=False,
@@ -50,8 +51,8 @@ class PreferencesUpdateSerializer(StrictInputSerializer):
         max_value=23,
         help_text="0-23, in your time zone.",
         error_messages={
-            "min_value": "An hour of the day runs from 0 to 23.",
-            "max_value": "An hour of the day runs from 0 to 23.",
+            "min_value": _("An hour of the day runs from 0 to 23."),
+            "max_value": _("An hour of the day runs from 0 to 23."),
         },
     )
     # Whole numbers only; their range, count and repeats are checked by the service, which names the bad one.

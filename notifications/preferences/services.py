@@ -15,8 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from core.errors import InvalidInput
+from core.text import listed
 from games import selectors as game_selectors
 from games.errors import NotAPlayer
 from games.models import Game, Seat
@@ -37,13 +39,18 @@ def preferences_check(changes: dict[str, Any]) -> None:
     errors: dict[str, list[str]] = {}
     unknown = sorted(set(changes) - {"mode", "digest_hour", "reminder_hours"})
     for name in unknown:
-        errors[name] = ["There is no such preference; they are mode, digest_hour and reminder_hours."]
+        errors[name] = [gettext("There is no such preference; they are mode, digest_hour and reminder_hours.")]
     if "mode" in changes and changes["mode"] not in MODES:
-        errors["mode"] = [f"{changes['mode']!r} is not a mode; choose one of {', '.join(MODES)}."]
+        errors["mode"] = [
+            gettext("%(mode)s is not a mode; choose one of %(modes)s.")
+            % {"mode": repr(changes["mode"]), "modes": ", ".join(MODES)}
+        ]
     if "digest_hour" in changes:
         hour = changes["digest_hour"]
         if isinstance(hour, bool) or not isinstance(hour, int) or not 0 <= hour <= 23:
-            errors["digest_hour"] = [f"{hour!r} is not an hour of the day; send a whole number from 0 to 23."]
+            errors["digest_hour"] = [
+                gettext("%(hour)s is not an hour of the day; send a whole number from 0 to 23.") % {"hour": repr(hour)}
+            ]
     if "reminder_hours" in changes:
         problem = _reminder_hours_problem(changes["reminder_hours"])
         if problem:
@@ -54,15 +61,26 @@ def preferences_check(changes: dict[str, Any]) -> None:
 
 def _reminder_hours_problem(hours: Any) -> str | None:
     if not isinstance(hours, list):
-        return "Send a list of whole numbers of hours before the deadline, such as [24, 2]."
+        return gettext("Send a list of whole numbers of hours before the deadline, such as [24, 2].")
     if len(hours) > MAX_REMINDERS:
-        return f"At most {MAX_REMINDERS} reminders per turn; this list has {len(hours)}."
+        return ngettext(
+            "At most %(most)s reminders per turn; this list has %(count)s.",
+            "At most %(most)s reminders per turn; this list has %(count)s.",
+            len(hours),
+        ) % {"most": MAX_REMINDERS, "count": len(hours)}
     for value in hours:
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_REMINDER_HOURS:
-            return f"{value!r} is not a number of hours from 1 to {MAX_REMINDER_HOURS}."
+            return gettext("%(value)s is not a number of hours from 1 to %(most)s.") % {
+                "value": repr(value),
+                "most": MAX_REMINDER_HOURS,
+            }
     duplicates = sorted({value for value in hours if hours.count(value) > 1})
     if duplicates:
-        return f"Each number of hours may appear once; {', '.join(map(str, duplicates))} appears more than once."
+        return ngettext(
+            "Each number of hours may appear once; %(numbers)s appears more than once.",
+            "Each number of hours may appear once; %(numbers)s appear more than once.",
+            len(duplicates),
+        ) % {"numbers": listed([str(value) for value in duplicates])}
     return None
 
 
