@@ -26,7 +26,7 @@ and ``observation`` (views); ``play`` (the validating ``apply``, ``replay``);
 
 from __future__ import annotations
 
-from .errors import AmbiguousMove, EngineError, IllegalMove, InvalidNotation
+from .errors import AmbiguousMove, EngineError, IllegalMove, InvalidNotation, Message, Word, Words
 from .moves import Move, format_move, move_from_text
 from .notation import parse_move
 from .observation import observe
@@ -53,7 +53,8 @@ VARIANTS: tuple[str, ...] = tuple(_VARIANTS)
 
 
 __all__ = [
-    "AmbiguousMove", "EngineError", "HiddenSampler", "IllegalMove", "InvalidNotation", "Move", "State",
+    "AmbiguousMove", "EngineError", "HiddenSampler", "IllegalMove", "InvalidNotation", "Message", "Move", "State",
+    "Word", "Words",
     "VARIANTS", "apply", "check_invariants", "determinize", "format_move", "from_dict", "is_legal", "is_over",
     "legal_moves", "move_details", "move_from_text", "new_game", "observe", "outcome",
     "parse_move", "replay", "score", "seat_permutation", "to_dict", "to_move",

@@ -14,6 +14,7 @@ from django.utils.translation import gettext
 from core.db import retry_when_database_locked
 from core.errors import DomainError
 from games import errors, metrics
+from games.engine_text import engine_text
 from games.models import Game, Move, PlayedBy, Seat
 from games.services.change import PLAY_FIELDS, game_change
 from games.services.turns import (
@@ -71,9 +72,11 @@ def _parse(state: engine.State, text: str, languages: Iterable[str]) -> engine.M
     try:
         return engine.parse_move(state, text, languages=languages)
     except engine.AmbiguousMove as exc:
-        raise errors.AmbiguousMove(_sentence(exc.message), rule=exc.rule, choices=list(exc.choices)) from None
+        raise errors.AmbiguousMove(
+            _sentence(engine_text(exc.text)), rule=exc.rule, choices=list(exc.choices)
+        ) from None
     except engine.IllegalMove as exc:
-        raise errors.IllegalMove(_sentence(exc.message), rule=exc.rule) from None
+        raise errors.IllegalMove(_sentence(engine_text(exc.text)), rule=exc.rule) from None
     except engine.InvalidNotation as exc:
         raise errors.InvalidNotation(
             gettext(
