@@ -86,6 +86,8 @@ def test_the_game_page_of_the_seat_to_move_reads_in_latvian() -> None:
         assert words in html, words
     for words in ("It is your turn", "Level 3", ">Bank<", "Nobles", "Take tokens"):
         assert words not in html, words
+    # The player's tokens, not the API's ("Pilnvaras", another catalog's "Tokens").
+    assert "<span>Žetoni</span>" in html and "Pilnvaras" not in html
 
 
 def test_the_waiting_seat_reads_whose_turn_it_is_in_latvian() -> None:
