@@ -244,7 +244,7 @@ def test_an_account_gets_at_most_five_address_codes_a_day(alices):
     assert int(answer["Retry-After"]) > 0
 
 
-def test_the_code_goes_by_a_worker_and_no_address_or_code_is_logged(alices, caplog, log_format):
+def test_adding_and_verifying_an_address_logs_neither_the_address_nor_the_code(alices, caplog, log_format):
     caplog.set_level(logging.DEBUG)
     verified(alices)
     code = SignupFlow.last_code(PHONE)
