@@ -69,7 +69,13 @@ class EngineError(ValueError):
 
 
 class InvalidNotation(EngineError):
-    """The text is not a move in any notation the parser knows (bad syntax)."""
+    """The text is not a move in any notation the parser knows (bad syntax).
+    ``message`` says why in English, ``text`` the same as a :class:`Message`."""
+
+    def __init__(self, message: str | Message) -> None:
+        self.text = message if isinstance(message, Message) else Message(message)
+        self.message = str(message)
+        super().__init__(self.message)
 
 
 class IllegalMove(EngineError):

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 from .diagnosis import diagnose
-from .errors import InvalidNotation
+from .errors import InvalidNotation, Word, gettext_noop, ngettext
 from .grammar import ACTIONS, ENGLISH, ENGLISH_GRAMMAR, GRAMMARS, LANGUAGE_NAMES, Grammar, grammar_for, word_key
 from .moves import Move, make_move, move_from_text, sort_letters
 from .rules import legal_index
@@ -42,7 +42,7 @@ def parse_move(state: State, text: str, *, languages: Iterable[str] = (ENGLISH,)
     grammar = grammar_for(languages)
     if isinstance(text, str):
         if len(text) > MAX_MOVE_TEXT:
-            raise InvalidNotation(f"a move is at most {MAX_MOVE_TEXT} characters")
+            raise InvalidNotation(gettext_noop("a move is at most %(limit)s characters", limit=MAX_MOVE_TEXT))
         text = grammar.courtesy_strip(text)
         _check_characters(text, grammar)
     try:
@@ -82,7 +82,8 @@ def _check_characters(text: str, grammar: Grammar) -> None:
                               f"{names}; apart from the words of {names}, moves are written in plain ASCII "
                               f"letters and digits")
     if len(codes) == 1:
-        raise InvalidNotation(f"{text!r}: moves are written in plain ASCII letters and digits, not {odd!r}")
+        raise InvalidNotation(gettext_noop("%(text)s: moves are written in plain ASCII letters and digits, not %(odd)s",
+                                           text=repr(text), odd=repr(odd)))
     raise InvalidNotation(f"{text!r}: {odd_words[0]!r} is not a word of a move in {names}; apart from those "
                           f"words, moves are written in plain ASCII letters and digits, not {odd!r}")
 
@@ -103,7 +104,8 @@ def _letters(v: Variant, words: list[str], what: str, grammar: Grammar) -> str:
             continue
         if w.isdigit():
             if len(w) > 1 or w == "0":
-                raise InvalidNotation(f"{original!r}: a count of tokens is a digit from 1 to 9")
+                raise InvalidNotation(gettext_noop("%(word)s: a count of tokens is a digit from 1 to 9",
+                                                   word=repr(original)))
             count = int(w)
             continue
         english = grammar.colours.get(w)
@@ -120,13 +122,15 @@ def _letters(v: Variant, words: list[str], what: str, grammar: Grammar) -> str:
         elif all(v.letter_index(ch) >= 0 for ch in w):
             out += w.upper() * count
         else:
-            raise InvalidNotation(f"{original!r} is not a token colour of the {v.name} game "
-                                  f"(letters {v.all_letters}, or words like {next(iter(v.words))})")
+            raise InvalidNotation(gettext_noop(
+                "%(word)s is not a token colour of the %(variant)s game (letters %(letters)s, or words like %(example)s)",
+                word=repr(original), variant=v.name, letters=v.all_letters, example=Word(next(iter(v.words)))))
         count = 1
         if len(out) > _MAX_LETTERS:
-            raise InvalidNotation(f"{what} lists more tokens than a turn can ever move")
+            raise InvalidNotation(gettext_noop("%(part)s lists more tokens than a turn can ever move", part=what))
     if not out:
-        raise InvalidNotation(f"{what} needs token colours, e.g. '{what} {v.letters[:3]}'")
+        raise InvalidNotation(gettext_noop("%(part)s needs token colours, e.g. '%(example)s'",
+                                           part=what, example=f"{what} {v.letters[:3]}"))
     return sort_letters(out)
 
 
@@ -139,32 +143,42 @@ def _card_ref(state: State, arg: str, kind: str) -> tuple[str | None, int | None
     m = re.fullmatch(r"deck([1-3])|([1-3])x|level([1-3])deck", compact)
     if m:
         if kind != "reserve":
-            raise InvalidNotation("only a reservation can take the top card of a deck")
+            raise InvalidNotation(gettext_noop("only a reservation can take the top card of a deck"))
         return None, int(next(g for g in m.groups() if g))
     m = re.fullmatch(r"([1-3])([a-d])", compact)
     if m:
         level, slot = int(m.group(1)), "abcd".index(m.group(2))
         cid = state.market[level - 1][slot]
         if cid is None:
-            raise InvalidNotation(f"market slot {compact} is empty")
+            raise InvalidNotation(gettext_noop("market slot %(slot)s is empty", slot=compact))
         return cid, None
     m = re.fullmatch(r"h([1-3])", compact)
     if m:
         hand = state.players[state.seat].reserved
         k = int(m.group(1))
         if kind != "buy":
-            raise InvalidNotation("hand slots h1-h3 name your reserved cards, which you can only buy")
+            raise InvalidNotation(gettext_noop("hand slots h1-h3 name your reserved cards, which you can only buy"))
         if k > len(hand):
-            raise InvalidNotation(f"you have {len(hand)} reserved card{'' if len(hand) == 1 else 's'}; there is no h{k}")
+            raise InvalidNotation(ngettext("you have %(count)s reserved card; there is no %(slot)s",
+                                            "you have %(count)s reserved cards; there is no %(slot)s",
+                                            len(hand), slot=f"h{k}"))
         return hand[k - 1][0], None
     name = _norm_name(a)
     if name:
         for card in v.cards.values():
             if card.name and _norm_name(card.name) == name:
                 return card.id, None
-    raise InvalidNotation(f"{arg!r} is not a card: use an id (2-13), a market slot (2c)"
-                          + (", a deck (deck 2)" if kind == "reserve" else ", a hand slot (h1)")
-                          + (" or a character's name" if v.has_card_names else ""))
+    if kind == "reserve":
+        raise InvalidNotation(
+            gettext_noop("%(arg)s is not a card: use an id (2-13), a market slot (2c), a deck (deck 2) or a "
+                         "character's name", arg=repr(arg)) if v.has_card_names
+            else gettext_noop("%(arg)s is not a card: use an id (2-13), a market slot (2c), a deck (deck 2)",
+                              arg=repr(arg)))
+    raise InvalidNotation(
+        gettext_noop("%(arg)s is not a card: use an id (2-13), a market slot (2c), a hand slot (h1) or a "
+                     "character's name", arg=repr(arg)) if v.has_card_names
+        else gettext_noop("%(arg)s is not a card: use an id (2-13), a market slot (2c), a hand slot (h1)",
+                          arg=repr(arg)))
 
 
 def _deck_words(words: list[str], grammar: Grammar) -> list[str]:
@@ -191,14 +205,15 @@ def _verbs_named(grammar: Grammar) -> str:
 
 def _lenient(state: State, text: str, grammar: Grammar) -> Move:
     if not isinstance(text, str) or not text.strip():
-        raise InvalidNotation("the move is empty")
+        raise InvalidNotation(gettext_noop("the move is empty"))
     v = state.variant
     words = text.replace(",", " ").split()
     if not words:
-        raise InvalidNotation("the move is empty")
+        raise InvalidNotation(gettext_noop("the move is empty"))
     kind = grammar.verbs.get(word_key(words[0]))
     if kind is None:
-        raise InvalidNotation(f"{text!r}: a move starts with {_verbs_named(grammar)}")
+        raise InvalidNotation(gettext_noop("%(text)s: a move starts with %(verbs)s", text=repr(text),
+                                           verbs=_verbs_named(grammar)))
     # Every word lands in exactly one part, and every part must be read in full:
     # nothing a player wrote is dropped (a stray word is refused, not ignored).
     segments: dict[str, list[str]] = {"args": []}
@@ -209,25 +224,27 @@ def _lenient(state: State, text: str, grammar: Grammar) -> Move:
         if part is not None:
             current = "return" if part == "return" else "tile"
             if current in segments:
-                raise InvalidNotation(f"{text!r}: {w!r} is written twice")
+                raise InvalidNotation(gettext_noop("%(text)s: %(word)s is written twice", text=repr(text), word=repr(w)))
             segments[current] = []
             continue
         if lw.startswith("j:"):
             if kind != "buy":
-                raise InvalidNotation(f"{text!r}: {w!r} names jokers to pay with, which only a buy does")
+                raise InvalidNotation(gettext_noop("%(text)s: %(word)s names jokers to pay with, which only a buy does",
+                                                   text=repr(text), word=repr(w)))
             if "pay" in segments:
-                raise InvalidNotation(f"{text!r}: {w!r}: name the jokers to pay with in one J: part")
+                raise InvalidNotation(gettext_noop("%(text)s: %(word)s: name the jokers to pay with in one J: part",
+                                                   text=repr(text), word=repr(w)))
             segments["pay"] = [lw[2:]]
             if not lw[2:]:
-                raise InvalidNotation(f"{text!r}: {w!r} needs colour letters, e.g. J:R")
+                raise InvalidNotation(gettext_noop("%(text)s: %(word)s needs colour letters, e.g. J:R",
+                                                   text=repr(text), word=repr(w)))
             continue
         segments[current].append(w)
     for part, word in (("return", "return"), ("tile", state.variant.tile_word)):
         if part in segments and not segments[part]:
-            raise InvalidNotation(
-                f"{text!r}: {word!r} needs what follows it, e.g. "
-                + ("'return K'" if part == "return" else "'noble N03'" if word == "noble" else "'location L2B'")
-            )
+            example = "'return K'" if part == "return" else "'noble N03'" if word == "noble" else "'location L2B'"
+            raise InvalidNotation(gettext_noop("%(text)s: %(word)s needs what follows it, e.g. %(example)s",
+                                               text=repr(text), word=repr(word), example=example))
     take = pay = ret = ""
     card: str | None = None
     deck: int | None = None
@@ -235,12 +252,12 @@ def _lenient(state: State, text: str, grammar: Grammar) -> Move:
         take = _letters(v, segments["args"], "take", grammar)
     elif kind in ("reserve", "buy"):
         if not segments["args"]:
-            raise InvalidNotation(f"{text!r}: '{kind}' needs a card")
+            raise InvalidNotation(gettext_noop("%(text)s: '%(verb)s' needs a card", text=repr(text), verb=kind))
         card, deck = _card_ref(state, " ".join(_deck_words(segments["args"], grammar)), kind)
         if "pay" in segments:
             pay = _letters(v, segments["pay"], "J:", grammar)
     elif segments["args"]:
-        raise InvalidNotation(f"{text!r}: 'pass' takes no argument")
+        raise InvalidNotation(gettext_noop("%(text)s: 'pass' takes no argument", text=repr(text)))
     if "return" in segments:
         ret = _letters(v, segments["return"], "return", grammar)
     tile = None
@@ -249,7 +266,8 @@ def _lenient(state: State, text: str, grammar: Grammar) -> Move:
         if not re.fullmatch(r"N\d\d|L[1-4][AB]", tile):
             found = [t.id for t in v.tiles.values() if t.name and _norm_name(t.name) == _norm_name(tile)]
             if not found:
-                raise InvalidNotation(f"{tile!r} is not a {v.tile_word}")
+                raise InvalidNotation(gettext_noop("%(tile)s is not a noble", tile=repr(tile)) if v.tile_word == "noble"
+                                      else gettext_noop("%(tile)s is not a location", tile=repr(tile)))
             tile = found[0]
     # A take of more than 3 tokens is a move the rules forbid (B-TAKE-3): the
     # diagnosis says so with the rule's id, wherever the move was written.

@@ -83,7 +83,7 @@ def _parse(state: engine.State, text: str, languages: Iterable[str]) -> engine.M
                 'Could not read the move (%(reason)s). Moves look like "take WUG", "take RR", '
                 '"reserve 2-13", "reserve deck3", "buy 1-07" or "pass"; GET legal-moves lists yours.'
             )
-            % {"reason": exc}
+            % {"reason": engine_text(exc.text)}
         ) from None
 
 

@@ -84,3 +84,16 @@ def test_a_reason_the_catalog_does_not_hold_reads_as_the_engine_wrote_it() -> No
     with translation.override("it"):
         assert engine_text(engine.Message("%(card)s is new here", {"card": "1-05"})) == "1-05 is new here"
         assert engine_text(engine.Message("plain words")) == "plain words"
+
+
+def test_a_move_that_cannot_be_read_says_why_in_the_readers_language(alice: Any, bob: Any) -> None:
+    game = start_two_player_game(alice, bob)
+    client = client_for(user_to_move(game))
+    answer = client.post(
+        f"/api/v1/games/{game.pk}/moves/", {"move": "take white pink", "expected_version": game.version},
+        HTTP_ACCEPT_LANGUAGE="it",
+    )
+    assert answer.status_code == 400
+    body = answer.json()
+    assert body["code"] == "invalid_notation"
+    assert "'pink' non è un colore di gettone del gioco base" in body["detail"], body["detail"]
