@@ -23,7 +23,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from core.errors import DomainError
 from games import errors as game_errors
@@ -33,7 +33,7 @@ from games.services import game_create, move_submit, practice_game_create, seat_
 from notifications.addresses import address_digest, address_redacted
 from notifications.email.links import opt_out_url
 from notifications.inbound import CommandKind, InboundEmail
-from notifications.inbound.commands import command_languages
+from notifications.inbound.commands import Command, command_languages
 from notifications.inbound.confirmations import confirmation_ask
 from notifications.inbound.replies import InboundRefusal, command_refuse, inbound_message_finish, reply_send
 from notifications.models import InboundMessage, InvitationOptOut, PendingConfirmation
@@ -43,6 +43,22 @@ logger = logging.getLogger(__name__)
 Status = InboundMessage.Status
 
 
+# commands.COMMAND_ERRORS, marked here for the catalog (the reader loads no Django).
+_COMMAND_ERRORS = (
+    gettext_noop('write the number of days alone after the word, e.g. "vacation 3"'),
+    gettext_noop("%(word)s: give the number of seats once"),
+    gettext_noop("%(word)s is not a variant or a number of seats"),
+)
+
+
+def _why(command: Command) -> str:
+    """Why the command's arguments cannot be read, in the reader's language."""
+    if command.error_template not in _COMMAND_ERRORS:
+        return command.error
+    why = gettext(command.error_template)
+    return why % {"word": command.error_word} if "%(word)s" in why else why
+
+
 def command_run(inbound: InboundMessage, parsed: InboundEmail, user: Any, seat: Seat | None) -> str:
     """Carry out the parsed command for ``user`` (who may act: the caller checked)
     and answer; a domain error becomes a refusal reply. Returns the message's status."""
@@ -50,7 +66,7 @@ def command_run(inbound: InboundMessage, parsed: InboundEmail, user: Any, seat: 
     try:
         if command.error:
             raise InboundRefusal(
-                gettext("Could not read %(text)s: %(error)s.") % {"text": repr(command.text), "error": command.error},
+                gettext("Could not read %(text)s: %(error)s.") % {"text": repr(command.text), "error": _why(command)},
                 reason="no_command",
             )
         handler = COMMAND_HANDLERS.get(command.kind)

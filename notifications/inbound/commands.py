@@ -18,6 +18,19 @@ from functools import lru_cache
 from engine.bots import BOTS
 from engine.grammar import ENGLISH, Grammar, grammar_for, reading_languages, text_normalise, word_key
 
+# Why a command's arguments cannot be read. This reader loads no Django, so the
+# reply translates these where it is written (notifications.inbound.actions).
+VACATION_DAYS_ALONE = 'write the number of days alone after the word, e.g. "vacation 3"'
+SEATS_TWICE = "%(word)s: give the number of seats once"
+NOT_A_VARIANT = "%(word)s is not a variant or a number of seats"
+COMMAND_ERRORS = (VACATION_DAYS_ALONE, SEATS_TWICE, NOT_A_VARIANT)
+
+
+def _refused(kind: CommandKind, line: str, template: str, word: str = "") -> Command:
+    return Command(kind, text=line, error=template % {"word": word} if word else template,
+                   error_template=template, error_word=word)
+
+
 MAX_LINE = 200  # longer lines are no command (the engine refuses longer moves too)
 
 
@@ -53,7 +66,11 @@ class Command:
     invite: tuple[str, ...] = field(default_factory=tuple)
     # new: the bots named where an address would stand (a practice game).
     bots: tuple[str, ...] = field(default_factory=tuple)
-    error: str = ""  # a command word with arguments that cannot be read
+    error: str = ""  # a command word with arguments that cannot be read: why, in English
+    # The error's template (one of COMMAND_ERRORS) and the word it names: the reply
+    # gives it in the reader's language (notifications.inbound.actions).
+    error_template: str = ""
+    error_word: str = ""
 
 
 def _line_command(line: str, grammar: Grammar) -> Command | None:
@@ -76,7 +93,7 @@ def _line_command(line: str, grammar: Grammar) -> Command | None:
         match = re.fullmatch(r"(\d{1,3})[.!]?", rest)
         if match is None:
             return Command(
-                kind, text=line, error="write the number of days alone after the word, e.g. \"vacation 3\""
+                kind, text=line, error=VACATION_DAYS_ALONE, error_template=VACATION_DAYS_ALONE
             )
         return Command(kind, text=line, argument=match.group(1))
     if kind is CommandKind.CONFIRM:
@@ -121,14 +138,14 @@ def _new_game(line: str, rest: str, grammar: Grammar) -> Command:
         lowered = word_key(word)
         if lowered.isdigit():
             if seats is not None:
-                return Command(CommandKind.NEW, text=line, error=f"{word!r}: give the number of seats once")
+                return _refused(CommandKind.NEW, line, SEATS_TWICE, repr(word))
             seats = int(lowered)
         elif lowered in grammar.filler_words:
             continue
         elif variant is None:
             variant = lowered
         else:
-            return Command(CommandKind.NEW, text=line, error=f"{word!r} is not a variant or a number of seats")
+            return _refused(CommandKind.NEW, line, NOT_A_VARIANT, repr(word))
     return Command(CommandKind.NEW, text=line, variant=variant, seats=seats, invite=invite, bots=bots)
 
 

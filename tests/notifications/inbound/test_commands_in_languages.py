@@ -225,3 +225,31 @@ def test_a_take_of_four_tokens_by_email_is_refused_citing_b_take_3(
     assert inbound is not None and inbound.status == Status.REFUSED
     assert "B-TAKE-3" in answer(player, "reply_refused").body
     assert not Move.objects.filter(game=game).exists()
+
+
+def test_the_readers_refusals_are_all_marked_for_translation_in_the_reply() -> None:
+    from notifications.inbound import actions, commands
+
+    assert set(commands.COMMAND_ERRORS) == set(actions._COMMAND_ERRORS)
+
+
+@pytest.mark.parametrize(
+    ("language", "line", "words"),
+    [
+        ("it", "vacanza tre giorni", '"vacanza 3"'),
+        ("lv", "jauna base 2 3", "sēdvietu skaitu norādi tikai vienreiz"),
+        ("en", "new base 2 3", "give the number of seats once"),
+    ],
+)
+def test_a_command_whose_words_cannot_be_read_is_answered_in_the_readers_language(
+    language: str, line: str, words: str
+) -> None:
+    from django.utils import translation
+
+    from notifications.inbound import actions
+    from notifications.inbound.commands import command_from_text
+
+    command = command_from_text(line, languages=(language,)) if language != "en" else command_from_text(line)
+    assert command.error
+    with translation.override(language):
+        assert words in actions._why(command)
