@@ -40,6 +40,19 @@ def listed(items: Sequence[str], conjunction: str = "and") -> str:
     return f"{', '.join(items[:-1])} {word} {items[-1]}"
 
 
+# The short form, for pages where a date sits in a line of its own kind ("Deadline:
+# Sat 05 Dec 2026, 01:56 UTC"); Latvian writes it in numbers ("05.12.2026., 01:56").
+_SHORT_FORMATS = {"en": "D d M Y, H:i", "it": "D d M Y, H:i", "lv": r"d.m.Y.\, H:i"}
+
+
+def short_moment_words(moment: datetime) -> str:
+    """``moment`` (already in the reader's time zone) in the short form the active
+    language writes: "Sat 05 Dec 2026, 01:56", "sab 05 dic 2026, 01:56", "05.12.2026., 01:56"."""
+    language = (translation.get_language() or "en").split("-")[0]
+    written = formats.date_format(moment, _SHORT_FORMATS.get(language, _SHORT_FORMATS["en"]))
+    return written.lower() if language == "it" else written
+
+
 def moment_words(moment: datetime, zone_name: str) -> str:
     """``moment`` in the time zone ``zone_name`` (UTC when unknown), written as the
     active language writes a date and time, with the zone named:

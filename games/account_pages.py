@@ -17,7 +17,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils import formats, timezone
+from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -25,6 +25,7 @@ from accounts import selectors as account_selectors
 from accounts import services as account_services
 from accounts.pages import private_page
 from core.errors import DomainError
+from core.text import short_moment_words
 from games import links, player_selectors, selectors, services
 from games.models import Game, Seat
 
@@ -43,7 +44,7 @@ def local_time(moment: datetime | None, zone: ZoneInfo) -> str:
     if moment is None:
         return ""
     # Django's day and month names, in the active language: "Wed 04 Mar 2026, 12:00 (UTC)".
-    return f"{formats.date_format(moment.astimezone(zone), 'D d M Y, H:i')} ({zone.key})"
+    return f"{short_moment_words(moment.astimezone(zone))} ({zone.key})"
 
 
 def seat_page_url(seat: Seat) -> str:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.http import HttpRequest
 from django.utils import translation
+from django.utils.translation import gettext, gettext_noop
 
 from accounts.language import language_supported
 
@@ -99,8 +100,10 @@ def _session_seat(request: HttpRequest, game: Game) -> Seat | None:
     if seat is None or not isinstance(key, str) or not hmac.compare_digest(key, _digest(seat.link_key)):
         seat_forget(request, game.pk)
         raise SeatLinkRevoked(
-            "The link this page was opened with has been replaced (or the seat is gone). "
-            "Open the game from the latest email."
+            gettext(
+                "The link this page was opened with has been replaced (or the seat is gone). "
+                "Open the game from the latest email."
+            )
         )
     _refuse_suspended(seat)
     seat.game = game
@@ -111,7 +114,7 @@ def _refuse_suspended(seat: Seat) -> None:
     player = getattr(seat.user, "player", None)
     if player is not None and player.is_suspended:
         raise AccountSuspended(
-            "A moderator suspended this account: its game pages do not open while it is suspended."
+            gettext("A moderator suspended this account: its game pages do not open while it is suspended.")
         )
 
 
@@ -153,7 +156,7 @@ def page_viewer(request: HttpRequest, game_id: str, *, allow_public: bool = True
     game = Game.objects.filter(pk=game_id).first() if is_public_id(game_id) else None
     if game is None:
         if not logged_in:
-            raise LoginNeeded(_PRIVATE)
+            raise LoginNeeded(gettext(_PRIVATE))
         raise GameNotFound.for_id(game_id)
     seat = _session_seat(request, game)
     if seat is not None:
@@ -166,7 +169,7 @@ def page_viewer(request: HttpRequest, game_id: str, *, allow_public: bool = True
     if watchable and allow_public:
         return Viewer(game=game, seat=None, via="public")
     if not logged_in or watchable:
-        raise LoginNeeded(_PRIVATE)
+        raise LoginNeeded(gettext(_PRIVATE))
     raise GameNotFound.for_id(game_id)
 
 
@@ -181,4 +184,6 @@ def _speak_the_seats_language(request: HttpRequest, seat: Seat) -> None:
         request.LANGUAGE_CODE = language
 
 
-_PRIVATE = "Open the game from the link in an email about it, or log in with the account that plays in it."
+_PRIVATE = gettext_noop(
+    "Open the game from the link in an email about it, or log in with the account that plays in it."
+)

@@ -18,13 +18,13 @@ from typing import Any, NotRequired, TypedDict
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import engine
-from django.utils import formats
+
 from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 from engine.variants import get_variant
 
 from accounts.names import name_for_plain_text
-from core.text import listed
+from core.text import listed, short_moment_words
 from games.models import Game, Move, PlayedBy, Seat
 
 # --- the shape of a board --------------------------------------------------------------
@@ -348,7 +348,7 @@ def _deadline_text(game: Game, zone: tzinfo) -> str:
     if game.deadline_at is None:
         return ""
     local = game.deadline_at.astimezone(zone)
-    return f"{formats.date_format(local, 'D d M Y, H:i')} {local.tzname() or 'UTC'}"
+    return f"{short_moment_words(local)} {local.tzname() or 'UTC'}"
 
 
 def board_context(*, game: Game, seat_index: int | None, last_moves: int = 5) -> Board:

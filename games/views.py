@@ -13,6 +13,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from engine.grammar import ENGLISH, GRAMMARS, reading_languages
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
@@ -399,11 +400,13 @@ def _idempotency_key(request: Request) -> str | None:
     key = key.strip()
     if not key or len(key) > MAX_IDEMPOTENCY_KEY_LENGTH:
         raise ValidationError(
-            {"Idempotency-Key": [f"An Idempotency-Key is 1 to {MAX_IDEMPOTENCY_KEY_LENGTH} characters long."]}
+            {"Idempotency-Key": [
+                gettext("An Idempotency-Key is 1 to %(limit)s characters long.") % {"limit": MAX_IDEMPOTENCY_KEY_LENGTH}
+            ]}
         )
     if "\x00" in key:
         # It is stored and looked up, and PostgreSQL refuses NUL in text.
-        raise ValidationError({"Idempotency-Key": ["An Idempotency-Key may not contain NUL characters."]})
+        raise ValidationError({"Idempotency-Key": [gettext("An Idempotency-Key may not contain NUL characters.")]})
     return key
 
 

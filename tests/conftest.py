@@ -284,6 +284,17 @@ def _fresh_cache() -> Iterator[None]:
     cache_empty(caches["default"])
 
 
+@pytest.fixture(autouse=True)
+def _english_between_tests() -> Iterator[None]:
+    """Each test starts in English, whatever language the one before it left active
+    (a page rendered in Italian, a task that ran in a Latvian player's language)."""
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.activate("en")
+
+
 @pytest.fixture
 def redis_cache(settings: Any) -> Iterator[Any]:
     """The default cache on REDIS_URL (tests marked `redis`), under the run's key
