@@ -174,3 +174,14 @@ def test_a_moment_is_written_in_the_readers_time_zone_and_language() -> None:
         assert moment_words(moment, "Europe/Riga") == "ceturtdiena, 2026. gada 3. decembris, 14:00 (Europe/Riga)"
     with translation.override("en"):
         assert moment_words(moment, "Not/AZone") == "Thursday 3 December 2026, 12:00 (UTC)"
+
+
+def test_a_short_moment_is_written_as_each_language_writes_one() -> None:
+    from core.text import short_moment_words
+
+    moment = datetime(2026, 12, 5, 1, 56, tzinfo=timezone.utc)
+    written = {}
+    for language in ("en", "it", "lv"):
+        with translation.override(language):
+            written[language] = short_moment_words(moment)
+    assert written == {"en": "Sat 05 Dec 2026, 01:56", "it": "sab 05 dic 2026, 01:56", "lv": "05.12.2026., 01:56"}
