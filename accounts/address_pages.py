@@ -107,7 +107,11 @@ def email_addresses(request: HttpRequest) -> HttpResponse:
 
 def _refusal_to_form(form: forms.Form, error: DomainError) -> None:
     if error.retry_after:
-        form.add_error(None, f"{error.message} Try again in {wait_words(error.retry_after)}.")
+        form.add_error(
+            None,
+            gettext("%(refusal)s Try again in %(wait)s.")
+            % {"refusal": error.message, "wait": wait_words(error.retry_after)},
+        )
     else:
         errors_to_form(form, error)
 
@@ -126,7 +130,9 @@ def email_address_verify(request: HttpRequest, address_id: int) -> HttpResponse:
         except DomainError as error:
             _refusal_to_form(form, error)
         else:
-            messages.success(request, f"{row.address} is verified: your replies from it play.")
+            messages.success(
+                request, gettext("%(address)s is verified: your replies from it play.") % {"address": row.address}
+            )
             return _back()
     return _page(request, code_forms={address_id: form})
 
@@ -181,5 +187,7 @@ def email_address_remove(request: HttpRequest, address_id: int) -> HttpResponse:
         services.email_address_remove(user=user, address_id=address_id)
     except services.EmailAddressNotFoundError:
         raise Http404 from None
-    messages.success(request, f"{entry['address']} is removed: replies from it no longer play.")
+    messages.success(
+        request, gettext("%(address)s is removed: replies from it no longer play.") % {"address": entry["address"]}
+    )
     return _back()
