@@ -108,9 +108,9 @@ def test_a_wrong_code_counts_the_tries_left_with_latvian_plurals(django_capture_
     [
         (1, "1 sekunde", "1 secondo"),
         (2, "2 sekundes", "2 secondi"),
-        (11, "11 sekundes", "11 secondi"),
+        (11, "11 sekunžu", "11 secondi"),
         (21, "21 sekunde", "21 secondi"),
-        (11 * 60, "11 minūtes", "11 minuti"),
+        (11 * 60, "11 minūšu", "11 minuti"),
         (21 * 3600, "21 stunda", "21 ore"),
         (2 * 3600, "2 stundas", "2 ore"),
     ],

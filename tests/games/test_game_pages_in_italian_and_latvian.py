@@ -174,7 +174,7 @@ def test_the_count_of_moves_the_page_script_writes_takes_latvians_three_forms() 
 
     assert counts[1] == "%(what)s: 1 gājiens."
     assert counts[2] == "%(what)s: 2 gājieni."
-    assert counts[11] == "%(what)s: 11 gājieni."
+    assert counts[11] == "%(what)s: 11 gājienu."
     assert counts[21] == "%(what)s: 21 gājiens."
 
 
@@ -209,7 +209,7 @@ def test_the_emails_board_in_html_reads_in_italian(active_game: Game) -> None:
     [
         (1, "1 gettone", "1 žetons"),
         (2, "2 gettoni", "2 žetoni"),
-        (11, "11 gettoni", "11 žetoni"),
+        (11, "11 gettoni", "11 žetonu"),
         (21, "21 gettoni", "21 žetons"),
     ],
 )
@@ -229,7 +229,7 @@ def test_a_count_of_tokens_takes_the_form_its_number_needs(count: int, italian: 
     [
         (1, "Tu prasīji 1 atvaļinājuma dienu"),
         (2, "Tu prasīji 2 atvaļinājuma dienas"),
-        (11, "Tu prasīji 11 atvaļinājuma dienas"),
+        (11, "Tu prasīji 11 atvaļinājuma dienu"),
     ],
 )
 def test_a_vacation_refused_for_its_days_counts_them_in_latvian(

@@ -167,7 +167,7 @@ def test_the_deadline_of_a_turn_is_written_in_the_recipients_language_and_time_z
 
 @pytest.mark.parametrize(
     ("hours", "words"),
-    [(1, "1 stunda"), (2, "2 stundas"), (11, "11 stundas"), (21, "21 stunda"), (48, "2 dienas")],
+    [(1, "1 stunda"), (2, "2 stundas"), (11, "11 stundu"), (21, "21 stunda"), (48, "2 dienas")],
 )
 def test_a_latvian_reminder_counts_its_hours_in_the_form_the_number_needs(hours: int, words: str) -> None:
     with translation.override("lv"):
@@ -181,7 +181,7 @@ def test_an_italian_reminder_counts_hours_and_minutes() -> None:
         assert time_left_text(timedelta(days=3, hours=2)) == "3 giorni e 2 ore"
 
 
-@pytest.mark.parametrize(("hours", "words"), [(1, "1 stunda"), (2, "2 stundas"), (11, "11 stundas")])
+@pytest.mark.parametrize(("hours", "words"), [(1, "1 stunda"), (2, "2 stundas"), (11, "11 stundu")])
 def test_a_reminder_to_a_latvian_player_is_in_latvian(
     hours: int, words: str, alice: Any, latvian: Any, commit: Any, december: Any
 ) -> None:
@@ -253,7 +253,7 @@ def test_a_digest_of_one_game_in_latvian_says_one_game() -> None:
         one, two, eleven = (
             render_to_string("notifications/email/digest_subject.txt", {"count": count}).strip() for count in (1, 2, 11)
         )
-    assert (one, two, eleven) == ("1 spēle gaida tevi", "2 spēles gaida tevi", "11 spēles gaida tevi")
+    assert (one, two, eleven) == ("1 spēle gaida tevi", "2 spēles gaida tevi", "11 spēļu gaida tevi")
 
 
 # --- the clock, cancellations and the moderators' emails ----------------------------------

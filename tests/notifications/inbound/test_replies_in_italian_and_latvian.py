@@ -164,7 +164,7 @@ def test_a_forfeit_is_told_in_italian_to_both_players(italian_game: Game, commit
     ("language", "won", "lost", "standing", "seed_words"),
     [
         ("it", "è finita: hai vinto", "è finita", "1. Alice: 0 punti", "Le carte sono state mescolate dal seme"),
-        ("lv", "ir beigusies: tu uzvarēji", "ir beigusies", "1. Alice: 0 punkti", "Kārtis tika sajauktas no sēklas"),
+        ("lv", "ir beigusies: tu uzvarēji", "ir beigusies", "1. Alice: 0 punktu", "Kārtis tika sajauktas no sēklas"),
     ],
 )
 def test_the_end_of_a_game_is_told_in_each_players_language(
