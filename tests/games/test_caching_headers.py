@@ -41,6 +41,11 @@ ACCOUNT_AND_GAME_CALLS = [
     ("post", "/api/v1/me/vacation/"),
     ("get", "/api/v1/me/notifications/"),
     ("patch", "/api/v1/me/notifications/"),
+    ("get", "/api/v1/me/emails/"),
+    ("post", "/api/v1/me/emails/"),
+    ("post", "/api/v1/me/emails/{address}/verify/"),
+    ("post", "/api/v1/me/emails/{address}/primary/"),
+    ("delete", "/api/v1/me/emails/{address}/"),
     ("put", "/api/v1/games/{id}/mute/"),
     ("delete", "/api/v1/games/{id}/mute/"),
     ("post", "/api/v1/games/{id}/link/rotate/"),
@@ -89,6 +94,7 @@ def test_every_answer_that_depends_on_the_caller_is_private(
         .replace("{webhook}", "0")
         .replace("{league}", "0")
         .replace("{season}", "1")  # nobody's: the refusal must be private too
+        .replace("{address}", "0")
     )
     body = {"name": "x", "move": "take WUG", "expected_version": active_game.version}
     answer = client.get(url) if method == "get" else getattr(client, method)(url, body, format="json")

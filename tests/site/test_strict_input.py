@@ -13,6 +13,7 @@ from rest_framework import serializers
 from rest_framework.test import APIClient
 
 from accounts.services import player_create, token_create
+from accounts.services.addresses import email_address_add
 from api.serializers import JSONIntegerField, JSONStringField, StrictInputSerializer
 from games import services
 from webhooks.services import endpoint_create
@@ -73,7 +74,11 @@ def test_every_endpoint_that_takes_a_body_refuses_a_field_it_does_not_know(setti
     game = services.game_create(creator=bob, seats=3)
     settings.WEBHOOKS_ALLOW_LOOPBACK = True
     webhook = endpoint_create(owner=alice, url="http://127.0.0.1:9/hook")
-    values = {"game_id": game.pk, "token_id": str(token.pk), "username": "bob", "webhook_id": str(webhook.pk)}
+    address = email_address_add(user=alice, address="alice.two@example.com", client="127.0.0.1")
+    values = {
+        "game_id": game.pk, "token_id": str(token.pk), "username": "bob", "webhook_id": str(webhook.pk),
+        "address_id": str(address.pk),
+    }
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {plaintext}")
 
