@@ -123,3 +123,32 @@ def test_the_email_of_a_suspension_from_a_league_names_the_league(
     text = shown(new_page, screenshot, notice, "email-league-suspension")
     assert "An admin of the league Tuesday league suspended you from it" in text
     assert "Insulted opponents" in text and "not affected" in text
+
+
+@pytest.mark.parametrize(
+    ("language", "subject", "words"),
+    [
+        ("it", "Tocca a te nella partita", ("Tocca a te: mossa 11.", "Livello 1")),
+        ("lv", "Tavs gājiens spēlē", ("Tavs gājiens: 11. gājiens.", "1. līmenis")),
+    ],
+)
+def test_the_turn_email_is_drawn_in_the_players_language(
+    new_page: Any, screenshot: Any, django_capture_on_commit_callbacks: Any, language: str, subject: str,
+    words: tuple[str, ...],
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        game = started_game("base", 3)
+        for seat in Seat.objects.filter(game=game).select_related("user__player"):
+            seat.user.player.language = language
+            seat.user.player.save(update_fields=["language"])
+        play_moves(game, 9)
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        play_moves(game, 1)
+    game.refresh_from_db()
+    to_move = Seat.objects.get(game=game, index=game.to_move)
+    turn = next(m for m in mail.outbox if to_move.user.email in m.to and m.subject.startswith(subject))
+    text = shown(new_page, screenshot, turn, f"email-your-turn-base-{language}", width=600)
+    for expected in words:
+        assert expected in text, (language, expected)
+    assert "Your turn" not in text and "It is your turn" not in text
