@@ -47,4 +47,4 @@ def test_a_season_too_small_to_start_counts_its_members_in_latvian(
     season = make_season(league)
     with translation.override("lv"), pytest.raises(SeasonNotStartable) as refused:
         services.season_start(season_id=season.pk)
-    assert words in refused.value.message and "spēlei ar 3 vietām vajag vairāk" in refused.value.message
+    assert words in refused.value.message and "spēlei ar 3 sēdvietām vajag vairāk" in refused.value.message
