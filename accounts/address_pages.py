@@ -19,7 +19,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from accounts import selectors, services
 from accounts.forms import errors_to_form, wait_words
-from accounts.pages import private_page
+from accounts.pages import password_confirmed, private_page
 from api.client_address import client_address
 from core.errors import DomainError
 
@@ -74,18 +74,7 @@ def email_addresses(request: HttpRequest) -> HttpResponse:
     user: User = request.user  # type: ignore[assignment]
     form = AddressAddForm(request.POST)
     if form.is_valid():
-        try:
-            services.login_check(
-                username=user.get_username(), password=form.cleaned_data["password"], client=client_address(request)
-            )
-        except DomainError as error:
-            if error.retry_after:
-                form.add_error(
-                    None, gettext("Too many wrong passwords; try again in %(wait)s.") % {"wait": wait_words(error.retry_after)}
-                )
-            else:
-                form.add_error("password", gettext("That is not your password."))
-        else:
+        if password_confirmed(request, user, form):
             try:
                 row = services.email_address_add(
                     user=user, address=form.cleaned_data["address"], client=client_address(request)

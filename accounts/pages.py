@@ -13,6 +13,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import TYPE_CHECKING, Any
 
+from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import REDIRECT_FIELD_NAME, login
@@ -273,6 +274,25 @@ class PasswordChangeDonePage(auth_views.PasswordChangeDoneView):
 # --- the email address -----------------------------------------------------------------
 
 
+def password_confirmed(request: HttpRequest, user: User, form: forms.Form) -> bool:
+    """Whether the ``password`` field of ``form`` is ``user``'s own (a change of
+    address asks for it); if not, the form says why, and guessing counts against
+    the account as a login does."""
+    try:
+        services.login_check(
+            username=user.get_username(), password=form.cleaned_data["password"], client=client_address(request)
+        )
+    except DomainError as error:
+        if error.retry_after:
+            form.add_error(
+                None, gettext("Too many wrong passwords; try again in %(wait)s.") % {"wait": wait_words(error.retry_after)}
+            )
+        else:
+            form.add_error("password", gettext("That is not your password."))
+        return False
+    return True
+
+
 @private_page
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -280,18 +300,7 @@ def email_change(request: HttpRequest) -> HttpResponse:
     user: User = request.user  # type: ignore[assignment]
     form = EmailChangeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        try:
-            services.login_check(
-                username=user.get_username(), password=form.cleaned_data["password"], client=client_address(request)
-            )
-        except DomainError as error:
-            if error.retry_after:
-                form.add_error(
-                    None, gettext("Too many wrong passwords; try again in %(wait)s.") % {"wait": wait_words(error.retry_after)}
-                )
-            else:
-                form.add_error("password", gettext("That is not your password."))
-        else:
+        if password_confirmed(request, user, form):
             try:
                 confirm_url = request.build_absolute_uri(reverse("accounts-email-confirm", args=["TOKEN"]))
                 address = services.email_change_start(

@@ -18,9 +18,8 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.mail import send_mail
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
-from django.db.models import F
 from django.utils import timezone
-from django.utils.translation import gettext, gettext_noop, ngettext
+from django.utils.translation import gettext, gettext_noop
 
 from accounts.errors import (
     EmailAddressTakenError,
@@ -33,7 +32,7 @@ from accounts.errors import (
 )
 from accounts.models import AccountEmailSent, EmailAddress, EmailVerification, Player
 from accounts.services.claims import VERIFICATION_MAX_ATTEMPTS, address_taken_by_another, live_codes, pending_signups
-from accounts.services.codes import address_code_send, address_next_code_at, code_matches
+from accounts.services.codes import address_code_send, address_next_code_at, code_matches, wrong_code_refuse
 from accounts.speaking import in_language_of
 from accounts.services.limits import account_email_take, seconds_until
 
@@ -162,21 +161,12 @@ def email_address_verify(*, user: User, address_id: int, code: str) -> EmailAddr
     if verification.expires_at <= now:
         raise VerificationExpiredError(gettext("That code has expired. Add the address again for a new one."))
     if not code_matches(verification, code):
-        EmailVerification.objects.filter(pk=verification.pk).update(failed_attempts=F("failed_attempts") + 1)
-        left = VERIFICATION_MAX_ATTEMPTS - verification.failed_attempts - 1
-        if left <= 0:
-            raise TooManyAttemptsError(
+        wrong_code_refuse(
+            verification,
+            too_many=TooManyAttemptsError(
                 gettext(TOO_MANY_WRONG_CODES),
                 retry_after=seconds_until(max(address_next_code_at(user=user, now=now), now), now),
-            )
-        raise VerificationError(
-            ngettext(
-                "That code is not right; %(n)d more try before it stops working.",
-                "That code is not right; %(n)d more tries before it stops working.",
-                left,
-            )
-            % {"n": left},
-            attempts_left=left,
+            ),
         )
     try:
         with transaction.atomic():

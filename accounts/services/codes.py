@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import secrets
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -121,6 +121,24 @@ def address_next_code_at(*, user: User, now: datetime) -> datetime:
     """The earliest time `user` may be sent another code for an added address:
     VERIFICATION_CODES_PER_DAY count all of the account's addresses together."""
     return _next_code_at(user=user, now=now, resend=False, purpose=EmailVerification.Purpose.ADDRESS)
+
+
+def wrong_code_refuse(verification: EmailVerification, *, too_many: TooManyAttemptsError) -> NoReturn:
+    """Count a wrong code against ``verification`` and refuse it, saying how many
+    tries are left (VERIFICATION_MAX_ATTEMPTS in all), or ``too_many`` when none is."""
+    EmailVerification.objects.filter(pk=verification.pk).update(failed_attempts=F("failed_attempts") + 1)
+    left = VERIFICATION_MAX_ATTEMPTS - verification.failed_attempts - 1
+    if left <= 0:
+        raise too_many
+    raise VerificationError(
+        ngettext(
+            "That code is not right; %(n)d more try before it stops working.",
+            "That code is not right; %(n)d more tries before it stops working.",
+            left,
+        )
+        % {"n": left},
+        attempts_left=left,
+    )
 
 
 def code_matches(verification: EmailVerification, code: str) -> bool:
@@ -357,18 +375,11 @@ def signup_verify(*, code: str, username: str | None = None, email: str | None =
     if verification.expires_at <= now:
         raise VerificationExpiredError()
     if not constant_time_compare(verification.code_hash, _code_hash(code.strip())):
-        EmailVerification.objects.filter(pk=verification.pk).update(failed_attempts=F("failed_attempts") + 1)
-        left = VERIFICATION_MAX_ATTEMPTS - verification.failed_attempts - 1
-        if left <= 0:
-            raise TooManyAttemptsError(retry_after=seconds_until(_next_code_at(user=user, now=now, resend=True), now))
-        raise VerificationError(
-            ngettext(
-                "That code is not right; %(n)d more try before it stops working.",
-                "That code is not right; %(n)d more tries before it stops working.",
-                left,
-            )
-            % {"n": left},
-            attempts_left=left,
+        wrong_code_refuse(
+            verification,
+            too_many=TooManyAttemptsError(
+                retry_after=seconds_until(_next_code_at(user=user, now=now, resend=True), now)
+            ),
         )
 
     with transaction.atomic():
