@@ -177,7 +177,7 @@ def diagnose_buy(state: State, p: Player, move: Move) -> NoReturn:
             "to cover %(deficit)s",
             "you cannot afford %(card)s: after bonuses you are short of %(missing)s and hold %(count)s jokers "
             "to cover %(deficit)s",
-            jokers, card=cid, missing=Words(tuple(missing)), deficit=deficit))
+            jokers, card=cid, missing=Words(tuple(missing), as_list=False), deficit=deficit))
     for ch in set(move.pay):
         i = v.letter_index(ch)
         if i >= 5:

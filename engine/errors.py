@@ -26,9 +26,11 @@ class Word:
 
 @dataclass(frozen=True)
 class Words:
-    """Several words of the game read as a list ("red and blue")."""
+    """Several words of the game read as a list ("red and blue"), or, with
+    ``as_list`` off, one after another with commas ("6 green, 5 red")."""
 
     words: tuple[str, ...]
+    as_list: bool = True
 
     def __str__(self) -> str:
         return ", ".join(self.words)

@@ -29,7 +29,8 @@ def _value(value: object) -> object:
     if isinstance(value, engine.Word):
         return _word(value.word)
     if isinstance(value, engine.Words):
-        return listed([_word(word) for word in value.words])
+        words = [_word(word) for word in value.words]
+        return listed(words) if value.as_list else ", ".join(words)
     return value
 
 
