@@ -12,10 +12,17 @@ from django.contrib.admin import helpers
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from accounts.models import ApiToken, EmailAddress, Player
 from api.admin_tools import NoAddMixin, ReadOnlyMixin, happened, titled
 from accounts.services import player_disable, player_erase, token_revoke
+
+
+def _address_words(address: str, verified: bool) -> str:
+    if verified:
+        return gettext("%(address)s (verified)") % {"address": address}
+    return gettext("%(address)s (not verified)") % {"address": address}
 
 
 @admin.register(Player)
@@ -24,33 +31,37 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
     search_fields = ["display_name", "user__username", "user__email"]
     readonly_fields = ["user", "email_verified_at", "other_addresses", "created_at", "erased_at"]
     list_select_related = ["user"]
-    list_filter = [("user__is_active", titled("active")), ("erased_at", happened("erased"))]
+    list_filter = [("user__is_active", titled(gettext_lazy("active"))), ("erased_at", happened(gettext_lazy("erased")))]
     actions = ["disable_accounts", "erase_accounts"]
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # erase_accounts instead
 
-    @admin.display(description="other addresses")
+    @admin.display(description=gettext_lazy("other addresses"))
     def other_addresses(self, obj: Player) -> str:
         """The addresses added to the account besides its primary one (``user.email``)."""
         rows = EmailAddress.objects.filter(user_id=obj.user_id)
-        return ", ".join(f"{row.address} ({'verified' if row.is_verified else 'not verified'})" for row in rows) or "-"
+        return ", ".join(_address_words(row.address, row.is_verified) for row in rows) or "-"
 
-    @admin.action(description="Disable the selected accounts (their seats leave their games at once)")
+    @admin.action(description=gettext_lazy("Disable the selected accounts (their seats leave their games at once)"))
     def disable_accounts(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
         count = 0
         for player in queryset.select_related("user").filter(user__is_active=True):
             player_disable(user=player.user)
             count += 1
-        self.message_user(request, f"Disabled {count} account(s).", messages.SUCCESS)
+        self.message_user(
+            request,
+            ngettext("Disabled %(count)s account.", "Disabled %(count)s accounts.", count) % {"count": count},
+            messages.SUCCESS,
+        )
 
-    @admin.action(description="Erase the selected accounts for good (asks first)")
+    @admin.action(description=gettext_lazy("Erase the selected accounts for good (asks first)"))
     def erase_accounts(self, request: HttpRequest, queryset: QuerySet[Player]) -> TemplateResponse | None:
         players = list(queryset.select_related("user").filter(erased_at__isnull=True))
         if request.POST.get("post") != "yes":
             context = {
                 **self.admin_site.each_context(request),
-                "title": "Erase accounts",
+                "title": gettext("Erase accounts"),
                 "opts": self.model._meta,
                 "players": players,
                 "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
@@ -61,15 +72,20 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
             player_erase(user=player.user)
             player.refresh_from_db()
             # Logged after the erasure, so the admin's history names it only as erased.
-            self.log_change(request, player, "Erased the account.")
-        self.message_user(request, f"Erased {len(players)} account(s).", messages.SUCCESS)
+            self.log_change(request, player, "Erased the account.")  # stored: kept in one language
+        count = len(players)
+        self.message_user(
+            request,
+            ngettext("Erased %(count)s account.", "Erased %(count)s accounts.", count) % {"count": count},
+            messages.SUCCESS,
+        )
         return None
 
 
 @admin.register(ApiToken)
 class ApiTokenAdmin(NoAddMixin, admin.ModelAdmin[ApiToken]):
     list_display = ["prefix", "name", "user", "scopes", "created_at", "last_used_at", "revoked_at"]
-    list_filter = [("revoked_at", happened("revoked"))]
+    list_filter = [("revoked_at", happened(gettext_lazy("revoked")))]
     search_fields = ["prefix", "name", "user__username"]
     fields = readonly_fields = ("user", "name", "prefix", "scopes", "created_at", "last_used_at", "revoked_at")
     list_select_related = ["user"]
@@ -77,7 +93,7 @@ class ApiTokenAdmin(NoAddMixin, admin.ModelAdmin[ApiToken]):
 
     # No adding: tokens are minted through the API or `manage.py player_create`.
 
-    @admin.action(description="Revoke the selected tokens")
+    @admin.action(description=gettext_lazy("Revoke the selected tokens"))
     def revoke_tokens(self, request: HttpRequest, queryset: QuerySet[ApiToken]) -> None:
         user = request.user
         assert user.is_authenticated  # the admin site lets only active staff in
@@ -85,7 +101,11 @@ class ApiTokenAdmin(NoAddMixin, admin.ModelAdmin[ApiToken]):
         for token in queryset.filter(revoked_at__isnull=True):
             token_revoke(token=token, by_user=user)
             count += 1
-        self.message_user(request, f"Revoked {count} token(s).", messages.SUCCESS)
+        self.message_user(
+            request,
+            ngettext("Revoked %(count)s token.", "Revoked %(count)s tokens.", count) % {"count": count},
+            messages.SUCCESS,
+        )
 
 
 @admin.register(EmailAddress)
@@ -94,7 +114,7 @@ class EmailAddressAdmin(ReadOnlyMixin, admin.ModelAdmin[EmailAddress]):
     shown only; the player adds, verifies and removes them."""
 
     list_display = ["address", "user", "verified_at", "created_at"]
-    list_filter = [("verified_at", happened("verified"))]
+    list_filter = [("verified_at", happened(gettext_lazy("verified")))]
     search_fields = ["address", "user__username", "user__email"]
     fields = readonly_fields = ("user", "address", "verified_at", "created_at")
     list_select_related = ["user"]

@@ -10,13 +10,17 @@ imports no app.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin
 from django.contrib.admin import helpers
 from django.contrib.admin.views.main import ChangeList
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 class NoAddMixin:
@@ -61,26 +65,27 @@ class ScopedActionsMixin(admin.ModelAdmin[Any]):
 
 class _WhenFilter(admin.EmptyFieldListFilter):
     # Set by ``happened``: the filter's title, a past participle ("revoked").
-    question = ""
+    question: StrOrPromise = ""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.title = self.question
 
     def choices(self, changelist: ChangeList) -> Iterator[Any]:
-        answers = {"Empty": "No", "Not empty": "Yes"}
+        # Django's own words, in the active language (its catalog has all four).
+        answers = {gettext("Empty"): gettext("No"), gettext("Not empty"): gettext("Yes")}
         for choice in super().choices(changelist):
             choice["display"] = answers.get(str(choice["display"]), choice["display"])
             yield choice
 
 
-def happened(question: str) -> type[admin.EmptyFieldListFilter]:
+def happened(question: StrOrPromise) -> type[admin.EmptyFieldListFilter]:
     """A list filter on a date that is set when something happened, asked as a
     yes/no question ("revoked: Yes") rather than Django's "revoked at: Not empty"."""
-    return type(f"Happened_{question}", (_WhenFilter,), {"question": question})
+    return type("Happened", (_WhenFilter,), {"question": question})
 
 
-def titled(title: str) -> type[admin.BooleanFieldListFilter]:
+def titled(title: StrOrPromise) -> type[admin.BooleanFieldListFilter]:
     """A yes/no list filter titled ``title`` rather than by the field's name ("is active")."""
 
     class Titled(admin.BooleanFieldListFilter):

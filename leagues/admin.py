@@ -10,7 +10,7 @@ same confirmation page and required reason. Changes go through leagues.services.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import admin, messages
@@ -22,7 +22,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
-from django.utils.safestring import mark_safe
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from api.admin_tools import NoAddMixin, ReadOnlyMixin, ScopedActionsMixin
 from core.errors import DomainError
@@ -42,6 +42,9 @@ from leagues.models import (
     Season,
     SeasonEntry,
 )
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 def leagues_of(request: HttpRequest) -> QuerySet[League]:
@@ -80,7 +83,7 @@ def own_league_filter(league_path: str) -> type[admin.SimpleListFilter]:
     own would list every league), on the model's way to its league."""
 
     class OwnLeagueFilter(admin.SimpleListFilter):
-        title = "league"
+        title = gettext_lazy("league")
         parameter_name = f"{league_path}__id__exact"
 
         def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
@@ -135,7 +138,7 @@ class LeagueAdmin(LeagueScopedAdmin):
         # Only a superuser names a league's admins.
         return [] if request.user.is_superuser else ["admins"]
 
-    @admin.display(description="members")
+    @admin.display(description=gettext_lazy("members"))
     def members(self, league: League) -> int:
         return selectors.active_member_count(league=league)
 
@@ -149,10 +152,23 @@ class DivisionAdmin(LeagueScopedAdmin):
 def _standings_table(season: Season) -> str:
     rows = selectors.season_standings(season=season)
     if not rows:
-        return "No players yet."
-    header = mark_safe(  # a constant: no data in it
-        "<tr><th>#</th><th>player</th><th>division</th><th>played</th><th>points</th><th>wins</th>"
-        "<th>head-to-head</th><th>prestige</th></tr>"
+        return gettext("No players yet.")
+    header = format_html_join(
+        "",
+        "<th>{}</th>",
+        (
+            (word,)
+            for word in (
+                "#",
+                gettext("player"),
+                gettext("division"),
+                gettext("played"),
+                gettext("points"),
+                gettext("wins"),
+                gettext("head-to-head"),
+                gettext("prestige"),
+            )
+        ),
     )
     body = format_html_join(
         "",
@@ -160,7 +176,7 @@ def _standings_table(season: Season) -> str:
         (
             (
                 r.rank,
-                r.username + (" (left)" if r.dropped else ""),
+                gettext("%(username)s (left)") % {"username": r.username} if r.dropped else r.username,
                 r.division or "",
                 r.played,
                 r.points,
@@ -171,7 +187,7 @@ def _standings_table(season: Season) -> str:
             for r in rows
         ),
     )
-    return format_html("<table>{}{}</table>", header, body)
+    return format_html("<table><tr>{}</tr>{}</table>", header, body)
 
 
 @admin.register(Season)
@@ -181,11 +197,11 @@ class SeasonAdmin(LeagueScopedAdmin):
     readonly_fields = ["started_at", "standings"]
     actions = ["start_seasons"]
 
-    @admin.display(description="standings")
+    @admin.display(description=gettext_lazy("standings"))
     def standings(self, season: Season) -> str:
         return _standings_table(season) if season.pk else ""
 
-    @admin.action(description="Start the season: create and start all its games")
+    @admin.action(description=gettext_lazy("Start the season: create and start all its games"))
     def start_seasons(self, request: HttpRequest, queryset: QuerySet[Season]) -> None:
         for season in queryset.order_by("pk"):
             try:
@@ -193,15 +209,20 @@ class SeasonAdmin(LeagueScopedAdmin):
             except DomainError as error:
                 self._report(request, error)
             else:
-                self.message_user(request, f"{season}: {len(games)} games started.", messages.SUCCESS)
+                self.message_user(
+                    request,
+                    ngettext("%(season)s: %(count)s game started.", "%(season)s: %(count)s games started.", len(games))
+                    % {"season": season, "count": len(games)},
+                    messages.SUCCESS,
+                )
 
 
 class SuspendedFromLeagueFilter(admin.SimpleListFilter):
-    title = "suspended from the league"
+    title = gettext_lazy("suspended from the league")
     parameter_name = "suspended"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("yes", "Yes"), ("no", "No")]
+        return [("yes", gettext("Yes")), ("no", gettext("No"))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         if self.value() == "yes":
@@ -216,10 +237,12 @@ class MemberReasonForm(ReasonForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["reason"].help_text = "Required: it is kept in the moderation log and emailed to the player."
+        self.fields["reason"].help_text = gettext_lazy(
+            "Required: it is kept in the moderation log and emailed to the player."
+        )
 
 
-def _member_action(name: str, description: str) -> ModerationAction:
+def _member_action(name: str, description: StrOrPromise) -> ModerationAction:
     # ``name`` is the admin action's own (the confirmation page posts it back); the
     # member actions run through moderation_confirm's ``perform``, per membership.
     return ModerationAction(name, description, MemberReasonForm, _by_member)
@@ -229,9 +252,13 @@ def _by_member(request: HttpRequest, game: Game, data: dict[str, Any]) -> str:
     raise NotImplementedError
 
 
-WARN_MEMBERS = _member_action("warn_members", "Warn the selected players (asks why)")
-SUSPEND_MEMBERS = _member_action("suspend_members", "Suspend the selected players from the league (asks why)")
-UNSUSPEND_MEMBERS = _member_action("unsuspend_members", "Lift their suspension from the league (asks why)")
+WARN_MEMBERS = _member_action("warn_members", gettext_lazy("Warn the selected players (asks why)"))
+SUSPEND_MEMBERS = _member_action(
+    "suspend_members", gettext_lazy("Suspend the selected players from the league (asks why)")
+)
+UNSUSPEND_MEMBERS = _member_action(
+    "unsuspend_members", gettext_lazy("Lift their suspension from the league (asks why)")
+)
 
 
 @admin.register(Membership)
@@ -251,7 +278,7 @@ class MembershipAdmin(NoAddMixin, ScopedActionsMixin, LeagueScopedAdmin):
     actions = ["approve", "reject", "warn_members", "suspend_members", "unsuspend_members"]
     scoped_action_words = "moderate the memberships"  # players ask to join through the API: no adding here
 
-    @admin.display(description="suspended from the league", boolean=True, ordering="suspended_at")
+    @admin.display(description=gettext_lazy("suspended from the league"), boolean=True, ordering="suspended_at")
     def suspended(self, membership: Membership) -> bool:
         return membership.suspended_at is not None
 
@@ -267,13 +294,19 @@ class MembershipAdmin(NoAddMixin, ScopedActionsMixin, LeagueScopedAdmin):
                 self._report(request, error)
             else:
                 done += 1
-        self.message_user(request, f"Decided {done} request(s).", messages.SUCCESS)
+        self.message_user(
+            request,
+            ngettext("Decided %(count)s request.", "Decided %(count)s requests.", done) % {"count": done},
+            messages.SUCCESS,
+        )
 
-    @admin.action(description="Approve the requests (to join, or to leave: forfeits their running games)")
+    @admin.action(
+        description=gettext_lazy("Approve the requests (to join, or to leave: forfeits their running games)")
+    )
     def approve(self, request: HttpRequest, queryset: QuerySet[Membership]) -> None:
         self._decide(request, queryset, True)
 
-    @admin.action(description="Turn the requests down")
+    @admin.action(description=gettext_lazy("Turn the requests down"))
     def reject(self, request: HttpRequest, queryset: QuerySet[Membership]) -> None:
         self._decide(request, queryset, False)
 
@@ -294,7 +327,9 @@ class MembershipAdmin(NoAddMixin, ScopedActionsMixin, LeagueScopedAdmin):
     def warn_members(self, request: HttpRequest, queryset: QuerySet[Membership]) -> TemplateResponse | None:
         def perform(membership: Membership, data: dict[str, Any]) -> str:
             services.member_warn(membership_id=membership.pk, by=request.user, reason=data["reason"])  # type: ignore[arg-type]
-            return f"{membership.user.get_username()} is warned; they are emailed the reason."
+            return gettext("%(name)s is warned; they are emailed the reason.") % {
+                "name": membership.user.get_username()
+            }
 
         return self._moderate(request, queryset, WARN_MEMBERS, perform)
 
@@ -314,9 +349,14 @@ class MembershipAdmin(NoAddMixin, ScopedActionsMixin, LeagueScopedAdmin):
         def perform(membership: Membership, data: dict[str, Any]) -> str:
             done = change(membership_id=membership.pk, by=request.user, reason=data["reason"])  # type: ignore[arg-type]
             name, league = membership.user.get_username(), membership.league.name
+            words = {"name": name, "league": league}
             if suspend:
-                return f"{name} is suspended from {league}." if done else f"{name} was already suspended from {league}."
-            return f"{name} may play in {league} again." if done else f"{name} was not suspended from {league}."
+                if done:
+                    return gettext("%(name)s is suspended from %(league)s.") % words
+                return gettext("%(name)s was already suspended from %(league)s.") % words
+            if done:
+                return gettext("%(name)s may play in %(league)s again.") % words
+            return gettext("%(name)s was not suspended from %(league)s.") % words
 
         return self._moderate(request, queryset, action, perform)
 
@@ -336,11 +376,13 @@ class PairingCancelForm(ReasonForm):
 class PairingReplaceForm(ReasonForm):
     """Which seat of the pairing, and which of the season's players takes it."""
 
-    seat = forms.TypedChoiceField(coerce=int, choices=[], help_text="The seat whose player changes.")
+    seat = forms.TypedChoiceField(
+        coerce=int, choices=[], label=gettext_lazy("Seat"), help_text=gettext_lazy("The seat whose player changes.")
+    )
     new_user = forms.ModelChoiceField(
         queryset=User.objects.none(),
-        label="New player",
-        help_text="One of the season's players (not dropped) who is not already in this game.",
+        label=gettext_lazy("New player"),
+        help_text=gettext_lazy("One of the season's players (not dropped) who is not already in this game."),
     )
 
 
@@ -369,13 +411,16 @@ def _by_pairing(request: HttpRequest, game: Game, data: dict[str, Any]) -> str:
 
 REPLACE_PLAYER = ModerationAction(
     "pairing_replace_player",
-    "Change a player in the selected pairing (one pairing; asks the seat, the new player and why)",
+    gettext_lazy("Change a player in the selected pairing (one pairing; asks the seat, the new player and why)"),
     PairingReplaceForm,
     _by_pairing,
     one_game=True,
 )
 CANCEL_PAIRINGS = ModerationAction(
-    "pairing_cancel", "Cancel the selected pairings (their games are aborted; asks why)", PairingCancelForm, _by_pairing
+    "pairing_cancel",
+    gettext_lazy("Cancel the selected pairings (their games are aborted; asks why)"),
+    PairingCancelForm,
+    _by_pairing,
 )
 
 
@@ -392,7 +437,7 @@ class LeagueGameAdmin(ReadOnlyMixin, ScopedActionsMixin, LeagueScopedAdmin):
     actions = ["replace_player", "cancel_pairings"]
     scoped_action_words = "edit the pairings"
 
-    @admin.display(description="status", ordering="game__status")
+    @admin.display(description=gettext_lazy("status"), ordering="game__status")
     def game_status(self, pairing: LeagueGame) -> str:
         return pairing.game.status
 
@@ -424,7 +469,11 @@ class LeagueGameAdmin(ReadOnlyMixin, ScopedActionsMixin, LeagueScopedAdmin):
                 by_user=request.user,  # type: ignore[arg-type]  # the admin lets only staff in
                 reason=data["reason"],
             )
-            return f"{pairing}: seat {data['seat']} is now played by {new_user.get_username()}."
+            return gettext("%(pairing)s: seat %(seat)s is now played by %(name)s.") % {
+                "pairing": pairing,
+                "seat": data["seat"],
+                "name": new_user.get_username(),
+            }
 
         return moderation_confirm(
             self,
@@ -443,7 +492,7 @@ class LeagueGameAdmin(ReadOnlyMixin, ScopedActionsMixin, LeagueScopedAdmin):
                 by_user=request.user,  # type: ignore[arg-type]  # the admin lets only staff in
                 reason=data["reason"],
             )
-            return f"{pairing}: cancelled (its game is aborted)."
+            return gettext("%(pairing)s: cancelled (its game is aborted).") % {"pairing": pairing}
 
         return moderation_confirm(
             self,
@@ -483,7 +532,7 @@ class LeagueScopedGameAdmin(ScopedActionsMixin, GameModerationAdmin):
     def _own_game_or_404(self, request: HttpRequest, object_id: str) -> None:
         # Another league's game (or none): 404, not the admin's redirect to its index.
         if self.get_object(request, unquote(object_id)) is None:
-            raise Http404(f"No game {object_id} in your leagues.")
+            raise Http404(gettext("No game %(game)s in your leagues.") % {"game": object_id})
 
     def change_view(
         self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: dict[str, Any] | None = None
@@ -529,7 +578,7 @@ class LeagueModerationEntryAdmin(
     def get_actions(self, request: HttpRequest) -> dict[str, Any]:
         return {}
 
-    @admin.display(description="game", ordering="game_id")
+    @admin.display(description=gettext_lazy("game"), ordering="game_id")
     def game_link(self, entry: ModerationEntry) -> str:
         if not entry.game_id:
             return "—"
@@ -547,7 +596,7 @@ class PlayerRatingAdmin(ReadOnlyAdmin):
     list_filter = ["variant"]
     search_fields = ["user__username"]
 
-    @admin.display(description="RD (rating deviation)", ordering="rd")
+    @admin.display(description=gettext_lazy("RD (rating deviation)"), ordering="rd")
     def deviation(self, rating: PlayerRating) -> float:
         return rating.rd
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy, ngettext
 
 from api.admin_tools import NoAddMixin
 from notifications.preferences import admin as preferences_admin  # noqa: F401  (registers Preferences and GameMute)
@@ -23,10 +24,17 @@ class NotificationAdmin(NoAddMixin, admin.ModelAdmin[Notification]):
     readonly_fields = [f.name for f in Notification._meta.fields]
     actions = ["retry_now"]
 
-    @admin.action(description="Try the selected failed or queued notifications again now")
+    @admin.action(description=gettext_lazy("Try the selected failed or queued notifications again now"))
     def retry_now(self, request: HttpRequest, queryset: QuerySet[Notification]) -> None:
         count = notifications_retry(notification_ids=list(queryset.values_list("pk", flat=True)))
-        self.message_user(request, f"{count} notification(s) queued to be sent again.", messages.SUCCESS)
+        self.message_user(
+            request,
+            ngettext(
+                "%(count)s notification queued to be sent again.", "%(count)s notifications queued to be sent again.", count
+            )
+            % {"count": count},
+            messages.SUCCESS,
+        )
 
 
 @admin.register(InvitationOptOut)

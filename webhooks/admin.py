@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy
 
 from api.admin_tools import NoAddMixin, titled
 from webhooks.models import Delivery, DeliveryAttempt, Endpoint
@@ -16,7 +17,7 @@ from webhooks.models import Delivery, DeliveryAttempt, Endpoint
 @admin.register(Endpoint)
 class EndpointAdmin(NoAddMixin, admin.ModelAdmin[Endpoint]):
     list_display = ["id", "owner", "url", "active", "consecutive_failures", "disabled_at", "created_at"]
-    list_filter = [("is_active", titled("active"))]
+    list_filter = [("is_active", titled(gettext_lazy("active")))]
     search_fields = ["owner__username", "url"]
     # `secret` is in neither list: it is never shown, not even read-only.
     fields = [
@@ -41,7 +42,7 @@ class EndpointAdmin(NoAddMixin, admin.ModelAdmin[Endpoint]):
         "created_at",
     ]
 
-    @admin.display(description="active", boolean=True, ordering="is_active")
+    @admin.display(description=gettext_lazy("active"), boolean=True, ordering="is_active")
     def active(self, endpoint: Endpoint) -> bool:
         return endpoint.is_active
 

@@ -193,7 +193,7 @@ def test_the_admin_erases_once_confirmed(staff_client, alice, django_capture_on_
             {"action": "erase_accounts", "_selected_action": [player.pk], "post": "yes"},
             follow=True,
         )
-    assert answer.status_code == 200 and "Erased 1 account(s)." in answer.content.decode()
+    assert answer.status_code == 200 and "Erased 1 account." in answer.content.decode()
     assert User.objects.get(pk=alice.pk).username == f"deleted-{alice.pk}"
     assert LogEntry.objects.get().object_repr == f"deleted player {alice.pk}"
 
