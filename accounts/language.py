@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 from django.views.i18n import set_language
@@ -33,7 +32,6 @@ __all__ = [
     "language_of",
     "language_set",
     "language_supported",
-    "languages",
 ]
 
 
@@ -73,8 +71,3 @@ def language_set(request: HttpRequest) -> HttpResponse:
     if language and user is not None and user.is_authenticated:
         player_language_set(user=user, language=language)
     return response
-
-
-def languages() -> list[tuple[str, str]]:
-    """(code, the language's own name), for the switch and the settings form."""
-    return [(code, str(name)) for code, name in settings.LANGUAGES]

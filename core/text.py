@@ -45,12 +45,18 @@ def listed(items: Sequence[str], conjunction: str = "and") -> str:
 _SHORT_FORMATS = {"en": "D d M Y, H:i", "it": "D d M Y, H:i", "lv": r"d.m.Y.\, H:i"}
 
 
+def _written(moment: datetime, formats_by_language: dict[str, str]) -> str:
+    """``moment`` in the active language's format of ``formats_by_language``."""
+    language = (translation.get_language() or "en").split("-")[0]
+    written = formats.date_format(moment, formats_by_language.get(language, formats_by_language["en"]))
+    # Italian and Latvian write day and month names in lower case.
+    return written.lower() if language in ("it", "lv") else written
+
+
 def short_moment_words(moment: datetime) -> str:
     """``moment`` (already in the reader's time zone) in the short form the active
     language writes: "Sat 05 Dec 2026, 01:56", "sab 05 dic 2026, 01:56", "05.12.2026., 01:56"."""
-    language = (translation.get_language() or "en").split("-")[0]
-    written = formats.date_format(moment, _SHORT_FORMATS.get(language, _SHORT_FORMATS["en"]))
-    return written.lower() if language == "it" else written
+    return _written(moment, _SHORT_FORMATS)
 
 
 def moment_words(moment: datetime, zone_name: str) -> str:
@@ -61,8 +67,5 @@ def moment_words(moment: datetime, zone_name: str) -> str:
         zone = ZoneInfo(zone_name or "UTC")
     except (ZoneInfoNotFoundError, ValueError):
         zone, zone_name = ZoneInfo("UTC"), "UTC"
-    language = (translation.get_language() or "en").split("-")[0]
-    written = formats.date_format(moment.astimezone(zone), _MOMENT_FORMATS.get(language, _MOMENT_FORMATS["en"]))
-    if language in ("it", "lv"):
-        written = written.lower()  # Italian and Latvian write day and month names in lower case
+    written = _written(moment.astimezone(zone), _MOMENT_FORMATS)
     return gettext("%(moment)s (%(zone)s)") % {"moment": written, "zone": zone_name or "UTC"}
