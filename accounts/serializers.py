@@ -17,6 +17,9 @@ SCOPE_CHOICES = [scope.value for scope in Scope]
 
 
 class SignupSerializer(StrictInputSerializer):
+    """Sign up: the account to make. A code is emailed to the address; the account plays once it is
+    verified (POST /api/v1/players/verify/)."""
+
     username = serializers.CharField(max_length=150, validators=[UnicodeUsernameValidator()])
     email = serializers.EmailField()
     password = serializers.CharField(write_only=True, style={"input_type": "password"})
@@ -50,10 +53,14 @@ class _SignedUpAsSerializer(StrictInputSerializer):
 
 
 class VerifySerializer(_SignedUpAsSerializer):
+    """Verify a sign-up with the code emailed to its address."""
+
     code = serializers.CharField(max_length=64)
 
 
 class ResendSerializer(_SignedUpAsSerializer):
+    """Ask for a new sign-up code, sent to the address the account signed up with."""
+
     pass
 
 
@@ -62,6 +69,9 @@ class ResendAcceptedSerializer(serializers.Serializer[dict[str, str]]):
 
 
 class TokenCreateSerializer(StrictInputSerializer):
+    """Mint an API token: its name and scopes, and, for the first token, the account's username
+    and password instead of a Bearer token."""
+
     name = serializers.CharField(max_length=64)
     scopes = serializers.ListField(
         child=serializers.ChoiceField(choices=SCOPE_CHOICES), default=lambda: ["read", "play"], allow_empty=False
@@ -133,6 +143,8 @@ class MeSerializer(serializers.ModelSerializer[Player]):
 
 
 class MeUpdateSerializer(StrictInputSerializer):
+    """Change your account's settings; each field is optional and only those sent change."""
+
     time_zone = serializers.CharField(
         required=False, max_length=200, help_text='An IANA time zone name, such as "Europe/Riga" or "UTC".'
     )
@@ -156,6 +168,8 @@ class AccountProblemSerializer(ProblemSerializer):
 
 
 class EraseSerializer(StrictInputSerializer):
+    """Erase your account: your username typed back as the confirmation."""
+
     # Not required here: a missing confirmation gets the service's answer, which says what to send.
     confirm = serializers.CharField(
         required=False, max_length=150, help_text="Your username, typed back: erasing cannot be undone."
@@ -163,10 +177,14 @@ class EraseSerializer(StrictInputSerializer):
 
 
 class PasswordSetSerializer(StrictInputSerializer):
+    """Set a new password for your account."""
+
     password = serializers.CharField(write_only=True, style={"input_type": "password"}, max_length=4096)
 
 
 class TokenRecoverSerializer(StrictInputSerializer):
+    """Ask for a code to mint a new token, emailed to your account's address."""
+
     email = serializers.EmailField(help_text="The address of your account.")
 
 
@@ -175,6 +193,8 @@ class TokenRecoverAcceptedSerializer(serializers.Serializer[dict[str, str]]):
 
 
 class TokenRecoverConfirmSerializer(StrictInputSerializer):
+    """Mint a new token with the code emailed by POST /api/v1/tokens/recover/."""
+
     email = serializers.EmailField()
     code = serializers.CharField(max_length=64, help_text="The code from the email.")
     name = serializers.CharField(max_length=64, help_text="A name for the new token, to tell it apart.")
@@ -196,10 +216,14 @@ class EmailAddressSerializer(serializers.Serializer[AddressEntry]):
 
 
 class EmailAddressAddSerializer(StrictInputSerializer):
+    """Add an email address to your account; a code is emailed to it."""
+
     address = serializers.EmailField(max_length=254, help_text="The address to add; a code is emailed to it.")
 
 
 class EmailAddressVerifySerializer(StrictInputSerializer):
+    """Verify an added email address with the code emailed to it."""
+
     code = serializers.CharField(max_length=64, help_text="The code emailed to the address.")
 
 

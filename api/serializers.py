@@ -26,7 +26,19 @@ class StrictInputSerializer(serializers.Serializer[dict[str, Any]]):
     Unknown fields are reported with the other fields' errors, and before
     ``validate`` runs, so a request with a stray field never reaches the checks
     that cost a query.
+
+    Every subclass says in its own docstring what its request is for: the API
+    schema takes a serializer's docstring as the description of its request body,
+    and would otherwise show this one, which tells a client nothing.
     """
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if not (cls.__dict__.get("__doc__") or "").strip():
+            raise TypeError(
+                f"{cls.__qualname__} reads a request body: its docstring must say what the request is for "
+                "(the API schema shows it as the request's description)."
+            )
 
     def to_internal_value(self, data: Any) -> dict[str, Any]:
         unknown = self._unknown_fields(data)

@@ -89,6 +89,8 @@ class BotNamesField(serializers.ListField):
 
 
 class TimeoutPolicyInputSerializer(StrictInputSerializer):
+    """What a missed deadline costs in the new game."""
+
     forfeit_after = JSONIntegerField(
         min_value=1,
         max_value=MAX_FORFEIT_AFTER,
@@ -109,6 +111,9 @@ _lazy_invite_limit = lazy(_invite_limit, str)
 
 
 class GameCreateInputSerializer(StrictInputSerializer):
+    """Create a game: the variant, the seats and who is invited to them, the time control and
+    the timeout policy; or, with `bots`, a practice game against bots."""
+
     variant = serializers.ChoiceField(choices=Game.Variant.choices, default=Game.Variant.BASE)
     seats = serializers.IntegerField(min_value=MIN_SEATS, max_value=MAX_SEATS, default=2)
     invited = UsernamesField(
@@ -300,6 +305,8 @@ class GameListQuerySerializer(serializers.Serializer[_Input]):
 
 
 class SandboxInputSerializer(StrictInputSerializer):
+    """Make a sandbox from a game's position: the position, your seat and the bots, if any."""
+
     bots = BotNamesField(
         max_length=MAX_SEATS - 1,
         default=list,
@@ -321,10 +328,14 @@ class SandboxInputSerializer(StrictInputSerializer):
 
 
 class JoinInputSerializer(StrictInputSerializer):
+    """Take a seat in a game; optionally only at the version you saw."""
+
     expected_version = JSONIntegerField(min_value=0, required=False)
 
 
 class MoveInputSerializer(StrictInputSerializer):
+    """Play your turn: one complete move, and the version of the game it was chosen on."""
+
     move = JSONStringField(
         max_length=200,
         help_text='The move in canonical or friendly notation, e.g. "take WUG" or "buy 1-07".',
@@ -576,6 +587,8 @@ class PlayerProfileSerializer(serializers.Serializer[PlayerProfile]):
 
 
 class VacationInputSerializer(StrictInputSerializer):
+    """Take vacation days: your clocks stop in all your active games meanwhile."""
+
     days = JSONIntegerField(help_text="Whole days from now (after your current vacation, if you are on one).")
 
 

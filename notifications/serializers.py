@@ -37,7 +37,8 @@ class PreferencesSerializer(serializers.Serializer[dict[str, Any]]):
 
 
 class PreferencesUpdateSerializer(StrictInputSerializer):
-    """Each field is optional; the ones sent are checked together before any is saved."""
+    """Change how you are told of your games; each field is optional, and the ones sent are checked
+    together before any is saved."""
 
     mode = serializers.ChoiceField(
         choices=MODES,

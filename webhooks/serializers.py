@@ -19,6 +19,8 @@ _EVENTS_HELP = (
 
 
 class WebhookCreateInputSerializer(StrictInputSerializer):
+    """Register a webhook: the URL the events are POSTed to and which events."""
+
     url = JSONStringField(max_length=MAX_URL_LENGTH, trim_whitespace=False, help_text=_URL_HELP)
     events = serializers.ListField(
         child=JSONStringField(max_length=64),
@@ -29,6 +31,8 @@ class WebhookCreateInputSerializer(StrictInputSerializer):
 
 
 class WebhookUpdateInputSerializer(StrictInputSerializer):
+    """Change a webhook: its URL, its events, or whether it is active; only the fields sent change."""
+
     url = JSONStringField(
         max_length=MAX_URL_LENGTH, trim_whitespace=False, required=False, help_text=_URL_HELP
     )

@@ -25,6 +25,8 @@ STRAY = "surely_not_a_field"
 
 
 class _Example(StrictInputSerializer):
+    """An example request with a number, a text and a field the server fills."""
+
     count = JSONIntegerField(required=False)
     name = JSONStringField(required=False)
     shown = serializers.CharField(read_only=True)
