@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db.models import QuerySet
 from django.http import Http404
+from django.urls import reverse
 from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
@@ -17,7 +18,7 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from api.client_address import client_address
-from api.openapi import THROTTLED, problem_responses
+from api.openapi import THROTTLED, location_header, problem_responses
 from api.throttling import ScopedRateThrottle
 from core.errors import DomainError
 
@@ -215,7 +216,7 @@ class TokenListCreateView(generics.ListAPIView[ApiToken]):
         "(for the first token). The secret is in the response once and never again.",
         request=TokenCreateSerializer,
         responses={201: TokenCreatedSerializer, **_problems(InvalidCredentialsError, AccountSuspendedError, LoginLockedError, extra=VALIDATION)},
-        parameters=[RETRY_AFTER],
+        parameters=[RETRY_AFTER, location_header("The new token (DELETE it to revoke it)")],
     )
     def post(self, request: Request) -> Response:
         serializer = TokenCreateSerializer(data=request.data)
@@ -230,8 +231,7 @@ class TokenListCreateView(generics.ListAPIView[ApiToken]):
                 self.permission_denied(request)  # anonymous: 401 with the Bearer challenge
             user = request_user(request)
         token, plaintext = services.token_create(user=user, name=data["name"], scopes=data["scopes"])
-        body = TokenCreatedSerializer(token, context={"plaintext": plaintext}).data
-        return Response(body, status=status.HTTP_201_CREATED)
+        return _token_created(token, plaintext)
 
 
 class TokenDetailView(APIView):
@@ -379,15 +379,21 @@ class TokenRecoverConfirmView(APIView):
         "address is unknown or the code wrong, expired, used or tried too often.",
         request=TokenRecoverConfirmSerializer,
         responses={201: TokenCreatedSerializer, **_problems(VerificationError, extra=VALIDATION, auth=False)},
-        parameters=[RETRY_AFTER],
+        parameters=[RETRY_AFTER, location_header("The new token (DELETE it to revoke it)")],
         auth=[],
     )
     def post(self, request: Request) -> Response:
         serializer = TokenRecoverConfirmSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         token, plaintext = services.token_recovery_confirm(**serializer.validated_data)
-        body = TokenCreatedSerializer(token, context={"plaintext": plaintext}).data
-        return Response(body, status=status.HTTP_201_CREATED)
+        return _token_created(token, plaintext)
+
+
+def _token_created(token: ApiToken, plaintext: str) -> Response:
+    body = TokenCreatedSerializer(token, context={"plaintext": plaintext}).data
+    response = Response(body, status=status.HTTP_201_CREATED)
+    response["Location"] = reverse("token-detail", kwargs={"token_id": token.pk})
+    return response
 
 
 # --- your addresses ---------------------------------------------------------------------
@@ -435,7 +441,7 @@ class EmailAddressListView(APIView):
             201: EmailAddressSerializer,
             **_problems(EmailAddressTakenError, TooManyCodesError, extra=VALIDATION),
         },
-        parameters=[RETRY_AFTER],
+        parameters=[RETRY_AFTER, location_header("The added address")],
     )
     def post(self, request: Request) -> Response:
         serializer = EmailAddressAddSerializer(data=request.data)
@@ -444,7 +450,9 @@ class EmailAddressListView(APIView):
         row = services.email_address_add(
             user=user, address=serializer.validated_data["address"], client=client_address(request)
         )
-        return Response(EmailAddressSerializer(_entry(user, row.pk)).data, status=status.HTTP_201_CREATED)
+        response = Response(EmailAddressSerializer(_entry(user, row.pk)).data, status=status.HTTP_201_CREATED)
+        response["Location"] = reverse("me-email-detail", kwargs={"address_id": row.pk})
+        return response
 
 
 class EmailAddressDetailView(APIView):

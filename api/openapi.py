@@ -7,7 +7,7 @@ from typing import Any
 
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.utils import Direction, OpenApiResponse
+from drf_spectacular.utils import Direction, OpenApiParameter, OpenApiResponse
 
 from api.problem_types import PROBLEM_TYPES, problem_type_url
 from api.problems import PROBLEM_CONTENT_TYPE, ProblemTypeField, status_for
@@ -35,6 +35,20 @@ def problem_responses(
         (code, PROBLEM_CONTENT_TYPE): OpenApiResponse(serializer, description=f"Problem details: {text}")
         for code, text in sorted(descriptions.items())
     }
+
+
+def location_header(what: str) -> OpenApiParameter:
+    """The ``Location`` header of a ``201 Created`` answer, for
+    ``extend_schema(parameters=...)``: the path of what the request created (RFC 9110
+    section 10.2.2), relative to the site, as the views set it with ``reverse``."""
+    return OpenApiParameter(
+        "Location",
+        {"type": "string", "format": "uri-reference"},
+        OpenApiParameter.HEADER,
+        response=[201],
+        required=True,
+        description=f"{what}, as a path on this site.",
+    )
 
 
 def problem_type_schema() -> dict[str, Any]:

@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 
 from accounts.permissions import CanPlay, request_user
 from api.conditional import etag_for
+from api.openapi import location_header
 from api.representation import representation_for
 from games import selectors, services
 from games.errors import (
@@ -40,7 +41,7 @@ class GameSandboxView(APIView):
         "spectator's view in a game that is over or public. Play every seat yourself (the default: hot seats) or "
         "against bots (`bots`), except from an active rated or league game, whose sandbox has no bots. The game "
         "itself never changes and nobody is told.",
-        parameters=[GAME_ID_PARAMETER, ETAG_HEADER],
+        parameters=[GAME_ID_PARAMETER, ETAG_HEADER, location_header("The new sandbox game")],
         request=SandboxInputSerializer,
         responses={
             201: GameViewSerializer,

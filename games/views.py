@@ -34,6 +34,7 @@ from api.conditional import (
     request_fingerprint,
     versions_named,
 )
+from api.openapi import location_header
 from api.pagination import LimitOffsetPagination
 from api.representation import representation_for
 from core.db import retry_when_database_locked
@@ -157,6 +158,7 @@ class GameListCreateView(GenericAPIView[Any]):
         description="You take the first seat. Invited players take theirs with join; the other seats are open "
         "to anyone. The game starts when every seat is taken. The time control (time per move, an optional time "
         "bank and its cap) and the timeout policy are shown in every game's representation.",
+        parameters=[ETAG_HEADER, location_header("The new game")],
         request=GameCreateInputSerializer,
         responses={
             201: GameViewSerializer,
@@ -175,23 +177,23 @@ class GameListCreateView(GenericAPIView[Any]):
                 rated=data.validated_data["rated"],
             )
             game = selectors.game_get(game_id=game.pk)
-            response = _game_view_response(game, request, status.HTTP_201_CREATED)
-            response["Location"] = reverse("games:game-detail", kwargs={"game_id": game.pk})
-            return response
-        game = services.game_create(
-            creator=request_user(request),
-            variant=data.validated_data["variant"],
-            seats=data.validated_data["seats"],
-            invited=data.validated_data["invited"],
-            open_seats=data.validated_data.get("open_seats"),
-            move_seconds=data.validated_data["move_seconds"],
-            bank_seconds=data.validated_data["bank_seconds"],
-            bank_cap_seconds=data.validated_data["bank_cap_seconds"],
-            forfeit_after=data.validated_data["forfeit_after"],
-            public=data.validated_data["public"],
-            rated=data.validated_data["rated"],
-        )
-        return _game_view_response(game, request, status.HTTP_201_CREATED)
+        else:
+            game = services.game_create(
+                creator=request_user(request),
+                variant=data.validated_data["variant"],
+                seats=data.validated_data["seats"],
+                invited=data.validated_data["invited"],
+                open_seats=data.validated_data.get("open_seats"),
+                move_seconds=data.validated_data["move_seconds"],
+                bank_seconds=data.validated_data["bank_seconds"],
+                bank_cap_seconds=data.validated_data["bank_cap_seconds"],
+                forfeit_after=data.validated_data["forfeit_after"],
+                public=data.validated_data["public"],
+                rated=data.validated_data["rated"],
+            )
+        response = _game_view_response(game, request, status.HTTP_201_CREATED)
+        response["Location"] = reverse("games:game-detail", kwargs={"game_id": game.pk})
+        return response
 
 
 class GameDetailView(APIView):
@@ -316,6 +318,7 @@ class GameMovesView(APIView):
                 description="Any unique string up to 255 characters, e.g. a UUID.",
             ),
             ETAG_HEADER,
+            location_header("The game's move history, in which the new move is the entry at `ply`"),
         ],
         request=MoveInputSerializer,
         responses={
@@ -553,6 +556,8 @@ def _move_created_body(played: services.MovePlayed, user: User) -> dict[str, Any
 def _move_response(body: dict[str, Any], status_code: int, *, replayed: bool = False) -> Response:
     response = Response(body, status=status_code)
     response["ETag"] = etag_for(body["game"]["version"])
+    if status_code == status.HTTP_201_CREATED:
+        response["Location"] = reverse("games:game-moves", kwargs={"game_id": body["game"]["id"]})
     if replayed:
         response["Idempotent-Replayed"] = "true"
     return response
@@ -700,6 +705,7 @@ class MeVacationView(APIView):
         summary="Take vacation days",
         description="Takes whole days from now (after the vacation you are on, if any): your clocks stop in all "
         "your active games until it ends. Answers with your vacation days.",
+        parameters=[location_header("Your vacation days, which list the vacation taken")],
         request=VacationInputSerializer,
         responses={
             201: VacationSummarySerializer,
@@ -712,4 +718,8 @@ class MeVacationView(APIView):
         data.is_valid(raise_exception=True)
         user = request_user(request)
         services.vacation_take(user=user, days=data.validated_data["days"])
-        return Response(VacationSummarySerializer(selectors.vacation_summary(user=user)).data, status=201)
+        response = Response(
+            VacationSummarySerializer(selectors.vacation_summary(user=user)).data, status=status.HTTP_201_CREATED
+        )
+        response["Location"] = reverse("games:me-vacation")
+        return response

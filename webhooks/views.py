@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -19,7 +20,7 @@ from rest_framework.views import APIView
 
 from accounts.permissions import CanReadOrPlay, request_user
 from api.pagination import LimitOffsetPagination
-from api.openapi import problem_responses
+from api.openapi import location_header, problem_responses
 from core.errors import DomainError
 from webhooks import selectors, services
 from webhooks.errors import TooManyWebhooks, WebhookNotFound, WebhookUrlRefused
@@ -67,6 +68,7 @@ class WebhookListCreateView(APIView):
         summary="Register a webhook",
         description="Events of the games you play are POSTed to the URL, signed per Standard Webhooks "
         "(docs/webhooks.md). The answer carries the signing secret: it is shown this once.",
+        parameters=[location_header("The new webhook")],
         request=WebhookCreateInputSerializer,
         responses={
             201: WebhookWithSecretSerializer,
@@ -79,7 +81,9 @@ class WebhookListCreateView(APIView):
         endpoint = services.endpoint_create(
             owner=request_user(request), url=data.validated_data["url"], events=data.validated_data["events"]
         )
-        return Response(WebhookWithSecretSerializer(endpoint).data, status=status.HTTP_201_CREATED)
+        response = Response(WebhookWithSecretSerializer(endpoint).data, status=status.HTTP_201_CREATED)
+        response["Location"] = reverse("webhooks:webhook-detail", kwargs={"webhook_id": endpoint.pk})
+        return response
 
 
 class WebhookDetailView(APIView):
