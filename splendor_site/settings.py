@@ -84,6 +84,7 @@ INSTALLED_APPS = [
     "notifications",
     "webhooks",
     "leagues",
+    "streams",
     "anymail",
     # The wiring layer: management commands only (serve, bench_make_games), no models.
     "splendor_site.apps.SiteConfig",
@@ -600,6 +601,27 @@ GAME_COMPETITION_CHECKS: list[str] = ["leagues.selectors.game_is_league_game"]
 # --- Redis (optional; used by tests marked `redis` and by operators) -----------
 
 REDIS_URL = env_str("REDIS_URL", None)
+
+# --- The event stream (docs/stream.md) ------------------------------------------
+
+# Events are kept this long for a client that reconnects with Last-Event-ID.
+STREAM_REPLAY_HOURS = env_int("STREAM_REPLAY_HOURS", 24, minimum=1)
+# A heartbeat at least this often on an open stream.
+STREAM_HEARTBEAT_SECONDS = env_seconds("STREAM_HEARTBEAT_SECONDS", 15.0, maximum=60)
+# The channel that wakes the processes serving streams: by default the broker's
+# Redis when the broker is Redis; none on the embedded default, where each such
+# process polls the database every STREAM_POLL_SECONDS instead (streams.bus).
+STREAM_REDIS_URL = env_str(
+    "STREAM_REDIS_URL", CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else None
+) or None
+STREAM_POLL_SECONDS = env_seconds("STREAM_POLL_SECONDS", 0.5, maximum=10)
+# Under WSGI (the development server) each stream polls on its own this often.
+STREAM_WSGI_POLL_SECONDS = env_seconds("STREAM_WSGI_POLL_SECONDS", 1.0, maximum=10)
+CELERY_BEAT_SCHEDULE["streams-prune-events"] = {
+    "task": "streams.tasks.prune_events",
+    "schedule": 3600.0,
+    "options": {"expires": 3600},
+}
 
 # --- REST API -------------------------------------------------------------------
 

@@ -30,6 +30,8 @@ urlpatterns = [
     path("api/v1/", include("games.urls")),
     path("api/v1/", include("webhooks.urls")),
     path("api/v1/", include("leagues.urls")),
+    # Served by streams.asgi under ASGI; this route serves it under WSGI and documents it.
+    path("api/v1/", include("streams.urls")),
     path("api/v1/games/<str:game_id>/link/rotate/", SeatLinkRotateView.as_view(), name="game-link-rotate"),
     # The game page opened by a seat's signed link (games.links), and its actions; HTML, not the API.
     path("", include("games.page_urls")),

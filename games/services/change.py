@@ -20,7 +20,7 @@ from django.db.models import Prefetch
 from core.log_context import log_context
 from games import errors, metrics
 from games.models import Game, GameEvent, Move, Seat, is_public_id
-from games.services.outbox import game_events_dispatch
+from games.services.outbox import game_events_dispatch, game_events_write_beside
 
 
 # What a move can change in the game row; a move saves only these.
@@ -88,6 +88,8 @@ class GameWrites:
             Move.objects.bulk_create(self.moves)
         if self.events:
             GameEvent.objects.bulk_create(self.events)
+            # Rows others keep beside the events (the stream's), in this transaction.
+            game_events_write_beside(game=self.game, events=self.events)
             event_ids = [event.pk for event in self.events if event.pk is not None]
             # robust: the change is stored by then, so nothing that goes wrong in
             # telling the consumers may turn its answer into an error.

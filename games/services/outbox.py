@@ -25,7 +25,7 @@ from kombu.exceptions import OperationalError
 from core.log_context import log_context
 from core.queue import task_send
 from games import selectors
-from games.models import GameEvent, GameEventClaim
+from games.models import Game, GameEvent, GameEventClaim
 from games.services.periodic import periodic_run_mark
 
 logger = logging.getLogger(__name__)
@@ -93,6 +93,26 @@ def game_event_handler_register(*, task_name: str, handle: Callable[[GameEvent],
     """Let ``game_events_consume_all`` run the consumer whose task is ``task_name``
     in process, with the others' claims, instead of calling its task event by event."""
     _HANDLERS[task_name] = handle
+
+
+# Writers that add rows of their own beside a change's events, in its transaction
+# (the event stream's per-account events: streams.services). Registered by their
+# app's ready(), so that games imports none of them.
+_WRITERS: list[Callable[[Game, list[GameEvent]], None]] = []
+
+
+def game_events_writer_register(write: Callable[[Game, list[GameEvent]], None]) -> None:
+    """Have ``write(game, events)`` called with each change's stored events, inside
+    its transaction and before the game row is saved (the row holds the new state):
+    what it writes commits or rolls back with the change."""
+    if write not in _WRITERS:
+        _WRITERS.append(write)
+
+
+def game_events_write_beside(*, game: Game, events: list[GameEvent]) -> None:
+    """Run the registered writers on one change's events (``GameWrites.flush``)."""
+    for write in _WRITERS:
+        write(game, events)
 
 
 def game_events_consume_all(*, event_ids: Sequence[int]) -> None:

@@ -1,0 +1,179 @@
+"""Writing each account's stream: the events of a game change as each account in it
+may see them, and ``your_turn`` for the seat to move; opening and reading a stream.
+
+``stream_events_write`` runs inside the change's transaction (the hook
+``games.services.game_events_writer_register``), so the stream holds exactly the
+changes that were stored, in their order. Ids are assigned under each account's
+``StreamCursor`` row lock (taken in user id order, the last thing the change does),
+so one account's events become visible in id order.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.utils import timezone
+
+import engine
+from games.models import Game, GameEvent, Seat
+from streams import bus, selectors
+from streams.models import StreamConnection, StreamEvent
+from streams.selectors import Frame
+
+logger = logging.getLogger(__name__)
+
+# Payload keys that name the people an event concerns besides the seats' players
+# (an invitee, a player who left, the one a seat was handed to). A moderator's
+# ``by_user_id`` is not among them: moderating a game does not subscribe to it.
+_PEOPLE_KEYS = ("user_id", "creator_id", "old_user_id", "new_user_id")
+# A change with one of these may have made it someone's turn (docs/stream.md).
+_TURN_KINDS = frozenset(
+    {"game_started", "move_played", "seat_resigned", "seat_replaced", "turn_timed_out", "game_adjudicated"}
+)
+# Events read from the database at once while replaying or catching up.
+READ_BATCH = 200
+
+
+def _event_data(game: Game, event: GameEvent) -> dict[str, Any]:
+    """A webhook body's ``data`` (docs/webhooks.md): the game's id, its version and
+    the public payload (no board, no deck, no blind-reserved card)."""
+    payload = dict(event.payload) if isinstance(event.payload, dict) else {}
+    return {"game_id": game.pk, "version": payload.pop("version", game.version), **payload}
+
+
+def _people(event: GameEvent) -> set[int]:
+    payload = event.payload if isinstance(event.payload, dict) else {}
+    named = {payload.get(key) for key in _PEOPLE_KEYS}
+    named.update(payload.get("invited_ids") or [])
+    return {int(user_id) for user_id in named if isinstance(user_id, int)}
+
+
+def _your_turn(game: Game, seats: list[tuple[int, int | None, bool, bool]]) -> tuple[int, dict[str, Any]] | None:
+    """The account to move and its ``your_turn`` data, when a person is to move."""
+    if game.status != Game.Status.ACTIVE or game.to_move is None or game.state is None:
+        return None
+    for user_id, index, bot, resigned in seats:
+        if index == game.to_move and not bot and not resigned:
+            state = engine.from_dict(game.state)
+            return user_id, {
+                "game_id": game.pk,
+                "version": game.version,
+                "variant": game.variant,
+                "seat": index,
+                # What this seat may see: its own reserve, the others' blind reserves hidden.
+                "view": engine.observe(state, index),
+                "legal_moves": sorted(engine.format_move(move) for move in engine.legal_moves(state)),
+            }
+    return None
+
+
+def stream_events_write(game: Game, events: list[GameEvent]) -> None:
+    """Write one change's events into the streams of the accounts concerned, and the
+    ``your_turn`` of the account to move; wake their streams once it commits."""
+    if game.kind != Game.Kind.REAL or not events:
+        return  # practice games and sandboxes are not streamed (as no consumer sends them)
+    seats = list(
+        Seat.objects.filter(game=game, user__isnull=False).values_list("user_id", "index", "bot", "resigned")
+    )
+    seated = {user_id for user_id, *_ in seats}
+    rows: dict[int, list[tuple[str, dict[str, Any]]]] = {}
+    for event in events:
+        for user_id in seated | _people(event):
+            rows.setdefault(user_id, []).append((event.kind, _event_data(game, event)))
+    if any(event.kind in _TURN_KINDS for event in events):
+        turn = _your_turn(game, seats)
+        if turn is not None:
+            rows.setdefault(turn[0], []).append(("your_turn", turn[1]))
+    now = timezone.now()
+    stored: list[StreamEvent] = []
+    for user_id in sorted(rows):  # one order for every change: no two wait on each other
+        kinds = rows[user_id]
+        last = _ids_take(user_id, len(kinds))
+        first = last - len(kinds) + 1
+        stored += [
+            StreamEvent(user_id=user_id, seq=first + n, kind=kind, data=data, created_at=now)
+            for n, (kind, data) in enumerate(kinds)
+        ]
+    StreamEvent.objects.bulk_create(stored)
+    woken = sorted(rows)
+    transaction.on_commit(lambda: bus.publish(woken), robust=True)
+
+
+def _ids_take(user_id: int, count: int) -> int:
+    """Reserve ``count`` ids of the account's sequence; the last one. The cursor row
+    stays locked until the change commits (an upsert: one statement either way)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO streams_streamcursor (user_id, last_id) VALUES (%s, %s) "
+            "ON CONFLICT (user_id) DO UPDATE SET last_id = streams_streamcursor.last_id + excluded.last_id "
+            "RETURNING last_id",
+            [user_id, count],
+        )
+        row = cursor.fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+@dataclass(frozen=True)
+class OpenStream:
+    user_id: int
+    token_id: int
+    connection: str
+    # What the stream sends first: a replay of what was missed, or one snapshot.
+    first: list[Frame]
+    # The id the stream has sent up to (the replay may continue past ``first``).
+    after: int
+
+
+def stream_open(*, user_id: int, token_id: int, last_event_id: int | None) -> OpenStream:
+    """Make this the token's one open stream (an older one is told ``closed``), and
+    work out where it starts: after ``last_event_id`` when every event since is
+    still kept, otherwise with a ``snapshot`` (docs/stream.md)."""
+    connection_id = secrets.token_hex(8)
+    StreamConnection.objects.update_or_create(
+        token_id=token_id, defaults={"connection": connection_id, "opened_at": timezone.now()}
+    )
+    last_id = selectors.stream_last_id(user_id=user_id)
+    if last_event_id is not None and selectors.stream_can_resume(user_id=user_id, after=last_event_id, last_id=last_id):
+        first = selectors.stream_events_after(user_id=user_id, after=last_event_id, limit=READ_BATCH)
+        after = first[-1]["id"] if first else last_event_id
+    else:
+        # Read after the id: a change that commits in between is sent again after it, never lost.
+        first = [{"id": last_id, "event": "snapshot", "data": selectors.stream_snapshot(user_id=user_id)}]
+        after = last_id
+    # Wakes the stream this one replaces, wherever it is served.
+    transaction.on_commit(lambda: bus.publish([user_id]), robust=True)
+    logger.info("stream %s opened for user %s after id %s", connection_id, user_id, after)
+    return OpenStream(user_id=user_id, token_id=token_id, connection=connection_id, first=first, after=after)
+
+
+@dataclass(frozen=True)
+class News:
+    events: list[Frame]
+    # Another stream of the same token was opened: this one ends.
+    replaced: bool
+
+
+def stream_read(*, stream: OpenStream, after: int) -> News:
+    """What happened since ``after``, and whether the stream was replaced."""
+    if not selectors.stream_is_open(token_id=stream.token_id, connection=stream.connection):
+        return News(events=[], replaced=True)
+    return News(events=selectors.stream_events_after(user_id=stream.user_id, after=after, limit=READ_BATCH), replaced=False)
+
+
+def stream_close(*, stream: OpenStream) -> None:
+    """Forget the connection when it ends, unless another has replaced it."""
+    StreamConnection.objects.filter(token_id=stream.token_id, connection=stream.connection).delete()
+
+
+def stream_events_prune(*, now: Any = None) -> int:
+    """Delete what is older than STREAM_REPLAY_HOURS; the count deleted."""
+    cutoff = (now or timezone.now()) - timedelta(hours=settings.STREAM_REPLAY_HOURS)
+    deleted, _ = StreamEvent.objects.filter(created_at__lt=cutoff).delete()
+    return deleted
