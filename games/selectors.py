@@ -86,7 +86,7 @@ class GameSummary(TypedDict):
     seats: list[SeatSummary]
     to_move: int | None
     your_seat: int | None
-    move_timeout_hours: int
+    move_timeout_hours: int | None  # deprecated: time_control.move_seconds, in whole hours only
     time_control: TimeControl
     timeout_policy: TimeoutPolicy
     public: bool
@@ -355,6 +355,13 @@ def _pauses_summary(game: Game) -> list[PauseSummary]:
     ]
 
 
+def _whole_hours(seconds: int) -> int | None:
+    """A time in whole hours, or None when it is not whole hours: for the fields
+    older clients read in hours, which must not round 90 seconds down to 0."""
+    hours, rest = divmod(seconds, 3600)
+    return hours if rest == 0 else None
+
+
 def game_summary(*, game: Game, user: User | AnonymousUser | None) -> GameSummary:
     """The public facts of a game, without the board (for lists)."""
     seat = _seat_of(game, user)
@@ -371,7 +378,7 @@ def game_summary(*, game: Game, user: User | AnonymousUser | None) -> GameSummar
         "seats": _seats_summary(game),
         "to_move": game.to_move,
         "your_seat": seat.index if seat is not None and seat.has_joined else None,
-        "move_timeout_hours": game.move_seconds // 3600,
+        "move_timeout_hours": _whole_hours(game.move_seconds),
         "time_control": {
             "move_seconds": game.move_seconds,
             "bank_seconds": game.bank_start_seconds,

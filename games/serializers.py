@@ -13,6 +13,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils.functional import lazy
 from django.utils.translation import gettext, ngettext
+from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from accounts.serializers import AccountExportSerializer, TokenSerializer
@@ -392,6 +393,8 @@ class PauseSerializer(serializers.Serializer[PauseSummary]):
     ends_at = serializers.DateTimeField(allow_null=True, help_text="Null: until resumed.")
 
 
+# move_timeout_hours is kept for clients written before the clock counted seconds.
+@extend_schema_serializer(deprecate_fields=["move_timeout_hours"])
 class GameSummarySerializer(serializers.Serializer[GameSummary]):
     id = serializers.CharField()
     kind = serializers.ChoiceField(
@@ -408,7 +411,11 @@ class GameSummarySerializer(serializers.Serializer[GameSummary]):
     seats = SeatSerializer(many=True)
     to_move = serializers.IntegerField(allow_null=True, help_text="The seat whose turn it is.")
     your_seat = serializers.IntegerField(allow_null=True)
-    move_timeout_hours = serializers.IntegerField(help_text="Time per move in whole hours (time_control has seconds).")
+    move_timeout_hours = serializers.IntegerField(
+        allow_null=True,
+        help_text="Deprecated: read `time_control.move_seconds`. The time per move in hours; null when it is not "
+        "a whole number of hours (a game made with `move_timeout_seconds`).",
+    )
     time_control = TimeControlSerializer()
     timeout_policy = TimeoutPolicySerializer()
     public = serializers.BooleanField(

@@ -98,7 +98,28 @@ def test_times_in_seconds_are_taken_with_the_setting(alice: Any, settings: Any) 
     ).json()
 
     assert body["time_control"] == {"move_seconds": 30, "bank_seconds": 10, "bank_cap_seconds": 60}
-    assert body["move_timeout_hours"] == 0
+    # Not whole hours: the deprecated field says it has no answer rather than 0 hours.
+    assert body["move_timeout_hours"] is None
+
+
+def test_the_deprecated_hours_field_shows_a_time_in_seconds_that_is_whole_hours(alice: Any, settings: Any) -> None:
+    settings.GAME_CLOCK_SECONDS = True
+    client = client_for(alice, scopes=("read", "play"))
+    created = client.post("/api/v1/games/", {"move_timeout_seconds": 2 * 3600}, format="json").json()
+    listed = client.get("/api/v1/games/?mine=true").json()["results"]
+
+    assert created["move_timeout_hours"] == 2
+    assert [game["move_timeout_hours"] for game in listed] == [2]
+
+
+def test_the_schema_marks_the_hours_field_deprecated_and_nullable() -> None:
+    from drf_spectacular.generators import SchemaGenerator
+
+    components = SchemaGenerator().get_schema(request=None, public=True)["components"]["schemas"]
+    for name in ("GameSummary", "GameView"):
+        field = components[name]["properties"]["move_timeout_hours"]
+        assert (field["deprecated"], field["nullable"]) == (True, True), name
+        assert "time_control" in field["description"]
 
 
 def test_a_time_in_seconds_and_in_hours_for_the_same_thing_is_refused(alice: Any, settings: Any) -> None:
