@@ -49,11 +49,22 @@ class AccountSuspended(DomainError):
 
 
 class NotYourTurn(DomainError):
-    """Fields: ``to_move`` (the seat whose turn it is), ``your_seat``."""
+    """Fields: ``to_move`` (the seat whose turn it is), ``to_move_username`` (the
+    username of that seat's player, as the game's ``seats`` show it), ``your_seat``."""
 
     kind = ErrorKind.CONFLICT
     code = "not_your_turn"
     title = gettext_noop("It is not your turn")
+
+    @classmethod
+    def for_seat(cls, *, to_move: int, to_move_username: str, your_seat: int) -> NotYourTurn:
+        return cls(
+            gettext("It is %(username)s's turn (seat %(to_move)s), not yours (you are seat %(seat)s).")
+            % {"username": to_move_username, "to_move": to_move, "seat": your_seat},
+            to_move=to_move,
+            to_move_username=to_move_username,
+            your_seat=your_seat,
+        )
 
 
 class StaleVersion(DomainError):

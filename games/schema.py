@@ -32,6 +32,9 @@ class GameProblemSerializer(AccountProblemSerializer):
         "read it and retry.",
     )
     to_move = serializers.IntegerField(required=False, help_text="not_your_turn: the seat whose turn it is.")
+    to_move_username = serializers.CharField(
+        required=False, help_text="not_your_turn: the username of the player whose turn it is, as in the game's seats."
+    )
     your_seat = serializers.IntegerField(required=False, help_text="not_your_turn: the caller's seat.")
     game_status = serializers.CharField(required=False, help_text="game_not_active: the game's status.")
     next_invitation_at = serializers.DateTimeField(

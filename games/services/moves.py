@@ -118,12 +118,15 @@ def _check_can_move(game: Game, seat: Seat, *, expected_version: int) -> engine.
             current_version=game.version,
         )
     state = state_of(game)
-    if engine.to_move(state) != seat.index:
-        raise errors.NotYourTurn(
-            gettext("It is seat %(to_move)s's turn, not yours (you are seat %(seat)s).")
-            % {"to_move": engine.to_move(state), "seat": seat.index},
-            to_move=engine.to_move(state),
-            your_seat=seat.index,
+    to_move = engine.to_move(state)
+    if to_move != seat.index:
+        # An active game has a seat to move, and a seat that joined it has its index.
+        assert to_move is not None and seat.index is not None
+        # Its username as the game's seats show it: an erased player's is already
+        # deleted-<id>, and an erased player's active seats have left the game.
+        mover = Seat.objects.select_related("user").get(game=game, index=to_move)
+        raise errors.NotYourTurn.for_seat(
+            to_move=to_move, to_move_username=mover.user.get_username(), your_seat=seat.index
         )
     return state
 
