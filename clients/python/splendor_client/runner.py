@@ -1,0 +1,480 @@
+"""``splendor-bot``: plays every game of an account with a bot, as the events
+arrive on the stream.
+
+    SPLENDOR_TOKEN=spl_... splendor-bot --server https://splendor.example --bot greedy --accept-invitations
+
+A bot is the engine's bot interface (``engine.bots.base.Bot``): an object with
+``choose(view, legal_moves) -> str``, ``view`` the seat's ``engine.BoardView``
+and ``legal_moves`` the canonical texts, sorted; a ``choose`` that also takes a
+``clock`` keyword is given the seconds left on the turn (None when the game has
+no deadline). ``--bot greedy`` / ``random`` / ``ismcts`` are the engine's bots;
+``--bot MODULE:CLASS`` any class whose instances are such a bot (made with no
+arguments, one per game; ``choose`` runs in a worker thread, so a slow bot holds
+up no other game).
+
+When a ``MODULE:CLASS`` bot answers a move that is not legal, or raises, the
+runner logs it and plays the engine's greedy bot's choice for that turn instead,
+so that a faulty bot never stalls a game until its deadline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import importlib
+import inspect
+import logging
+import os
+import random
+import sys
+import time
+import uuid
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol, TypeVar, cast
+
+import httpx
+from engine.bots import BOTS, make_bot
+
+from .client import AsyncClient
+from .errors import ApiError, AuthError
+from .stream import CLOSED, SNAPSHOT, YOUR_TURN, Event
+
+logger = logging.getLogger("splendor_client.runner")
+
+#: Games that are over: no more turns, and --exit-when-done may count them.
+OVER = frozenset({"finished", "aborted"})
+#: Refusals after which the runner reads the game again and goes on.
+RE_READ = frozenset({"stale_version", "not_your_turn", "precondition_failed", "illegal_move", "ambiguous_move"})
+MAX_TRIES_PER_TURN = 3
+#: How long a turn waits for a server that cannot be reached (a restart).
+PATIENCE_SECONDS = 300.0
+
+_T = TypeVar("_T")
+
+
+class BotLike(Protocol):
+    """The engine's bot interface (``engine.bots.base.Bot``); ``choose`` may also
+    take ``clock``."""
+
+    def choose(self, view: Any, legal: Any) -> str: ...
+
+
+BotFactory = Callable[[], BotLike]
+
+
+def load_bot(spec: str, *, seed: int | None = None) -> BotFactory:
+    """A factory of bots from ``--bot``: an engine bot's name, or ``MODULE:CLASS``."""
+    if ":" not in spec:
+        if spec not in BOTS:
+            raise ValueError(f"unknown bot {spec!r}: use one of {', '.join(sorted(BOTS))}, or MODULE:CLASS")
+        rng = random.Random(seed)
+        return lambda: make_bot(spec, seed=rng.randrange(2**32))
+    module_name, _, class_name = spec.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ValueError(f"cannot import the bot's module {module_name!r}: {exc}") from exc
+    cls = getattr(module, class_name, None)
+    if cls is None or not callable(cls):
+        raise ValueError(f"module {module_name!r} has no class {class_name!r}")
+    if not callable(getattr(cls, "choose", None)):
+        raise ValueError(f"{spec} has no choose(view, legal_moves) method")
+    return lambda: cls()
+
+
+def takes_clock(bot: BotLike) -> bool:
+    """Whether the bot's ``choose`` accepts a ``clock`` keyword."""
+    try:
+        parameters = inspect.signature(bot.choose).parameters
+    except (TypeError, ValueError):
+        return False
+    return "clock" in parameters or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
+
+
+def _seconds_left(deadline_at: str | None) -> float | None:
+    if not deadline_at:
+        return None
+    try:
+        deadline = datetime.fromisoformat(deadline_at.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return max(0.0, deadline.timestamp() - time.time())
+
+
+@dataclass
+class GameState:
+    """What the runner knows of one game."""
+
+    game_id: str
+    bot: BotLike | None = None
+    acted_version: int = -1  # the highest version a move was chosen on
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    over: bool = False
+
+
+@dataclass(frozen=True)
+class Options:
+    accept_invitations: bool = False
+    create: tuple[str, int] | None = None
+    invite: tuple[str, ...] = ()
+    games: int | None = None
+    exit_when_done: bool = False
+
+
+class Runner:
+    """Plays an account's games from its event stream. ``run()`` returns the exit
+    status: 0 when ``exit_when_done`` and every game it created or joined is over."""
+
+    def __init__(self, client: AsyncClient, bots: BotFactory, options: Options) -> None:
+        self.client = client
+        self.bots = bots
+        self.options = options
+        self.username = ""
+        self.games: dict[str, GameState] = {}
+        self.mine: set[str] = set()  # created or joined by this run: --exit-when-done waits for these
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.fallback = make_bot("greedy")
+        self.done = asyncio.Event()
+
+    # --- the loop --------------------------------------------------------------
+
+    async def run(self) -> int:
+        me = await self.client.me()
+        self.username = me["username"]
+        logger.info("signed in to %s as %s", self.client.base_url, self.username)
+        await self._create_games()
+        stream = self.client.stream()
+        reader = asyncio.ensure_future(self._read(stream))
+        finished = asyncio.ensure_future(self.done.wait())
+        try:
+            await asyncio.wait({reader, finished}, return_when=asyncio.FIRST_COMPLETED)
+            if reader.done():
+                return reader.result()
+            logger.info("every game is over; exiting")
+            return 0
+        finally:
+            for task in (reader, finished, *self.tasks):
+                task.cancel()
+            await asyncio.gather(reader, finished, *self.tasks, return_exceptions=True)
+            await stream.aclose()
+
+    async def _read(self, stream: Any) -> int:
+        async for event in stream:
+            if event.event == CLOSED:
+                logger.error(
+                    "the server closed the stream (%s): another program uses this token", event.data.get("reason")
+                )
+                return 1
+            self.handle(event)
+        return 1
+
+    async def _create_games(self) -> None:
+        if self.options.create is None:
+            return
+        variant, seats = self.options.create
+        for _ in range(self.options.games or 1):
+            game = await self.client.create_game(variant, seats, invited=self.options.invite)
+            self.mine.add(game["id"])
+            invited = f", inviting {', '.join(self.options.invite)}" if self.options.invite else ""
+            logger.info("game %s: created (%s, %d seats%s)", game["id"], variant, seats, invited)
+
+    def handle(self, event: Event) -> None:
+        """Acts on one event: each action runs as a task of its own, one at a time per game."""
+        data, game_id = event.data, event.game_id
+        if event.event == SNAPSHOT:
+            logger.info("connected: %d games, %d invitations", len(data.get("games", [])), len(data.get("invitations", [])))
+            self._snapshot(data)
+        elif game_id is None:
+            logger.debug("event %s without a game", event.event)
+        elif event.event == YOUR_TURN:
+            self._spawn(self._play_turn(game_id, data))
+        elif event.event == "game_created" and self.options.accept_invitations and game_id not in self.mine:
+            self._spawn(self._maybe_accept(game_id))
+        elif event.event == "game_finished":
+            self._over(game_id, data.get("result"))
+        elif event.event == "game_aborted":
+            self._over(game_id, None, aborted=str(data.get("reason")))
+        else:
+            logger.debug("game %s: %s at version %s", game_id, event.event, event.version)
+
+    def _snapshot(self, data: dict[str, Any]) -> None:
+        listed = set()
+        for game in data.get("games", []):
+            game_id = game.get("game_id")
+            if not isinstance(game_id, str):
+                continue
+            listed.add(game_id)
+            if game.get("your_turn"):
+                self._spawn(self._play_from_api(game_id))
+        if self.options.accept_invitations:
+            for invitation in data.get("invitations", []):
+                game_id = invitation.get("game_id")
+                if isinstance(game_id, str):
+                    listed.add(game_id)
+                    self._spawn(self._maybe_accept(game_id))
+        # A game of ours that the snapshot no longer lists ended while we were away.
+        for game_id in self.mine - listed:
+            if not self._state(game_id).over:
+                self._spawn(self._check_over(game_id))
+
+    def _spawn(self, coroutine: Any) -> None:
+        task = asyncio.ensure_future(coroutine)
+        self.tasks.add(task)
+        task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task[None]) -> None:
+        self.tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            logger.error("%s", task.exception(), exc_info=task.exception())
+
+    def _state(self, game_id: str) -> GameState:
+        state = self.games.get(game_id)
+        if state is None:
+            state = self.games[game_id] = GameState(game_id)
+        return state
+
+    # --- invitations and the end -----------------------------------------------
+
+    async def _maybe_accept(self, game_id: str) -> None:
+        """Joins the seat reserved for this account, if there is one still open."""
+        if self.options.games is not None and self.options.create is None and len(self.mine) >= self.options.games:
+            logger.info("game %s: invitation left alone (already in %d games)", game_id, len(self.mine))
+            return
+        game = await self._patient(lambda: self.client.game(game_id))
+        if game["status"] != "open":
+            return
+        if not any(s["username"] == self.username and s["invited"] and not s["joined"] for s in game["seats"]):
+            return
+        self.mine.add(game_id)
+        try:
+            await self._patient(lambda: self.client.join(game_id))
+        except ApiError as exc:
+            self.mine.discard(game_id)
+            logger.warning("game %s: could not accept the invitation: %s", game_id, exc)
+            return
+        logger.info("game %s: invitation accepted (%s, from %s)", game_id, game["variant"], game["created_by"])
+
+    async def _check_over(self, game_id: str) -> None:
+        game = await self._patient(lambda: self.client.game(game_id))
+        if game["status"] in OVER:
+            self._over(game_id, game.get("result"), aborted=None if game["status"] == "finished" else "")
+
+    def _over(self, game_id: str, result: Any, *, aborted: str | None = None) -> None:
+        state = self._state(game_id)
+        if state.over:
+            return
+        state.over = True
+        if aborted is not None:
+            logger.info("game %s: aborted%s", game_id, f" ({aborted})" if aborted else "")
+        elif isinstance(result, dict):
+            logger.info(
+                "game over: %s: winners %s, scores %s (%s)",
+                game_id,
+                result.get("winners"),
+                result.get("scores"),
+                result.get("reason"),
+            )
+        else:
+            logger.info("game over: %s", game_id)
+        self._check_done()
+
+    def _check_done(self) -> None:
+        if not self.options.exit_when_done or not self.mine:
+            return
+        wanted = self.options.games or (1 if self.options.create is None else len(self.mine))
+        if len(self.mine) >= wanted and all(self._state(g).over for g in self.mine):
+            self.done.set()
+
+    # --- playing ---------------------------------------------------------------
+
+    async def _play_turn(self, game_id: str, data: dict[str, Any]) -> None:
+        """A ``your_turn`` event: it carries the view and the legal moves."""
+        version, view, legal = data.get("version"), data.get("view"), data.get("legal_moves")
+        if not isinstance(version, int) or not isinstance(view, dict) or not isinstance(legal, list):
+            await self._play_from_api(game_id)
+            return
+        state = self._state(game_id)
+        async with state.lock:
+            if version <= state.acted_version or state.over:
+                return
+            await self._move(state, version, view, legal, deadline_at=None)
+
+    async def _play_from_api(self, game_id: str) -> None:
+        """Reads the position (a snapshot, or a refused move) and plays if it is our turn."""
+        state = self._state(game_id)
+        async with state.lock:
+            await self._play_from_api_locked(state)
+
+    async def _play_from_api_locked(self, state: GameState, tries: int = 0) -> None:
+        if tries >= MAX_TRIES_PER_TURN or state.over:
+            return
+        legal = await self._patient(lambda: self.client.legal_moves(state.game_id))
+        if not legal["moves"] or (tries == 0 and legal["version"] <= state.acted_version):
+            return
+        game = await self._patient(lambda: self.client.game(state.game_id))
+        if game["version"] != legal["version"] or game["board"] is None:
+            await self._play_from_api_locked(state, tries + 1)
+            return
+        await self._move(state, game["version"], game["board"], legal["moves"], game["deadline_at"], tries)
+
+    async def _move(
+        self,
+        state: GameState,
+        version: int,
+        view: dict[str, Any],
+        legal: list[str],
+        deadline_at: str | None,
+        tries: int = 0,
+    ) -> None:
+        if state.bot is None:
+            state.bot = self.bots()
+        clock: float | None = None
+        if takes_clock(state.bot):
+            if deadline_at is None:
+                deadline_at = (await self._patient(lambda: self.client.game(state.game_id)))["deadline_at"]
+            clock = _seconds_left(deadline_at)
+        move = await asyncio.to_thread(self._choose, state, view, legal, clock)
+        state.acted_version = max(state.acted_version, version)
+        # One key for every try of this turn: if the server played the move and the
+        # answer was lost, the retry gets the first answer back, not a second move.
+        key = str(uuid.uuid4())
+        try:
+            answer = await self._patient(
+                lambda: self.client.play(state.game_id, move, expected_version=version, idempotency_key=key)
+            )
+        except ApiError as exc:
+            if exc.code not in RE_READ:
+                if isinstance(exc, AuthError):
+                    raise
+                logger.warning("game %s: `%s` refused: %s", state.game_id, move, exc)
+                return
+            logger.info("game %s: `%s` refused (%s); reading the game again", state.game_id, move, exc.code)
+            await self._play_from_api_locked(state, tries + 1)
+            return
+        logger.info("game %s: played `%s` at version %d", state.game_id, answer["move"], version)
+
+    async def _patient(self, call: Callable[[], Awaitable[_T]]) -> _T:
+        """``call()``, tried again while the server cannot be reached (it may be
+        restarting), for up to about five minutes."""
+        waited = 0.0
+        delay = 1.0
+        while True:
+            try:
+                return await call()
+            except httpx.TransportError as exc:
+                if waited >= PATIENCE_SECONDS:
+                    raise
+                logger.warning("server unreachable (%s); trying again in %.0f s", type(exc).__name__, delay)
+                await asyncio.sleep(delay)
+                waited += delay
+                delay = min(delay * 2, 30.0)
+
+    def _choose(self, state: GameState, view: dict[str, Any], legal: list[str], clock: float | None) -> str:
+        """The bot's move (in a worker thread); the greedy bot's when it errs."""
+        bot = state.bot
+        assert bot is not None
+        try:
+            move = cast(Any, bot).choose(view, legal, clock=clock) if takes_clock(bot) else bot.choose(view, legal)
+        except Exception:
+            logger.exception("game %s: the bot failed; playing the greedy bot's move instead", state.game_id)
+            return self.fallback.choose(view, legal)  # type: ignore[arg-type]
+        if move not in legal:
+            logger.error(
+                "game %s: the bot chose %r, which is not a legal move; playing the greedy bot's move instead",
+                state.game_id,
+                move,
+            )
+            return self.fallback.choose(view, legal)  # type: ignore[arg-type]
+        return move
+
+
+# --- the command line ---------------------------------------------------------
+
+
+def _create_spec(text: str) -> tuple[str, int]:
+    variant, sep, seats = text.partition(":")
+    if not sep or not seats.isdigit() or not variant:
+        raise argparse.ArgumentTypeError(f"write VARIANT:SEATS, such as base:2 or marvel:3 (not {text!r})")
+    return variant, int(seats)
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"a whole number from 1 (not {text!r})")
+    return int(text)
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="splendor-bot",
+        description="Play every game of an account with a bot, as the server's events arrive.",
+        epilog="The token is best given as SPLENDOR_TOKEN: a command line shows in process lists.",
+    )
+    p.add_argument("--server", required=True, help="the service's address, such as https://splendor.example")
+    p.add_argument("--token", help="the account's API token (scopes read and play); default: $SPLENDOR_TOKEN")
+    p.add_argument(
+        "--bot",
+        default="greedy",
+        help=f"{'|'.join(sorted(BOTS))} (the engine's bots) or MODULE:CLASS (default: greedy)",
+    )
+    p.add_argument("--seed", type=int, help="seed of the engine bots' choices")
+    p.add_argument("--accept-invitations", action="store_true", help="join the games this account is invited to")
+    p.add_argument("--create", type=_create_spec, metavar="VARIANT:SEATS", help="create games, such as base:2")
+    p.add_argument("--invite", action="append", default=[], metavar="USERNAME", help="invite a player (repeatable)")
+    p.add_argument(
+        "--games",
+        type=_positive,
+        metavar="N",
+        help="with --create, how many games to create (default 1); without, how many invitations to accept",
+    )
+    p.add_argument(
+        "--exit-when-done", action="store_true", help="exit once the games created or joined here are all over"
+    )
+    p.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-vv: every request)")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    token = args.token or os.environ.get("SPLENDOR_TOKEN")
+    if not token:
+        parser().error("give the token as SPLENDOR_TOKEN (or --token)")
+    if args.invite and args.create is None:
+        parser().error("--invite needs --create")
+    level = logging.DEBUG if args.verbose else logging.INFO
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if args.verbose < 2:
+        # httpx logs every request at INFO: only with -vv.
+        logging.getLogger("httpx").setLevel(logging.WARNING)
+        logging.getLogger("httpcore").setLevel(logging.WARNING)
+    try:
+        bots = load_bot(args.bot, seed=args.seed)
+    except ValueError as exc:
+        parser().error(str(exc))
+    options = Options(
+        accept_invitations=args.accept_invitations,
+        create=args.create,
+        invite=tuple(args.invite),
+        games=args.games,
+        exit_when_done=args.exit_when_done,
+    )
+    try:
+        return asyncio.run(_run(args.server, token, bots, options))
+    except KeyboardInterrupt:
+        return 130
+    except ApiError as exc:
+        logger.error("the server refused: %s", exc)
+        return 1
+
+
+async def _run(server: str, token: str, bots: BotFactory, options: Options) -> int:
+    async with AsyncClient(server, token) as client:
+        return await Runner(client, bots, options).run()
+
+
+if __name__ == "__main__":
+    with contextlib.suppress(KeyboardInterrupt):
+        sys.exit(main())
