@@ -342,7 +342,11 @@ class ProblemSerializer(serializers.Serializer[dict[str, Any]]):
     code = serializers.CharField(help_text=_CODE_HELP)
     # DRF's metaclass moves declared fields off the class, so Serializer.errors
     # stays the property; the stubs cannot know that.
-    errors = serializers.DictField(required=False, help_text="Validation errors by field.")  # type: ignore[assignment]
+    errors = serializers.DictField(  # type: ignore[assignment]
+        required=False,
+        help_text="validation_error: the errors by field, each a list of messages; the fields of a nested "
+        "object (or the items of a list, by their index) nest the same way.",
+    )
     retry_after = serializers.IntegerField(
         required=False, help_text="throttled, too_many_*: seconds to wait (as Retry-After)."
     )
