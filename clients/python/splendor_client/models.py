@@ -6,8 +6,8 @@ drop keys). The names follow the OpenAPI schema's components (``/api/schema/``);
 a test of the service checks every field declared here against that schema.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: a TypedDict reads ``NotRequired``
+# from its annotations when the class is made, which needs them evaluated.
 from typing import Any, NotRequired, TypedDict
 
 #: The board as one seat (or a spectator) sees it: the engine's ``BoardView``
