@@ -28,17 +28,18 @@ def problem(status: int, code: str, detail: str = "refused", **extra: Any) -> ht
 class DroppedStream(httpx.SyncByteStream, httpx.AsyncByteStream):
     """A body that sends ``chunks`` and then fails as a dropped connection does."""
 
-    def __init__(self, *chunks: bytes) -> None:
+    def __init__(self, *chunks: bytes, error: Exception | None = None) -> None:
         self.chunks = chunks
+        self.error = error or httpx.ReadError("connection reset by peer")
 
     def __iter__(self) -> Iterator[bytes]:
         yield from self.chunks
-        raise httpx.ReadError("connection reset by peer")
+        raise self.error
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
         for chunk in self.chunks:
             yield chunk
-        raise httpx.ReadError("connection reset by peer")
+        raise self.error
 
 
 class Sleeps:

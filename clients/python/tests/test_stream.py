@@ -124,6 +124,22 @@ def test_a_dropped_connection_reconnects_with_the_last_event_id_handled() -> Non
     assert len(sleeps.waits) == 2 and sleeps.waits[0] <= sleeps.waits[1]
 
 
+def test_a_silent_stream_is_given_up_and_opened_again_after_the_idle_timeout() -> None:
+    seen: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        if len(seen) == 1:
+            silence = httpx.ReadTimeout("nothing for 45 s")
+            return httpx.Response(200, stream=DroppedStream(ndjson({"id": 8, "event": "snapshot", "data": {}}), error=silence))
+        return httpx.Response(200, content=ndjson({"id": 9, "event": "closed", "data": {"reason": "replaced"}}))
+
+    client, _ = stream_client(handler)
+    assert [e.id for e in client.stream(idle_timeout=45)] == [8, 9]
+    assert seen[1].headers["Last-Event-ID"] == "8"
+    assert seen[0].extensions["timeout"]["read"] == 45
+
+
 def test_a_stream_started_from_a_known_id_sends_it() -> None:
     seen: list[httpx.Request] = []
 
