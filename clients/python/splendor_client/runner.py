@@ -239,23 +239,34 @@ class Runner:
     # --- invitations and the end -----------------------------------------------
 
     async def _maybe_accept(self, game_id: str) -> None:
-        """Joins the seat reserved for this account, if there is one still open."""
-        if self.options.games is not None and self.options.create is None and len(self.mine) >= self.options.games:
-            logger.info("game %s: invitation left alone (already in %d games)", game_id, len(self.mine))
-            return
+        """Joins the seat reserved for this account, if there is one still open.
+        The game's lock keeps a snapshot's invitation and a ``game_created`` event
+        for the same game from joining twice."""
+        state = self._state(game_id)
+        async with state.lock:
+            if game_id in self.mine:
+                return
+            limit = self.options.games if self.options.create is None else None
+            if limit is not None and len(self.mine) >= limit:
+                logger.info("game %s: invitation left alone (already in %d games)", game_id, len(self.mine))
+                return
+            self.mine.add(game_id)  # counted from now, so that --games N accepts N however fast they come
+            if not await self._accept(game_id):
+                self.mine.discard(game_id)
+
+    async def _accept(self, game_id: str) -> bool:
         game = await self._patient(lambda: self.client.game(game_id))
         if game["status"] != "open":
-            return
+            return False
         if not any(s["username"] == self.username and s["invited"] and not s["joined"] for s in game["seats"]):
-            return
-        self.mine.add(game_id)
+            return False
         try:
             await self._patient(lambda: self.client.join(game_id))
         except ApiError as exc:
-            self.mine.discard(game_id)
             logger.warning("game %s: could not accept the invitation: %s", game_id, exc)
-            return
+            return False
         logger.info("game %s: invitation accepted (%s, from %s)", game_id, game["variant"], game["created_by"])
+        return True
 
     async def _check_over(self, game_id: str) -> None:
         game = await self._patient(lambda: self.client.game(game_id))

@@ -125,7 +125,8 @@ async def test_an_invitation_is_accepted_and_its_game_played_to_the_end(caplog: 
     server = FakeServer()
     seats = [{"username": "carol", "invited": False, "joined": True}, {"username": "alice", "invited": True, "joined": False}]
     server.games["g2"] = {"id": "g2", "status": "open", "version": 1, "variant": "base", "created_by": "carol", "seats": seats}
-    server.push("snapshot", {"games": [], "invitations": []})
+    # The snapshot and a replayed game_created both tell of the invitation: one join.
+    server.push("snapshot", {"games": [], "invitations": [{"game_id": "g2", "variant": "base", "seats": 2, "version": 1}]})
     server.push("game_created", {"game_id": "g2", "version": 1, "variant": "base", "seats": 2, "creator_id": 3, "invited_ids": [4]})
     server.on_join = lambda game_id: server.push(
         "your_turn", {"game_id": game_id, "version": 3, "variant": "base", "seat": 0, "view": view, "legal_moves": legal}
