@@ -20,7 +20,7 @@ _CLIENT = Path(__file__).resolve().parents[2] / "clients" / "python"
 if str(_CLIENT) not in sys.path:
     sys.path.insert(0, str(_CLIENT))
 
-from splendor_client import models  # noqa: E402
+from splendor_client import models
 
 #: Each model and the schema component it stands for.
 COMPONENTS: dict[type, str] = {

@@ -103,7 +103,7 @@ def decode(response: httpx.Response) -> Any:
 def jitter(delay: float) -> float:
     """A delay spread between half and all of itself, so that many clients cut off
     together do not all come back in the same instant."""
-    return delay * random.uniform(0.5, 1.0)  # noqa: S311 - spacing retries, not a secret
+    return delay * random.uniform(0.5, 1.0)
 
 
 def _if_match(version: int | None) -> dict[str, str]:

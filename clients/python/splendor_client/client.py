@@ -8,7 +8,7 @@ import asyncio
 import logging
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterable, Iterator
-from typing import Any, cast
+from typing import Any, Self, cast
 
 import httpx
 
@@ -16,7 +16,17 @@ from . import _core
 from ._core import Request, RetryPolicy
 from .errors import ApiError, error_for
 from .models import Game, GamePage, GameSummary, LegalMoves, Me, MoveCreated, MoveHistoryEntry, TokenCreated
-from .stream import CLOSED, HEARTBEAT, IDLE_TIMEOUT_SECONDS, Event, Format, Reconnect, SseParser, accept_header, parser_for
+from .stream import (
+    CLOSED,
+    HEARTBEAT,
+    IDLE_TIMEOUT_SECONDS,
+    Event,
+    Format,
+    Reconnect,
+    SseParser,
+    accept_header,
+    parser_for,
+)
 
 logger = logging.getLogger("splendor_client")
 
@@ -91,7 +101,7 @@ class Client(_Base):
         self._http = httpx.Client(base_url=self.base_url, headers=_core.BASE_HEADERS, timeout=timeout, transport=transport)
         self._sleep = sleep
 
-    def __enter__(self) -> Client:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -305,7 +315,7 @@ class AsyncClient(_Base):
         )
         self._sleep = sleep
 
-    async def __aenter__(self) -> AsyncClient:
+    async def __aenter__(self) -> Self:
         return self
 
     async def __aexit__(self, *exc: object) -> None:

@@ -36,6 +36,7 @@ from datetime import datetime
 from typing import Any, Protocol, TypeVar, cast
 
 import httpx
+
 from engine.bots import BOTS, make_bot
 
 from .client import AsyncClient
@@ -98,7 +99,7 @@ def _seconds_left(deadline_at: str | None) -> float | None:
     if not deadline_at:
         return None
     try:
-        deadline = datetime.fromisoformat(deadline_at.replace("Z", "+00:00"))
+        deadline = datetime.fromisoformat(deadline_at)  # 3.11 reads a trailing Z too
     except ValueError:
         return None
     return max(0.0, deadline.timestamp() - time.time())

@@ -100,8 +100,7 @@ class SseParser:
         if line.startswith(":"):
             return Event(event=HEARTBEAT)
         name, _, value = line.partition(":")
-        if value.startswith(" "):
-            value = value[1:]
+        value = value.removeprefix(" ")
         if name == "event":
             self._event = value
         elif name == "data":
@@ -169,4 +168,4 @@ class Reconnect:
         return min(first * 2.0 ** (self.failures - 1), self.maximum)
 
 
-__all__ = ["CLOSED", "Event", "HEARTBEAT", "NdjsonParser", "Reconnect", "SNAPSHOT", "SseParser", "YOUR_TURN"]
+__all__ = ["CLOSED", "HEARTBEAT", "SNAPSHOT", "YOUR_TURN", "Event", "NdjsonParser", "Reconnect", "SseParser"]

@@ -84,7 +84,7 @@ class WrongBot:
 class QueueStream(httpx.AsyncByteStream):
     """A stream body fed by the test while the runner reads it; None ends it."""
 
-    def __init__(self, queue: "asyncio.Queue[dict[str, Any] | None]") -> None:
+    def __init__(self, queue: asyncio.Queue[dict[str, Any] | None]) -> None:
         self.queue = queue
 
     async def __aiter__(self) -> AsyncIterator[bytes]:

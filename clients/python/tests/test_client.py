@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
-from datetime import datetime, timedelta, timezone
 
 import httpx
 import pytest
-
-from splendor_client import ApiError, AuthError, Client, ConflictError, IllegalMoveError, RateLimitedError, RetryPolicy
-
 from client_fakes import SERVER, TOKEN, Sleeps, problem
+from splendor_client import ApiError, AuthError, Client, ConflictError, IllegalMoveError, RateLimitedError, RetryPolicy
 
 GAME = {"id": "g1", "status": "active", "version": 8, "seats": [], "board": None}
 
@@ -37,7 +35,7 @@ def test_a_429_is_retried_after_the_seconds_retry_after_names() -> None:
 
 
 def test_a_503_is_retried_after_the_http_date_retry_after_names() -> None:
-    when = datetime.now(timezone.utc) + timedelta(seconds=30)
+    when = datetime.now(UTC) + timedelta(seconds=30)
     answers = [httpx.Response(503, headers={"Retry-After": format_datetime(when, usegmt=True)}), httpx.Response(200, json=GAME)]
     client, sleeps = client_for(lambda request: answers.pop(0))
     assert client.game("g1")["version"] == 8

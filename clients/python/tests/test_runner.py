@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import engine
 import httpx
 import pytest
-from engine.bots import GreedyBot
-
 from client_fakes import SERVER, TOKEN, FakeServer, LastMoveBot, TimedBot, WrongBot, problem
 from splendor_client import AsyncClient, runner
 from splendor_client.runner import Options, Runner, load_bot, takes_clock
+
+import engine
+from engine.bots import GreedyBot
 
 
 def position(seed: int = 1) -> tuple[dict[str, Any], list[str]]:
@@ -105,7 +104,7 @@ async def test_an_illegal_move_from_the_bot_is_logged_and_the_greedy_bot_plays_i
 async def test_a_snapshot_turn_is_read_from_the_api_and_a_bot_with_a_clock_gets_the_seconds_left() -> None:
     view, legal = position()
     server = FakeServer()
-    deadline = (datetime.now(timezone.utc) + timedelta(hours=2)).isoformat()
+    deadline = (datetime.now(UTC) + timedelta(hours=2)).isoformat()
     server.games["g1"] = {"id": "g1", "status": "active", "version": 4, "board": view, "deadline_at": deadline, "seats": []}
     server.legal["g1"] = {"version": 4, "to_move": 0, "your_seat": 0, "moves": legal}
     server.push("snapshot", {"games": [{"game_id": "g1", "variant": "base", "status": "active", "version": 4,

@@ -7,9 +7,9 @@ from typing import Any
 
 import httpx
 import pytest
-from hypothesis import given, strategies as st
-
 from client_fakes import SERVER, TOKEN, AsyncSleeps, DroppedStream, Sleeps, ndjson, problem
+from hypothesis import given
+from hypothesis import strategies as st
 from splendor_client import AsyncClient, AuthError, Client, Event, Reconnect
 from splendor_client.stream import NdjsonParser, SseParser
 
