@@ -159,7 +159,9 @@ class MeUpdateSerializer(StrictInputSerializer):
 
 
 class AccountProblemSerializer(ProblemSerializer):
-    """The error body with the accounts codes' extension members (schema only)."""
+    """Problem details; the members below appear only with the codes named in their help text."""
+
+    # The error body with the accounts codes' extension members, for the schema only.
 
     required_scope = serializers.CharField(required=False, help_text="insufficient_scope: the scope the token lacks.")
     attempts_left = serializers.IntegerField(
@@ -201,7 +203,9 @@ class TokenRecoverConfirmSerializer(StrictInputSerializer):
 
 
 class EmailAddressSerializer(serializers.Serializer[AddressEntry]):
-    """One of your addresses (accounts.selectors.AddressEntry)."""
+    """One of your email addresses."""
+
+    # Renders accounts.selectors.AddressEntry.
 
     id = serializers.IntegerField(
         allow_null=True,
