@@ -480,6 +480,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ApiError as exc:
         logger.error("the server refused: %s", exc)
         return 1
+    except httpx.TransportError as exc:
+        logger.error("cannot reach %s: %s", args.server, type(exc).__name__)
+        return 1
 
 
 async def _run(server: str, token: str, bots: BotFactory, options: Options) -> int:

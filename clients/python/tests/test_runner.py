@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 from client_fakes import SERVER, TOKEN, FakeServer, LastMoveBot, TimedBot, WrongBot, problem
-from splendor_client import AsyncClient, runner
+from splendor_client import AsyncClient, RetryPolicy, runner
 from splendor_client.runner import Options, Runner, load_bot, takes_clock
 
 import engine
@@ -208,3 +208,14 @@ def test_bots_load_by_engine_name_or_module_and_class() -> None:
     with pytest.raises(ValueError, match="no class"):
         load_bot("client_fakes:Nothing")
     assert takes_clock(TimedBot()) and not takes_clock(LastMoveBot())
+
+
+def test_a_server_that_cannot_be_reached_is_said_plainly(monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("connection refused")
+
+    fast = RetryPolicy(max_retries=1, backoff=0)
+    monkeypatch.setattr(runner, "AsyncClient", lambda url, token: AsyncClient(url, token, retry=fast, transport=httpx.MockTransport(handler)))
+    monkeypatch.setenv("SPLENDOR_TOKEN", TOKEN)
+    assert runner.main(["--server", SERVER, "--accept-invitations"]) == 1
+    assert f"cannot reach {SERVER}: ConnectError" in caplog.text
