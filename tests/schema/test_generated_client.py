@@ -10,6 +10,7 @@ read real answers and write them back unchanged
 from __future__ import annotations
 
 import importlib
+import os
 import re
 import subprocess
 import sys
@@ -30,7 +31,9 @@ from tests.games.game_helpers import client_for, play_moves, play_to_end, start_
 pytestmark = pytest.mark.django_db
 
 PACKAGE = "splendor_generated_client"
-GENERATOR = Path(sys.executable).parent / "openapi-python-client"
+# The generator formats what it writes with ruff, one of its dependencies: found
+# beside this Python even when the environment is not activated.
+TOOLS = Path(sys.executable).parent
 
 
 @pytest.fixture(scope="module")
@@ -43,11 +46,12 @@ def generation(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Modul
     schema = root / "schema.json"
     schema.write_bytes(answer.content)
     run = subprocess.run(
-        [str(GENERATOR), "generate", "--path", str(schema), "--output-path", str(root / PACKAGE), "--meta", "none",
-         "--fail-on-warning"],
+        [sys.executable, "-m", "openapi_python_client", "generate", "--path", str(schema),
+         "--output-path", str(root / PACKAGE), "--meta", "none", "--fail-on-warning"],
         capture_output=True,
         text=True,
         cwd=root,
+        env={**os.environ, "PATH": f"{TOOLS}{os.pathsep}{os.environ.get('PATH', '')}"},
         timeout=300,
     )
     printed = run.stdout + run.stderr
