@@ -90,6 +90,10 @@ class TokenCreateSerializer(StrictInputSerializer):
 
 
 class TokenSerializer(serializers.ModelSerializer[ApiToken]):
+    # Declared: the model keeps them in a JSONField, which the schema cannot type.
+    scopes = serializers.ListField(
+        child=serializers.ChoiceField(choices=SCOPE_CHOICES), read_only=True, help_text="What the token may do."
+    )
     revoked = serializers.BooleanField(source="is_revoked", read_only=True)
 
     class Meta:
