@@ -75,7 +75,8 @@ class WsgiStream:
         return taken
 
     def close(self) -> None:
-        self.response.close()
+        # The test client's wrapper closes the response when its iterator is closed,
+        # with the database connection kept (the test's transaction is on it).
         close = getattr(self.chunks, "close", None)
         if close is not None:
             close()
