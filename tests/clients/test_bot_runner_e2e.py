@@ -12,14 +12,13 @@ SPLENDOR_CLIENT_PYTHON names a python with splendor-client installed, e.g.
     python3 -m venv /tmp/client && /tmp/client/bin/pip install ./engine ./clients/python
     SPLENDOR_CLIENT_PYTHON=/tmp/client/bin/python E2E=1 pytest tests/clients/test_bot_runner_e2e.py
 
-The site runs from this checkout on a SQLite file of its own: under uvicorn
-(splendor_site.asgi, as docs/deploy.md serves the stream) when it is installed,
-else Django's threaded runserver, where the stream is the WSGI polling iterator.
+The site runs from this checkout on a SQLite file of its own, under uvicorn
+(splendor_site.asgi, as docs/deploy.md serves the stream; the embedded default's
+database poll wakes the streams).
 """
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import signal
 import time
@@ -60,11 +59,8 @@ class Site(Process):
     def __init__(self, env: dict[str, str], log: Path) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        if importlib.util.find_spec("uvicorn") is not None:
-            command = [PYTHON, "-m", "uvicorn", "splendor_site.asgi:application", "--host", "127.0.0.1",
-                       "--port", str(self.port)]  # fmt: skip
-        else:
-            command = [PYTHON, "manage.py", "runserver", "--noreload", f"127.0.0.1:{self.port}"]
+        command = [PYTHON, "-m", "uvicorn", "splendor_site.asgi:application", "--host", "127.0.0.1",
+                   "--port", str(self.port)]  # fmt: skip
         super().__init__("site", command, env, log)
 
     def start(self) -> Site:
