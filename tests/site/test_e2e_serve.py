@@ -68,6 +68,32 @@ def served(tmp_path: Path) -> Iterator[tuple[Serve, Api, Path]]:
         serve.stop()
 
 
+class StreamReader:
+    """An NDJSON event stream read in a thread of its own, its events kept in order."""
+
+    def __init__(self, api: Api, who: str) -> None:
+        import requests
+
+        self.events: list[dict[str, Any]] = []
+        self.answer = requests.get(
+            api.url + "/api/v1/stream/", stream=True, timeout=30,
+            headers={"Authorization": f"Bearer {api.tokens[who]}", "Accept": "application/x-ndjson"},
+        )  # fmt: skip
+        assert self.answer.status_code == 200, self.answer.text
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        try:
+            for line in self.answer.iter_lines(chunk_size=1):  # each line as it comes
+                if line:
+                    self.events.append(json.loads(line))
+        except Exception:  # the server stopped at the end of the test
+            return
+
+    def kinds(self) -> list[str]:
+        return [event.get("event", "") for event in self.events]
+
+
 def _history(api: Api, who: str, game_id: str) -> list[dict[str, Any]]:
     answer = api.call(who, "GET", f"/api/v1/games/{game_id}/moves/")
     return list(answer["results"] if isinstance(answer, dict) else answer)
@@ -79,8 +105,14 @@ def test_serve_sends_the_next_players_email_and_enforces_a_deadline_with_no_othe
     serve, api, mail_dir = served
     assert Path(serve.env["VAR_DIR"], "broker", "queue").is_dir()  # the embedded broker's folder, made on start
     game_id = api.new_game("alice", ["bob"], move_timeout_seconds=6, timeout_policy={"forfeit_after": 3})
+    # The event stream works under serve too (the development server's polling iterator).
+    streams = {who: StreamReader(api, who) for who in ("alice", "bob")}
     mover, _ = api.play(game_id)
     waiting = "bob" if mover == "alice" else "alice"
+    wait_for(lambda: streams[waiting].kinds()[-2:] == ["move_played", "your_turn"], timeout=30,
+             what=f"{mover}'s move and {waiting}'s turn on {waiting}'s stream", explain=serve.tail)  # fmt: skip
+    assert streams[waiting].kinds()[0] == "snapshot"
+    assert streams[waiting].events[-1]["data"]["game_id"] == game_id
 
     def turn_email_for_waiting_player() -> bool:
         return any(
