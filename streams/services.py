@@ -78,9 +78,7 @@ def stream_events_write(game: Game, events: list[GameEvent]) -> None:
     ``your_turn`` of the account to move; wake their streams once it commits."""
     if game.kind != Game.Kind.REAL or not events:
         return  # practice games and sandboxes are not streamed (as no consumer sends them)
-    seats = list(
-        Seat.objects.filter(game=game, user__isnull=False).values_list("user_id", "index", "bot", "resigned")
-    )
+    seats = _seats(game, events)
     seated = {user_id for user_id, *_ in seats}
     rows: dict[int, list[tuple[str, dict[str, Any]]]] = {}
     for event in events:
@@ -92,10 +90,9 @@ def stream_events_write(game: Game, events: list[GameEvent]) -> None:
             rows.setdefault(turn[0], []).append(("your_turn", turn[1]))
     now = timezone.now()
     stored: list[StreamEvent] = []
-    for user_id in sorted(rows):  # one order for every change: no two wait on each other
-        kinds = rows[user_id]
-        last = _ids_take(user_id, len(kinds))
-        first = last - len(kinds) + 1
+    lasts = _ids_take({user_id: len(kinds) for user_id, kinds in rows.items()})
+    for user_id, kinds in rows.items():
+        first = lasts[user_id] - len(kinds) + 1
         stored += [
             StreamEvent(user_id=user_id, seq=first + n, kind=kind, data=data, created_at=now)
             for n, (kind, data) in enumerate(kinds)
@@ -105,19 +102,38 @@ def stream_events_write(game: Game, events: list[GameEvent]) -> None:
     transaction.on_commit(lambda: bus.publish(woken), robust=True)
 
 
-def _ids_take(user_id: int, count: int) -> int:
-    """Reserve ``count`` ids of the account's sequence; the last one. The cursor row
-    stays locked until the change commits (an upsert: one statement either way)."""
+# Changes that may have changed seats after the change loaded them.
+_SEAT_KINDS = frozenset(
+    {"seat_joined", "seat_resigned", "seat_replaced", "seat_declined", "seat_left", "game_started", "turn_timed_out"}
+)
+
+
+def _seats(game: Game, events: list[GameEvent]) -> list[tuple[int, int | None, bool, bool]]:
+    """(user id, index, bot, resigned) of the seats that have a player: the seats the
+    change loaded with the game when no seat changed since (a move), else one query."""
+    cached = getattr(game, "_prefetched_objects_cache", {}).get("seats")
+    if cached is not None and not any(event.kind in _SEAT_KINDS for event in events):
+        return [(seat.user_id, seat.index, seat.bot, seat.resigned) for seat in cached if seat.user_id is not None]
+    return list(Seat.objects.filter(game=game, user__isnull=False).values_list("user_id", "index", "bot", "resigned"))
+
+
+def _ids_take(counts: dict[int, int]) -> dict[int, int]:
+    """Reserve ``counts[user_id]`` ids of each account's sequence; the last of each.
+
+    One upsert for all the accounts, in user id order (one order for every change,
+    so that no two changes wait on each other); each cursor row stays locked until
+    the change commits, so an account's events become visible in id order."""
+    order = sorted(counts)
+    values = ", ".join(["(%s, %s)"] * len(order))
+    params: list[int] = [value for user_id in order for value in (user_id, counts[user_id])]
     with connection.cursor() as cursor:
         cursor.execute(
-            "INSERT INTO streams_streamcursor (user_id, last_id) VALUES (%s, %s) "
+            f"INSERT INTO streams_streamcursor (user_id, last_id) VALUES {values} "  # noqa: S608 (placeholders only)
             "ON CONFLICT (user_id) DO UPDATE SET last_id = streams_streamcursor.last_id + excluded.last_id "
-            "RETURNING last_id",
-            [user_id, count],
+            "RETURNING user_id, last_id",
+            params,
         )
-        row = cursor.fetchone()
-    assert row is not None
-    return int(row[0])
+        return {int(user_id): int(last_id) for user_id, last_id in cursor.fetchall()}
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,7 @@ from rest_framework.views import APIView
 
 from accounts.models import ApiToken
 from accounts.permissions import CanRead
+from games.schema import game_problems
 from streams import bus, services
 from streams.selectors import Frame
 from streams.services import OpenStream
@@ -195,8 +196,6 @@ class StreamView(APIView):
     permission_classes = [CanRead]
     renderer_classes = [EventStreamRenderer, NDJSONRenderer]
     content_negotiation_class = StreamNegotiation
-    # One long request: it is not counted against the request rate.
-    throttle_classes: list[Any] = []
 
     def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
         # A problem (401, 403, 400) is JSON whatever format the stream was asked in.
@@ -228,6 +227,12 @@ class StreamView(APIView):
         responses={
             (200, SSE): OpenApiResponse(OpenApiTypes.STR, description="Server-Sent Events"),
             (200, NDJSON): OpenApiResponse(OpenApiTypes.STR, description="One JSON object a line"),
+            **game_problems(
+                extra={
+                    400: "validation_error: `last_event_id` (or Last-Event-ID) is not a whole number.",
+                    406: "not_acceptable: the Accept header names neither text/event-stream nor application/x-ndjson.",
+                }
+            ),
         },
     )
     def get(self, request: Request) -> StreamingHttpResponse:

@@ -64,6 +64,7 @@ ACCOUNT_AND_GAME_CALLS = [
     ("post", "/api/v1/tokens/recover/"),
     ("post", "/api/v1/tokens/recover/confirm/"),
     ("get", "/api/v1/players/{username}/"),
+    ("get", "/api/v1/stream/"),  # asked for as JSON: a 406 problem
     ("get", "/api/v1/games/nope/"),  # an error answer too
     ("get", "/api/v1/nothing-here/"),
 ]
