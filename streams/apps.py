@@ -9,6 +9,6 @@ class StreamsConfig(AppConfig):
     def ready(self) -> None:
         # games imports no consumer: the stream's rows are written through its hook.
         from games.services import game_events_writer_register
-        from streams import services, tasks  # noqa: F401  (tasks: registered in every process)
+        from streams import receivers, services, tasks  # noqa: F401  (tasks: registered in every process)
 
         game_events_writer_register(services.stream_events_write)

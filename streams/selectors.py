@@ -43,9 +43,21 @@ def stream_events_after(*, user_id: int, after: int, limit: int) -> list[Frame]:
     return [{"id": seq, "event": kind, "data": data} for seq, kind, data in rows]
 
 
-def stream_is_open(*, token_id: int, connection: str) -> bool:
-    """False once another stream of the same token has replaced this one."""
-    return StreamConnection.objects.filter(token_id=token_id, connection=connection).exists()
+def stream_end_reason(*, token_id: int, connection: str) -> str | None:
+    """Why a stream must end now, or None while it may go on: ``replaced`` once
+    another stream of the same token was opened, ``revoked`` once its token was
+    revoked or its account disabled or suspended (one query)."""
+    row = (
+        StreamConnection.objects.filter(token_id=token_id)
+        .values_list("connection", "token__revoked_at", "token__user__is_active", "token__user__player__suspended_at")
+        .first()
+    )
+    if row is None:
+        return "replaced"
+    current, revoked_at, active, suspended_at = row
+    if revoked_at is not None or not active or suspended_at is not None:
+        return "revoked"
+    return None if current == connection else "replaced"
 
 
 def stream_recent_heads(*, since: datetime) -> dict[int, int]:

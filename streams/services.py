@@ -23,7 +23,7 @@ from django.utils import timezone
 import engine
 from games.models import Game, GameEvent, Seat
 from streams import bus, selectors
-from streams.models import StreamConnection, StreamEvent
+from streams.models import StreamConnection, StreamCursor, StreamEvent
 from streams.selectors import Frame
 
 logger = logging.getLogger(__name__)
@@ -172,20 +172,29 @@ def stream_open(*, user_id: int, token_id: int, last_event_id: int | None) -> Op
 @dataclass(frozen=True)
 class News:
     events: list[Frame]
-    # Another stream of the same token was opened: this one ends.
-    replaced: bool
+    # Why the stream ends now: "replaced" (another stream of the same token was
+    # opened) or "revoked" (the token was revoked, the account disabled or suspended).
+    ended: str | None
 
 
 def stream_read(*, stream: OpenStream, after: int) -> News:
-    """What happened since ``after``, and whether the stream was replaced."""
-    if not selectors.stream_is_open(token_id=stream.token_id, connection=stream.connection):
-        return News(events=[], replaced=True)
-    return News(events=selectors.stream_events_after(user_id=stream.user_id, after=after, limit=READ_BATCH), replaced=False)
+    """What happened since ``after``, unless the stream must end."""
+    ended = selectors.stream_end_reason(token_id=stream.token_id, connection=stream.connection)
+    if ended is not None:
+        return News(events=[], ended=ended)
+    return News(events=selectors.stream_events_after(user_id=stream.user_id, after=after, limit=READ_BATCH), ended=None)
 
 
 def stream_close(*, stream: OpenStream) -> None:
     """Forget the connection when it ends, unless another has replaced it."""
     StreamConnection.objects.filter(token_id=stream.token_id, connection=stream.connection).delete()
+
+
+def stream_forget_account(*, user_id: int) -> None:
+    """An erased account's stream goes with it (streams.receivers)."""
+    StreamEvent.objects.filter(user_id=user_id).delete()
+    StreamCursor.objects.filter(user_id=user_id).delete()
+    StreamConnection.objects.filter(token__user_id=user_id).delete()
 
 
 def stream_events_prune(*, now: Any = None) -> int:

@@ -135,8 +135,8 @@ def sync_frames(stream: OpenStream, media_type: str) -> Iterator[bytes]:
         while True:
             time.sleep(settings.STREAM_WSGI_POLL_SECONDS)
             news = services.stream_read(stream=stream, after=after)
-            if news.replaced:
-                yield closed_bytes(media_type, "replaced")
+            if news.ended is not None:
+                yield closed_bytes(media_type, news.ended)
                 return
             for frame in news.events:
                 yield frame_bytes(frame, media_type)
@@ -168,8 +168,8 @@ async def async_frames(stream: OpenStream, media_type: str) -> AsyncIterator[byt
                 yield heartbeat_bytes(media_type)
             woken.clear()
             news = await read(stream, after)
-            if news.replaced:
-                yield closed_bytes(media_type, "replaced")
+            if news.ended is not None:
+                yield closed_bytes(media_type, news.ended)
                 return
             for frame in news.events:
                 yield frame_bytes(frame, media_type)

@@ -247,3 +247,47 @@ def test_a_finished_game_ends_with_game_finished_for_both(alice: Any, bob: Any) 
         last = StreamEvent.objects.filter(user=user).order_by("-seq").first()
         assert last is not None and last.kind == "game_finished"
         assert last.data["result"] == game.result
+
+
+def test_a_revoked_token_ends_its_stream(alice: Any, bob: Any) -> None:
+    from accounts.models import ApiToken
+    from accounts.services import token_revoke
+
+    start_two_player_game(alice, bob)
+    client = client_for(alice)
+    stream = open_stream(client, NDJSON)
+    stream.next_event()
+    token = ApiToken.objects.filter(user=alice).latest("created_at")
+    token_revoke(token=token, by_user=alice)
+    assert stream.next_event() == {"event": "closed", "data": {"reason": "revoked"}}
+    with pytest.raises(StopIteration):
+        stream.next_event()
+
+
+def test_a_suspended_players_stream_ends(alice: Any, bob: Any, charlie: Any) -> None:
+    from accounts.services import player_suspend
+
+    charlie.is_staff = True
+    charlie.save()
+    start_two_player_game(alice, bob)
+    stream = open_stream(client_for(alice), NDJSON)
+    stream.next_event()
+    player_suspend(user=alice, by_user=charlie, reason="Testing the stream")
+    assert stream.next_event() == {"event": "closed", "data": {"reason": "revoked"}}
+
+
+def test_an_erased_accounts_stream_is_forgotten(alice: Any, bob: Any) -> None:
+    from accounts.services import player_erase
+    from streams.models import StreamConnection, StreamCursor
+
+    game = start_two_player_game(alice, bob)
+    stream = open_stream(client_for(alice))
+    stream.next_event()
+    stream.close()
+    play_moves(game, 2)
+    assert StreamEvent.objects.filter(user=alice).exists()
+    player_erase(user=alice)
+    assert not StreamEvent.objects.filter(user=alice).exists()
+    assert not StreamCursor.objects.filter(user=alice).exists()
+    assert not StreamConnection.objects.filter(token__user=alice).exists()
+    assert StreamEvent.objects.filter(user=bob).exists()
