@@ -115,6 +115,10 @@ class TokenCreatedSerializer(TokenSerializer):
 
 
 class MeSerializer(serializers.ModelSerializer[Player]):
+    id = serializers.IntegerField(
+        source="user_id",
+        help_text="Your account's id: events (the stream, webhooks) name people by it, as user_id, invited_ids, ...",
+    )
     username = serializers.CharField(source="user.username")
     email = serializers.EmailField(source="user.email")
     scopes = serializers.SerializerMethodField()
@@ -132,7 +136,7 @@ class MeSerializer(serializers.ModelSerializer[Player]):
     class Meta:
         model = Player
         fields = [
-            "username", "email", "display_name", "email_verified_at", "created_at", "scopes", "time_zone",
+            "id", "username", "email", "display_name", "email_verified_at", "created_at", "scopes", "time_zone",
             "email_warning", "confirm_moves", "language",
         ]
         read_only_fields = fields
