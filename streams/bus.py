@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
@@ -29,27 +30,39 @@ from streams import selectors
 logger = logging.getLogger(__name__)
 
 CHANNEL = "splendor:stream"
-_publisher: redis.Redis | None = None
+_publishers: dict[str, redis.Redis] = {}
+# After a publish that failed, this process does not try again for so long: Redis is
+# down or hung, and each try would cost the request that made a change a timeout.
+PUBLISH_PAUSE_SECONDS = 5.0
+_publish_failed_at: float | None = None
 
 
-def _client() -> redis.Redis:
-    global _publisher
-    if _publisher is None:
-        _publisher = redis.Redis.from_url(
-            str(settings.STREAM_REDIS_URL), socket_connect_timeout=1.0, socket_timeout=1.0, retry_on_timeout=False
+def _client(url: str) -> redis.Redis:
+    publisher = _publishers.get(url)
+    if publisher is None:
+        publisher = _publishers[url] = redis.Redis.from_url(
+            url,
+            socket_connect_timeout=settings.BROKER_TIMEOUT_SECONDS,
+            socket_timeout=settings.BROKER_TIMEOUT_SECONDS,
+            retry_on_timeout=False,
         )
-    return _publisher
+    return publisher
 
 
 def publish(user_ids: Iterable[int]) -> None:
     """Tell the processes serving streams that these accounts have news. Never
     raises: a stream that misses the message reads its events at its next heartbeat."""
+    global _publish_failed_at
     ids = ",".join(str(user_id) for user_id in user_ids)
     if not ids or not settings.STREAM_REDIS_URL:
         return
+    if _publish_failed_at is not None and time.monotonic() - _publish_failed_at < PUBLISH_PAUSE_SECONDS:
+        return
     try:
-        _client().publish(CHANNEL, ids)
+        _client(str(settings.STREAM_REDIS_URL)).publish(CHANNEL, ids)
+        _publish_failed_at = None
     except redis.RedisError as exc:
+        _publish_failed_at = time.monotonic()
         logger.warning("stream news for users %s not published (%s); their streams read it at the next heartbeat", ids, exc)
 
 
