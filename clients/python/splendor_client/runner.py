@@ -74,6 +74,11 @@ def load_bot(spec: str, *, seed: int | None = None) -> BotFactory:
         rng = random.Random(seed)
         return lambda: make_bot(spec, seed=rng.randrange(2**32))
     module_name, _, class_name = spec.partition(":")
+    # A console script's sys.path holds its own folder, not the working directory:
+    # put that first, as uvicorn and gunicorn do, so that `--bot mybot:MyBot` finds
+    # the mybot.py beside which it is run.
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -208,6 +210,17 @@ def test_bots_load_by_engine_name_or_module_and_class() -> None:
     with pytest.raises(ValueError, match="no class"):
         load_bot("client_fakes:Nothing")
     assert takes_clock(TimedBot()) and not takes_clock(LastMoveBot())
+
+
+def test_a_bot_module_is_found_in_the_working_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # splendor-bot is a console script: its sys.path has the script's folder, not the
+    # working directory, where a player keeps the mybot.py of the README.
+    (tmp_path / "cwd_only_bot.py").write_text("class Hoarder:\n    def choose(self, view, legal_moves):\n        return legal_moves[0]\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", ".", str(tmp_path))])
+    monkeypatch.delitem(sys.modules, "cwd_only_bot", raising=False)
+    bot = load_bot("cwd_only_bot:Hoarder")()
+    assert type(bot).__name__ == "Hoarder" and bot.choose({}, ["pass", "take WUG"]) == "pass"
 
 
 def test_a_server_that_cannot_be_reached_is_said_plainly(monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
