@@ -355,13 +355,6 @@ def _pauses_summary(game: Game) -> list[PauseSummary]:
     ]
 
 
-def _whole_hours(seconds: int) -> int | None:
-    """A time in whole hours, or None when it is not whole hours: for the fields
-    older clients read in hours, which must not round 90 seconds down to 0."""
-    hours, rest = divmod(seconds, 3600)
-    return hours if rest == 0 else None
-
-
 def game_summary(*, game: Game, user: User | AnonymousUser | None) -> GameSummary:
     """The public facts of a game, without the board (for lists)."""
     seat = _seat_of(game, user)
@@ -378,7 +371,7 @@ def game_summary(*, game: Game, user: User | AnonymousUser | None) -> GameSummar
         "seats": _seats_summary(game),
         "to_move": game.to_move,
         "your_seat": seat.index if seat is not None and seat.has_joined else None,
-        "move_timeout_hours": _whole_hours(game.move_seconds),
+        "move_timeout_hours": game.move_seconds // 3600 if game.move_seconds % 3600 == 0 else None,  # never 90 s as 0
         "time_control": {
             "move_seconds": game.move_seconds,
             "bank_seconds": game.bank_start_seconds,
