@@ -159,8 +159,11 @@ async def async_frames(stream: OpenStream, media_type: str) -> AsyncIterator[byt
         for frame in stream.first:
             yield frame_bytes(frame, media_type)
         after = stream.after
-        # A replay longer than one batch, and anything stored while it was read.
-        woken.set()
+        # A replay longer than one batch, and anything stored while it was read; and
+        # the stream of this token that this one replaced, if this process serves
+        # it, reads its end now rather than at its heartbeat (the embedded default
+        # publishes nothing; with Redis, stream_open's publish wakes it anywhere).
+        hub.wake([stream.user_id])
         while True:
             try:
                 await asyncio.wait_for(woken.wait(), timeout=settings.STREAM_HEARTBEAT_SECONDS)

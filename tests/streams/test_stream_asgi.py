@@ -116,6 +116,28 @@ def test_a_second_asgi_stream_of_a_token_closes_the_first(alice: Any, bob: Any) 
     run(scenario)
 
 
+def test_a_replaced_asgi_stream_is_closed_at_once_not_at_its_heartbeat(alice: Any, bob: Any, settings: Any) -> None:
+    # Without Redis nothing is published when a stream opens: the first stream of the
+    # token must still hear of its replacement before its next heartbeat, or two
+    # programs with one token both play for a heartbeat's time.
+    settings.STREAM_HEARTBEAT_SECONDS = 60
+    start_two_player_game(alice, bob)
+    authorization = bearer(alice)
+
+    async def scenario() -> None:
+        first = AsgiStream(application, headers={"authorization": authorization, "accept": "application/x-ndjson"})
+        await first.start()
+        assert (await first.next_event())["event"] == "snapshot"
+        await asyncio.sleep(1)  # the first has read once and waits, till its heartbeat
+        second = AsgiStream(application, headers={"authorization": authorization, "accept": "application/x-ndjson"})
+        await second.start()
+        assert (await second.next_event())["event"] == "snapshot"
+        assert (await first.next_event(timeout=5)) == {"event": "closed", "data": {"reason": "replaced"}}
+        await second.hang_up()
+
+    run(scenario)
+
+
 @pytest.mark.parametrize(
     "headers, status, code",
     [
