@@ -150,6 +150,14 @@ class Runner:
     async def run(self) -> int:
         me = await self.client.me()
         self.username = me["username"]
+        # A read-only token would stream for ever and fail only at its first join or move.
+        scopes = me.get("scopes")
+        if scopes is not None and "play" not in scopes:
+            logger.error(
+                "this token has the scopes %s; a bot needs one with play: mint one with POST /api/v1/tokens/",
+                ", ".join(scopes) or "(none)",
+            )
+            return 1
         logger.info("signed in to %s as %s", self.client.base_url, self.username)
         await self._create_games()
         stream = self.client.stream()
@@ -170,9 +178,14 @@ class Runner:
     async def _read(self, stream: Any) -> int:
         async for event in stream:
             if event.event == CLOSED:
-                logger.error(
-                    "the server closed the stream (%s): another program uses this token", event.data.get("reason")
-                )
+                reason = event.data.get("reason")
+                if reason == "replaced":
+                    logger.error("the server closed the stream (replaced): another program uses this token")
+                else:
+                    logger.error(
+                        "the server closed the stream (%s): the token was revoked, or the account disabled or suspended",
+                        reason,
+                    )
                 return 1
             self.handle(event)
         return 1

@@ -108,6 +108,7 @@ class FakeServer:
         self.on_move: Any = None
         self.on_join: Any = None
         self.next_id = 100
+        self.scopes = ["play", "read"]  # the token's, as GET /api/v1/me/ gives them
 
     def push(self, event: str, data: dict[str, Any]) -> None:
         self.next_id += 1
@@ -120,7 +121,7 @@ class FakeServer:
         self.requests.append(request)
         path = request.url.path.removeprefix("/api/v1/")
         if path == "me/":
-            return httpx.Response(200, json={"username": "alice"})
+            return httpx.Response(200, json={"username": "alice", "scopes": self.scopes})
         if path == "stream/":
             return httpx.Response(200, stream=QueueStream(self.events), headers={"Content-Type": "application/x-ndjson"})
         if path == "games/" and request.method == "POST":

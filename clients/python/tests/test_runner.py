@@ -154,6 +154,32 @@ async def test_an_invitation_is_left_alone_without_accept_invitations() -> None:
     assert not the_runner.tasks and [r.method for r in server.requests] == ["GET"]
 
 
+@pytest.mark.anyio
+async def test_a_read_only_token_is_refused_at_once_rather_than_at_the_first_move(caplog: pytest.LogCaptureFixture) -> None:
+    server = FakeServer()
+    server.scopes = ["read"]
+
+    assert await run(server, Options(accept_invitations=True)) == 1
+
+    assert "a bot needs one with play" in caplog.text
+    assert [r.url.path for r in server.requests] == ["/api/v1/me/"]  # no stream was opened
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    "reason, said",
+    [("replaced", "another program uses this token"), ("revoked", "the token was revoked, or the account disabled")],
+)
+async def test_a_stream_closed_by_the_server_says_why(reason: str, said: str, caplog: pytest.LogCaptureFixture) -> None:
+    server = FakeServer()
+    server.push("snapshot", {"games": [], "invitations": []})
+    server.events.put_nowait({"event": "closed", "data": {"reason": reason}})
+
+    assert await run(server, Options(accept_invitations=True)) == 1
+
+    assert f"the server closed the stream ({reason}): {said}" in caplog.text
+
+
 def test_the_token_is_never_logged_even_at_debug(monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, capfd: pytest.CaptureFixture[str]) -> None:
     view, legal = position()
     server = FakeServer()
