@@ -22,7 +22,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.db import close_old_connections
-from django.http import StreamingHttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -238,11 +238,17 @@ class StreamView(APIView):
             ),
         },
     )
-    def get(self, request: Request) -> StreamingHttpResponse:
+    def get(self, request: Request) -> HttpResponse | StreamingHttpResponse:
         token = request.auth
         assert isinstance(token, ApiToken)  # CanRead: a Bearer token with the read scope
         last_event_id = _last_event_id(request)
         media_type = request.accepted_media_type
+        if request.method == "HEAD":
+            # The headers, and no stream: opening one would close this token's open
+            # stream (one stream per token), and a stream's body never ends.
+            head = HttpResponse(content_type=f"{media_type}; charset=utf-8")
+            head["Cache-Control"] = "no-cache, no-store"
+            return head
         stream = services.stream_open(user_id=token.user_id, token_id=token.pk, last_event_id=last_event_id)
         frames: Iterator[bytes] | AsyncIterator[bytes]
         if isinstance(request._request, ASGIRequest):

@@ -169,6 +169,21 @@ def test_an_up_to_date_reconnect_sends_no_snapshot_and_goes_on_live(alice: Any, 
     stream.close()
 
 
+def test_a_head_request_answers_the_headers_and_leaves_the_token_s_stream_open(alice: Any, bob: Any) -> None:
+    # A HEAD (a proxy's or a monitor's check) opened a stream: it closed the token's
+    # live one as "replaced", and under runserver it never answered.
+    start_two_player_game(alice, bob)
+    client = client_for(alice)
+    stream = open_stream(client, NDJSON)
+    stream.next_event()
+    response = client.head("/api/v1/stream/", HTTP_ACCEPT=NDJSON)
+    assert response.status_code == 200 and not response.streaming and response.content == b""
+    assert response["Content-Type"].startswith(NDJSON)
+    assert stream.raw_frames(1) == [{"event": "heartbeat"}]
+    assert client.head("/api/v1/stream/", HTTP_ACCEPT="*/*").status_code == 406
+    stream.close()
+
+
 def test_a_second_stream_of_the_same_token_ends_the_first(alice: Any, bob: Any) -> None:
     start_two_player_game(alice, bob)
     client = client_for(alice)
