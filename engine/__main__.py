@@ -13,7 +13,11 @@ from .variants import VARIANTS
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m engine",
+        description="Bot games from the command line: selfplay (play and check every invariant), "
+        "bench (playouts and legal-move generations per second), arena (bots against bots).",
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     sp = sub.add_parser("selfplay", help="play bot games and check every invariant")
     sp.add_argument("--variant", choices=sorted(VARIANTS), default="base")
