@@ -141,6 +141,9 @@ class Runner:
         self.username = ""
         self.games: dict[str, GameState] = {}
         self.mine: set[str] = set()  # created or joined by this run: --exit-when-done waits for these
+        # A run that neither creates nor accepts (a bot restarted mid-game) waits
+        # instead for the games it finds on first connecting.
+        self.adopt = options.exit_when_done and options.create is None and not options.accept_invitations
         self.tasks: set[asyncio.Task[None]] = set()
         self.fallback = make_bot("greedy")
         self.done = asyncio.Event()
@@ -234,6 +237,12 @@ class Runner:
                 if isinstance(game_id, str):
                     listed.add(game_id)
                     self._spawn(self._maybe_accept(game_id))
+        if self.adopt:
+            self.adopt = False
+            self.mine |= listed
+            logger.info("--exit-when-done: waiting for the %d games found on connecting", len(listed))
+            if not listed:
+                self.done.set()
         # A game of ours that the snapshot no longer lists ended while we were away.
         for game_id in self.mine - listed:
             if not self._state(game_id).over:
@@ -461,7 +470,10 @@ def parser() -> argparse.ArgumentParser:
         help="with --create, how many games to create (default 1); without, how many invitations to accept",
     )
     p.add_argument(
-        "--exit-when-done", action="store_true", help="exit once the games created or joined here are all over"
+        "--exit-when-done",
+        action="store_true",
+        help="exit once the games created or joined here are all over "
+        "(without --create or --accept-invitations: the games found on connecting)",
     )
     p.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-vv: every request)")
     return p

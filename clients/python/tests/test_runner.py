@@ -155,6 +155,27 @@ async def test_an_invitation_is_left_alone_without_accept_invitations() -> None:
 
 
 @pytest.mark.anyio
+async def test_a_bot_restarted_mid_game_with_exit_when_done_exits_when_that_game_ends(caplog: pytest.LogCaptureFixture) -> None:
+    # Neither --create nor --accept-invitations: the run's games are those it finds.
+    caplog.set_level(logging.INFO)
+    server = FakeServer()
+    server.push("snapshot", {"games": [{"game_id": "g1", "status": "active", "version": 7, "your_turn": False}]})
+    server.push("game_finished", {"game_id": "g1", "version": 9, "result": {"winners": [0], "scores": [15, 9]}})
+
+    assert await run(server, Options(exit_when_done=True)) == 0
+    assert "game over: g1" in caplog.text
+
+
+@pytest.mark.anyio
+async def test_exit_when_done_with_no_game_to_create_accept_or_find_exits_at_once() -> None:
+    server = FakeServer()
+    server.push("snapshot", {"games": [], "invitations": [{"game_id": "g2", "variant": "base", "seats": 2, "version": 1}]})
+
+    assert await run(server, Options(exit_when_done=True)) == 0
+    assert not server.posted("/join/")
+
+
+@pytest.mark.anyio
 async def test_a_read_only_token_is_refused_at_once_rather_than_at_the_first_move(caplog: pytest.LogCaptureFixture) -> None:
     server = FakeServer()
     server.scopes = ["read"]
