@@ -44,7 +44,17 @@ def run(scenario: Callable[[], Awaitable[None]]) -> None:
 
 
 def in_thread(function: Callable[..., Any], *args: Any) -> Awaitable[Any]:
-    return sync_to_async(function, thread_sensitive=False)(*args)
+    """``function`` in the pool, its database connection closed after it (a pool
+    thread outlives the test: an open connection would keep the test database)."""
+    from django.db import connection
+
+    def closing() -> Any:
+        try:
+            return function(*args)
+        finally:
+            connection.close()
+
+    return sync_to_async(closing, thread_sensitive=False)()
 
 
 def test_a_move_reaches_an_asgi_stream_as_it_happens(alice: Any, bob: Any) -> None:
