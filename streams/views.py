@@ -185,12 +185,16 @@ async def async_frames(stream: OpenStream, media_type: str) -> AsyncIterator[byt
 
 
 def _last_event_id(request: Request) -> int | None:
-    raw = request.META.get("HTTP_LAST_EVENT_ID") or request.query_params.get("last_event_id")
+    header = request.META.get("HTTP_LAST_EVENT_ID")
+    raw = header or request.query_params.get("last_event_id")
     if raw is None or raw == "":
         return None
     if not raw.strip().isdigit():
+        # Named as the client sent it: the header, or the query parameter.
         raise ValidationError(
-            {"last_event_id": [gettext("An event id is a whole number, as the stream's `id` gave it.")]}
+            {"Last-Event-ID" if header else "last_event_id": [
+                gettext("An event id is a whole number, as the stream's `id` gave it.")
+            ]}
         )
     return int(raw)
 

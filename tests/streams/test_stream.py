@@ -52,9 +52,14 @@ def test_a_read_token_may_stream(alice: Any) -> None:
 
 
 def test_an_event_id_that_is_not_a_number_is_a_clear_400(alice: Any) -> None:
-    response = client_for(alice).get("/api/v1/stream/?last_event_id=abc", HTTP_ACCEPT=SSE)
+    client = client_for(alice)
+    response = client.get("/api/v1/stream/?last_event_id=abc", HTTP_ACCEPT=SSE)
     assert response.status_code == 400
-    assert "last_event_id" in response.json()["errors"] or "last_event_id" in str(response.json())
+    assert response.json()["code"] == "validation_error"
+    assert response.json()["errors"]["last_event_id"] == ["An event id is a whole number, as the stream's `id` gave it."]
+    by_header = client.get("/api/v1/stream/", HTTP_ACCEPT=SSE, HTTP_LAST_EVENT_ID="-5")
+    assert by_header.status_code == 400
+    assert list(by_header.json()["errors"]) == ["Last-Event-ID"]
 
 
 def test_a_first_connection_starts_with_a_snapshot_of_games_and_invitations(alice: Any, bob: Any, charlie: Any) -> None:
