@@ -1,6 +1,9 @@
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
+from tests.streams.stream_helpers import OPENED
 
 
 @pytest.fixture(autouse=True)
@@ -10,3 +13,10 @@ def _quick_stream(settings: Any) -> None:
     settings.STREAM_HEARTBEAT_SECONDS = 0.05
     settings.STREAM_POLL_SECONDS = 0.05
     settings.STREAM_REDIS_URL = None
+
+
+@pytest.fixture(autouse=True)
+def _streams_closed_at_the_end() -> Iterator[None]:
+    yield
+    while OPENED:
+        OPENED.pop().close()

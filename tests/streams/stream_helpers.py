@@ -31,10 +31,17 @@ def parse_sse(text: str) -> list[dict[str, Any]]:
     return frames
 
 
+# Every stream a test opened, closed when the test ends (tests/streams/conftest.py): an
+# iterator left to the garbage collector would run its clean-up (a query) whenever
+# the collector runs, in the middle of another test's query on the same connection.
+OPENED: list["WsgiStream"] = []
+
+
 class WsgiStream:
     """The development server's iterator, read frame by frame."""
 
     def __init__(self, response: Any, media_type: str = "text/event-stream") -> None:
+        OPENED.append(self)
         assert response.status_code == 200, response.content if not response.streaming else response.status_code
         self.response = response
         self.chunks: Iterator[bytes] = iter(response.streaming_content)
