@@ -264,6 +264,15 @@ class GameEvent(models.Model):
     def __str__(self) -> str:
         return f"{self.kind} {self.game_id} {self.payload.get('version', '')}"
 
+    def public_data(self) -> dict[str, Any]:
+        """What webhooks and the event stream send of the event: the game's id, its
+        version after the change, then the payload (public: people by user id, no
+        board, no deck, no blind-reserved card)."""
+        payload: dict[str, Any] = dict(self.payload) if isinstance(self.payload, dict) else {}
+        data = {"game_id": self.game_id, "version": payload.pop("version", None), **payload}
+        data["game_id"] = self.game_id
+        return data
+
 
 class GameEventClaim(models.Model):
     """One consumer's hold on one outbox event.

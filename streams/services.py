@@ -40,13 +40,6 @@ _TURN_KINDS = frozenset(
 READ_BATCH = 200
 
 
-def _event_data(game: Game, event: GameEvent) -> dict[str, Any]:
-    """A webhook body's ``data`` (docs/webhooks.md): the game's id, its version and
-    the public payload (no board, no deck, no blind-reserved card)."""
-    payload = dict(event.payload) if isinstance(event.payload, dict) else {}
-    return {"game_id": game.pk, "version": payload.pop("version", game.version), **payload}
-
-
 def _people(event: GameEvent) -> set[int]:
     payload = event.payload if isinstance(event.payload, dict) else {}
     named = {payload.get(key) for key in _PEOPLE_KEYS}
@@ -83,7 +76,7 @@ def stream_events_write(game: Game, events: list[GameEvent]) -> None:
     rows: dict[int, list[tuple[str, dict[str, Any]]]] = {}
     for event in events:
         for user_id in seated | _people(event):
-            rows.setdefault(user_id, []).append((event.kind, _event_data(game, event)))
+            rows.setdefault(user_id, []).append((event.kind, event.public_data()))
     if any(event.kind in _TURN_KINDS for event in events):
         turn = _your_turn(game, seats)
         if turn is not None:

@@ -83,10 +83,7 @@ def deliveries_due(*, now: datetime, limit: int) -> list[int]:
 def delivery_payload(*, event: GameEvent) -> dict[str, Any]:
     """What a delivery sends: the event's kind, time and public payload, and
     nothing else (never the board or the state; people by user id only)."""
-    payload: dict[str, Any] = dict(event.payload) if isinstance(event.payload, dict) else {}
-    data = {"game_id": event.game_id, "version": payload.pop("version", None), **payload}
-    data["game_id"] = event.game_id
-    return {"type": event.kind, "timestamp": event.created_at.isoformat(), "data": data}
+    return {"type": event.kind, "timestamp": event.created_at.isoformat(), "data": event.public_data()}
 
 
 def delivery_body(*, event: GameEvent) -> str:
