@@ -7,7 +7,7 @@ from typing import Any
 import engine
 
 from games import links, services
-from games.models import Game, Seat
+from games.models import Game, Move, Seat
 from tests.games.game_helpers import make_player, user_to_move
 
 NAMES = ("alice", "bob", "dave", "erin")
@@ -50,3 +50,16 @@ def deck_card_ids(game: Game) -> set[str]:
     data: Any = game.state
     state = engine.from_dict(data)
     return {card for deck in state.decks for card in deck}
+
+
+def blind_reserve_game(variant: str) -> tuple[Game, Seat, str]:
+    """A 3-seat game whose first player reserved blind from deck 1 and the others
+    played on: the game, the reserving seat and the card only it may see."""
+    game = started_game(variant, 3)
+    reserver = Seat.objects.get(game=game, index=game.to_move)
+    play(game, "reserve deck1")
+    card = Move.objects.get(game=game, ply=0).private_card
+    assert card
+    for _ in range(2):
+        play(game, first_take(game))  # the others play on; the card stays hidden in the reserve
+    return game, reserver, card

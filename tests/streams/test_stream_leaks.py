@@ -9,9 +9,9 @@ import re
 
 import pytest
 
-from games.models import Game, Move, Seat
+from games.models import Game, Seat
 from streams.models import StreamEvent
-from tests.games.board_helpers import deck_card_ids, first_take, play, seats, started_game
+from tests.games.board_helpers import blind_reserve_game, deck_card_ids, seats
 from tests.games.game_helpers import play_to_end
 
 pytestmark = pytest.mark.django_db
@@ -25,14 +25,7 @@ def shown_to(seat: Seat) -> str:
 
 @pytest.fixture(params=["base", "marvel"])
 def game_with_a_blind_reserve(request: pytest.FixtureRequest) -> tuple[Game, Seat, str]:
-    game = started_game(request.param, 3)
-    reserver = Seat.objects.get(game=game, index=game.to_move)
-    play(game, "reserve deck1")
-    card = Move.objects.get(game=game, ply=0).private_card
-    assert card
-    for _ in range(2):
-        play(game, first_take(game))  # the others play on; the card stays hidden in the reserve
-    return game, reserver, card
+    return blind_reserve_game(request.param)
 
 
 def test_no_other_seat_is_streamed_the_blind_reserved_card(game_with_a_blind_reserve: tuple[Game, Seat, str]) -> None:
