@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from django.core import mail
+from playwright.sync_api import expect
 
 from games import services
 from games.models import Game
@@ -51,7 +52,7 @@ def test_a_visitor_signs_up_with_the_emailed_code_logs_out_and_logs_in_again(
     page.get_by_label("Username").fill("carol")
     page.get_by_label("Password").fill("not the password")
     page.get_by_role("button", name="Log in").click()
-    assert page.get_by_text("The username or password is wrong").is_visible()
+    expect(page.get_by_text("The username or password is wrong")).to_be_visible()
 
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Log in").click()
@@ -92,5 +93,5 @@ def test_an_invited_player_signs_up_and_lands_on_the_game_listed_in_my_games_at_
     page.wait_for_url("**/accounts/settings/")
     page.get_by_label("Time zone").select_option("Europe/Riga")
     page.get_by_role("button", name="Save the time zone").click()
-    assert page.get_by_text("Time zone saved: Europe/Riga.").is_visible()
+    expect(page.get_by_text("Time zone saved: Europe/Riga.")).to_be_visible()
     screenshot(page, "account-settings-phone")

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from django.utils import timezone
+from playwright.sync_api import expect
 
 from games import services
 from games.models import Game, Seat
@@ -126,7 +127,7 @@ def test_a_player_finds_the_most_urgent_game_and_starts_a_new_one(
     page.get_by_label("Players").fill("3")
     page.get_by_label("Invite").fill("bob, nobody")
     page.get_by_role("button", name="Start the game").click()
-    assert page.get_by_text("There is no player with the username nobody.").is_visible()
+    expect(page.get_by_text("There is no player with the username nobody.")).to_be_visible()
     assert_fits(page)
     assert_accessible(page)
     screenshot(page, f"site-new-game-refused-{width}")
