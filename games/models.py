@@ -252,6 +252,10 @@ class GameEvent(models.Model):
         GAME_ADJUDICATED = "game_adjudicated"
         DEADLINE_EXTENDED = "deadline_extended"
         SEAT_REPLACED = "seat_replaced"
+        # Table talk: a message in the game's chat. It changes nothing in the game,
+        # so it carries the version as it stands (GameWrites.note) and a move
+        # chosen on that version is still accepted.
+        CHAT = "chat"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=32, choices=Kind.choices)

@@ -80,6 +80,12 @@ class GameWrites:
         self.game.version += 1
         self.events.append(GameEvent(game=self.game, kind=kind, payload={**payload, "version": self.game.version}))
 
+    def note(self, kind: str, payload: dict[str, object]) -> None:
+        """Queue an outbox event for something beside the game that changes nothing
+        in it (a chat message): the version stays as it is, so a move chosen on
+        it is still accepted, and the event carries that version."""
+        self.events.append(GameEvent(game=self.game, kind=kind, payload={**payload, "version": self.game.version}))
+
     def flush(self) -> None:
         """Insert the rows, and have the outbox consumers queued once the
         transaction commits (a rolled-back change queues nothing)."""
