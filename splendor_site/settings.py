@@ -85,6 +85,8 @@ INSTALLED_APPS = [
     "webhooks",
     "leagues",
     "streams",
+    "chat",
+    "calendars",
     "anymail",
     # The wiring layer: management commands only (serve, bench_make_games), no models.
     "splendor_site.apps.SiteConfig",

@@ -2,7 +2,7 @@
 against the project's one-way dependencies (docs/architecture.md, "Layers").
 
     splendor_site      wiring on top: settings, URLs, the Celery app, WSGI/ASGI
-    leagues, notifications, webhooks, streams  ->  games  ->  accounts
+    leagues, notifications, webhooks, streams, chat, calendars  ->  games  ->  accounts
     api                HTTP plumbing below the apps (imports no app)
     core               domain errors and database helpers (no app, no HTTP)
     engine             the rules: standard library only
@@ -20,9 +20,10 @@ from tests.import_graph import import_cycle, imports_between, write_package
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = (
-    "engine", "core", "api", "accounts", "games", "notifications", "webhooks", "leagues", "streams", "splendor_site",
+    "engine", "core", "api", "accounts", "games", "notifications", "webhooks", "leagues", "streams", "chat", "calendars",
+    "splendor_site",
 )
-APPS = ("accounts", "games", "notifications", "webhooks", "leagues", "streams")
+APPS = ("accounts", "games", "notifications", "webhooks", "leagues", "streams", "chat", "calendars")
 # Modules that hold the domain: they never speak HTTP.
 NO_HTTP_MODULES = ("models", "services", "selectors", "tasks", "errors", "results", "receivers", "signals")
 
@@ -71,9 +72,9 @@ def _forbidden(module: str, imported: str) -> str | None:
     if own in APPS or own in ("engine", "core", "api"):
         if other == "splendor_site":
             return "nothing imports splendor_site: it is the wiring on top"
-    if own == "accounts" and other in ("games", "notifications", "webhooks", "leagues", "streams"):
+    if own == "accounts" and other in ("games", "notifications", "webhooks", "leagues", "streams", "chat", "calendars"):
         return "games may use accounts, never the reverse (accounts sends signals instead)"
-    if own == "games" and other in ("notifications", "webhooks", "leagues", "streams"):
+    if own == "games" and other in ("notifications", "webhooks", "leagues", "streams", "chat", "calendars"):
         return "news leaves games only as GameEvent rows: games imports no consumer"
     leaf = module.split(".")[-1]
     if own in APPS and leaf in NO_HTTP_MODULES and other == "rest_framework":
