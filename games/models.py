@@ -385,6 +385,8 @@ class ModerationEntry(models.Model):
         LEAGUE_SUSPENDED = "league_suspended", "Suspended a player from a league"
         LEAGUE_UNSUSPENDED = "league_unsuspended", "Lifted a suspension from a league"
         BOARD_VIEWED = "board_viewed", "Viewed the board as a seat"
+        # Table talk (chat.services.chat_message_hide; details: message_id, thread).
+        CHAT_MESSAGE_HIDDEN = "chat_message_hidden", "Hid a chat message"
 
     user_id = models.IntegerField(help_text="The moderator (a user id).")
     action = models.CharField(max_length=32, choices=Action.choices)
