@@ -4,6 +4,7 @@ Public API (a contract: the service and external tests use these names)::
 
     s = new_game(variant="base", players=2, seed=7)
     legal_moves(s); format_move(m); parse_move(s, text, languages=("it",)); apply(s, m)
+    read_move(s, text)                   # canonical, not checked against the rules (plans)
     to_move(s); observe(s, seat); is_over(s); outcome(s)
     to_dict(s); from_dict(d); replay(variant, players, seed_or_deal, moves)
     determinize(observe(s, seat), rng)   # the hidden cards dealt again (sandbox, search)
@@ -28,7 +29,7 @@ from __future__ import annotations
 
 from .errors import AmbiguousMove, EngineError, IllegalMove, InvalidNotation, Message, Word, Words
 from .moves import Move, format_move, move_from_text
-from .notation import parse_move
+from .notation import parse_move, read_move
 from .observation import observe
 from .play import apply, replay
 from .results import (
@@ -57,7 +58,7 @@ __all__ = [
     "Word", "Words",
     "VARIANTS", "apply", "check_invariants", "determinize", "format_move", "from_dict", "is_legal", "is_over",
     "legal_moves", "move_details", "move_from_text", "new_game", "observe", "outcome",
-    "parse_move", "replay", "score", "seat_permutation", "to_dict", "to_move",
+    "parse_move", "read_move", "replay", "score", "seat_permutation", "to_dict", "to_move",
     # typed results
     "BoardView", "CardView", "EndReason", "GauntletView", "HiddenReservedView",
     "MarketCardView", "MoveDetails", "Outcome", "ReservedCardView", "SeatView", "TileView",

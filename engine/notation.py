@@ -39,26 +39,45 @@ def parse_move(state: State, text: str, *, languages: Iterable[str] = (ENGLISH,)
     :class:`IllegalMove` (with the rule id) for a move the rules forbid here, and
     :class:`AmbiguousMove` (with ``choices``) when a required choice is missing.
     """
-    grammar = grammar_for(languages)
+    move = _read(state, text, grammar_for(languages), hand_seat=state.seat)
+    if move in legal_index(state):
+        return move
+    diagnose(state, move)
+
+
+def read_move(
+    state: State, text: str, *, languages: Iterable[str] = (ENGLISH,), hand_seat: int | None = None
+) -> Move:
+    """The canonical move that ``text`` names, read as :func:`parse_move` reads
+    it but not checked against the rules: for a move to be played later (a
+    conditional move), whose legality is known only then.
+
+    The board resolves only the friendly references: a market slot ("2c") names
+    the card in it now, a hand slot ("h1") a reserved card of ``hand_seat``
+    (refused when it is None, so that no seat's hidden reserve is read).
+    Raises :class:`InvalidNotation` for text that is no move at all.
+    """
+    return _read(state, text, grammar_for(languages), hand_seat=hand_seat)
+
+
+def _read(state: State, text: str, grammar: Grammar, *, hand_seat: int | None) -> Move:
+    """Canonical notation first, then the lenient reading of ``grammar``."""
     if isinstance(text, str):
         if len(text) > MAX_MOVE_TEXT:
             raise InvalidNotation(gettext_noop("a move is at most %(limit)s characters", limit=MAX_MOVE_TEXT))
         text = grammar.courtesy_strip(text)
         _check_characters(text, grammar)
     try:
-        move = move_from_text(text)
+        return move_from_text(text)
     except InvalidNotation as canonical_error:
         try:
-            move = _lenient(state, text, grammar)
+            return _lenient(state, text, grammar, hand_seat)
         except InvalidNotation as lenient_error:
             first = text.split()[:1] if isinstance(text, str) else []
             if first and (word_key(first[0]) in grammar.verbs or grammar.code != ENGLISH):
                 # The lenient reading's words name the other language's verbs too.
                 raise lenient_error from None
             raise canonical_error from None
-    if move in legal_index(state):
-        return move
-    diagnose(state, move)
 
 
 def _check_characters(text: str, grammar: Grammar) -> None:
@@ -134,7 +153,7 @@ def _letters(v: Variant, words: list[str], what: str, grammar: Grammar) -> str:
     return sort_letters(out)
 
 
-def _card_ref(state: State, arg: str, kind: str) -> tuple[str | None, int | None]:
+def _card_ref(state: State, arg: str, kind: str, hand_seat: int | None) -> tuple[str | None, int | None]:
     v = state.variant
     a = arg.strip().lower()
     compact = a.replace(" ", "")
@@ -154,10 +173,12 @@ def _card_ref(state: State, arg: str, kind: str) -> tuple[str | None, int | None
         return cid, None
     m = re.fullmatch(r"h([1-3])", compact)
     if m:
-        hand = state.players[state.seat].reserved
         k = int(m.group(1))
         if kind != "buy":
             raise InvalidNotation(gettext_noop("hand slots h1-h3 name your reserved cards, which you can only buy"))
+        if hand_seat is None:
+            raise InvalidNotation(gettext_noop("here a reserved card is named by its id (2-13), not a hand slot"))
+        hand = state.players[hand_seat].reserved
         if k > len(hand):
             raise InvalidNotation(ngettext("you have %(count)s reserved card; there is no %(slot)s",
                                             "you have %(count)s reserved cards; there is no %(slot)s",
@@ -203,7 +224,7 @@ def _verbs_named(grammar: Grammar) -> str:
     return named
 
 
-def _lenient(state: State, text: str, grammar: Grammar) -> Move:
+def _lenient(state: State, text: str, grammar: Grammar, hand_seat: int | None) -> Move:
     if not isinstance(text, str) or not text.strip():
         raise InvalidNotation(gettext_noop("the move is empty"))
     v = state.variant
@@ -253,7 +274,7 @@ def _lenient(state: State, text: str, grammar: Grammar) -> Move:
     elif kind in ("reserve", "buy"):
         if not segments["args"]:
             raise InvalidNotation(gettext_noop("%(text)s: '%(verb)s' needs a card", text=repr(text), verb=kind))
-        card, deck = _card_ref(state, " ".join(_deck_words(segments["args"], grammar)), kind)
+        card, deck = _card_ref(state, " ".join(_deck_words(segments["args"], grammar)), kind, hand_seat)
         if "pay" in segments:
             pay = _letters(v, segments["pay"], "J:", grammar)
     elif segments["args"]:
