@@ -45,6 +45,7 @@ from core.text import listed
 from games import errors, links, replays, selectors, services
 from games.errors import GameNotFound
 from games.models import Game, Move, Seat
+from games.page_panels import game_page_panels
 from games.page_session import LoginNeeded, Viewer, page_viewer, seat_forget, seat_remember
 from games.presentation import board_context, bot_the, bot_title, bot_title_plural, seat_words
 from games.table import move_kinds
@@ -260,6 +261,8 @@ def _draw(
         "login_url": _login_url(request) if seat is None else "",
         "public": game.public,
         "email_warning": _email_warning(seat),
+        # What apps above games show beside the board (table talk): settings.GAME_PAGE_PANELS.
+        "panels": game_page_panels(request, viewer),
     }
     return with_forms(render(request, "games/game_page.html", context, status=status))
 

@@ -595,6 +595,9 @@ PLAYER_PROFILE_EXTRAS: list[str] = ["leagues.selectors.player_ratings"]
 # Functions (dotted paths) that let more people see private games: each takes a user
 # and returns a filter (Q) on games.Game; games.selectors.game_visible_q ORs them in.
 GAME_VISIBILITY_EXTRAS: list[str] = ["leagues.selectors.games_administered_q"]
+# Functions (dotted paths) that add a panel to the game page: each takes the request and
+# the page's viewer and returns a template and its context, or None (games.page_panels).
+GAME_PAGE_PANELS: list[str] = []
 # Functions (dotted paths) that tell whether a game counts in a competition: each
 # takes a game id and returns a bool. A sandbox of such a game has no bots while
 # it is played (games.services.sandbox_create), as a rated game's has none.
