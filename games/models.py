@@ -177,6 +177,13 @@ class Seat(models.Model):
     # The secret behind the seat's email reply address (play by email); its own
     # key so that the page link and the reply address are revoked apart.
     reply_key = models.CharField(max_length=64, default=new_seat_key)
+    # The seat's conditional moves (docs/plans.md): lines {"if", "then", "next"} in
+    # canonical notation, played by games.services.turns.autoplay. Seen only by the
+    # seat's holder until the game is over.
+    plan = models.JSONField(default=list, blank=True)
+    # What the plan did since it was last stored (played a line, or was cleared and
+    # why), newest last, for its owner alone.
+    plan_outcomes = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["index", "join_position", "id"]
@@ -215,6 +222,9 @@ class Move(models.Model):
     automatic = models.BooleanField(default=False)
     # Who chose the move; automatic is true unless it is the player.
     played_by = models.CharField(max_length=8, choices=PlayedBy.choices, default=PlayedBy.PLAYER)
+    # Played from the seat's plan (docs/plans.md): private until the game is over,
+    # when the export shows it.
+    from_plan = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
