@@ -79,6 +79,40 @@ Renderer = Callable[[Notification], KindContext]
 _RENDERERS: dict[str, Renderer] = {}
 
 
+@dataclass(frozen=True)
+class EmailSection:
+    """What another app adds to an email above its footer (table talk: the lines
+    since the recipient's last game email): plain text, and HTML already escaped."""
+
+    text: str
+    html: str
+
+
+Section = Callable[[Notification], EmailSection | None]
+_SECTIONS: list[Section] = []
+
+
+def email_section_register(section: Section) -> None:
+    """Have ``section(notification)`` asked, for every email rendered, for an
+    ``EmailSection`` to show above the footer (None: nothing)."""
+    if section not in _SECTIONS:
+        _SECTIONS.append(section)
+
+
+def _sections(notification: Notification) -> list[EmailSection]:
+    found: list[EmailSection] = []
+    for section in _SECTIONS:
+        try:
+            shown = section(notification)
+        except Exception:
+            # What another app adds never keeps the email itself from going.
+            logger.exception("notification %s: an email section failed; sent without it", notification.pk)
+            continue
+        if shown is not None:
+            found.append(shown)
+    return found
+
+
 class UnknownKind(LookupError):
     pass
 
@@ -117,6 +151,7 @@ def _email_render(notification: Notification) -> RenderedEmail:
     kind = notification.kind
     answer = renderer_for(kind)(notification)
     context = {**base_context(notification), **answer.context}
+    context["sections"] = _sections(notification)
     subject = " ".join(render_to_string(f"notifications/email/{kind}_subject.txt", context).split())
     text = render_to_string(f"notifications/email/{kind}.txt", context)
     html = render_to_string(f"notifications/email/{kind}.html", context)
