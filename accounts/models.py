@@ -241,3 +241,32 @@ class EmailAddress(models.Model):
     @property
     def is_verified(self) -> bool:
         return self.verified_at is not None
+
+
+class CalendarFeed(models.Model):
+    """The secret in the address of an account's deadlines calendar,
+    ``/calendar/<secret>.ics`` (calendars.views, docs/calendar.md).
+
+    Kept in clear, since the settings page and ``GET /api/v1/me/`` show the address
+    whenever asked; looked up only by its SHA-256 (``secret_digest``), so that how
+    long a look-up takes tells nothing about the stored secrets. Made on first need
+    (accounts.services.calendar_feed_get), replaced by a rotation, after which the
+    old address answers 404; deleted when the account is erased. Never logged
+    (api.log_redaction), exported or shown whole in the admin."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="calendar_feed")
+    secret = models.CharField(max_length=64, editable=False)
+    secret_digest = models.CharField(max_length=64, unique=True, editable=False)  # SHA-256 hex of secret
+    created_at = models.DateTimeField(auto_now_add=True)
+    rotated_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = "calendar feed"
+
+    def __str__(self) -> str:
+        return f"calendar feed of account {self.user_id} (…{self.secret_tail})"
+
+    @property
+    def secret_tail(self) -> str:
+        """The last four characters: enough to tell two addresses apart, nothing to open one with."""
+        return self.secret[-4:]

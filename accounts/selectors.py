@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import TYPE_CHECKING, TypedDict
 
@@ -9,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
 
 from accounts.errors import PlayerNotFoundError
-from accounts.models import ApiToken, EmailAddress, Player
+from accounts.models import ApiToken, CalendarFeed, EmailAddress, Player
 from accounts.tokens import TOKEN_PREFIX, token_hash
 
 if TYPE_CHECKING:
@@ -17,15 +18,44 @@ if TYPE_CHECKING:
 
 
 def token_get_by_plaintext(*, plaintext: str) -> ApiToken | None:
-    """The token (revoked or not) whose secret is `plaintext`, with its user and the
-    user's player, in one query (every API request makes it)."""
+    """The token (revoked or not) whose secret is `plaintext`, with its user, the
+    user's player and calendar address (GET /api/v1/me/ shows it), in one query
+    (every API request makes it)."""
     if not plaintext.startswith(TOKEN_PREFIX):
         return None
     try:
         # get(), not first(): key_hash is unique, and first() would add an ORDER BY.
-        return ApiToken.objects.select_related("user__player").get(key_hash=token_hash(plaintext))
+        return ApiToken.objects.select_related("user__player", "user__calendar_feed").get(key_hash=token_hash(plaintext))
     except ApiToken.DoesNotExist:
         return None
+
+
+# What a calendar secret can look like (accounts.services.calendar_feeds): anything
+# else is refused unread.
+_CALENDAR_SECRET = re.compile(r"[A-Za-z0-9_-]{20,64}")
+
+
+def calendar_feed_owner(*, secret: str) -> Player | None:
+    """The player whose deadlines calendar ``secret`` opens, with their user, in one
+    query; None for an unknown or replaced secret and for an account that may not
+    be served (disabled, erased, suspended). Looked up by the secret's SHA-256,
+    never by the secret itself, so that the time a look-up takes tells nothing."""
+    if not _CALENDAR_SECRET.fullmatch(secret):
+        return None
+    try:
+        # SHA-256, as for API tokens (accounts.tokens); get(): the digest is unique.
+        feed = CalendarFeed.objects.select_related("user__player").get(secret_digest=token_hash(secret))
+    except CalendarFeed.DoesNotExist:
+        return None
+    if not feed.user.is_active:
+        return None
+    try:
+        player: Player = feed.user.player
+    except Player.DoesNotExist:
+        return None
+    if player.is_erased or player.is_suspended:
+        return None
+    return player
 
 
 def token_list(*, user: User) -> QuerySet[ApiToken]:

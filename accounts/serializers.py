@@ -10,6 +10,7 @@ from rest_framework import serializers
 
 from accounts.models import ApiToken, Language, Player, Scope
 from accounts.selectors import AddressEntry, player_email_warning
+from accounts.services.calendar_feeds import calendar_feed_get, calendar_url
 from api.problems import ProblemSerializer
 from api.serializers import StrictInputSerializer
 
@@ -132,12 +133,17 @@ class MeSerializer(serializers.ModelSerializer[Player]):
     language = serializers.ChoiceField(
         choices=Language.choices, help_text="The language of your emails, email replies and pages."
     )
+    calendar_url = serializers.SerializerMethodField(
+        help_text="Your deadlines calendar (iCalendar), to subscribe to in a calendar app (docs/calendar.md). "
+        "Anyone with this address sees your deadlines: keep it secret, and replace it with POST "
+        "/api/v1/me/calendar/rotate/ if it got out."
+    )
 
     class Meta:
         model = Player
         fields = [
             "id", "username", "email", "display_name", "email_verified_at", "created_at", "scopes", "time_zone",
-            "email_warning", "confirm_moves", "language",
+            "email_warning", "confirm_moves", "language", "calendar_url",
         ]
         read_only_fields = fields
 
@@ -148,6 +154,15 @@ class MeSerializer(serializers.ModelSerializer[Player]):
 
     def get_email_warning(self, obj: Player) -> str | None:
         return player_email_warning(player=obj)
+
+    def get_calendar_url(self, obj: Player) -> str:
+        return calendar_url(feed=calendar_feed_get(user=obj.user))
+
+
+class CalendarUrlSerializer(serializers.Serializer[dict[str, str]]):
+    calendar_url = serializers.CharField(
+        help_text="The new address of your deadlines calendar; the one before it answers 404 from now on."
+    )
 
 
 class MeUpdateSerializer(StrictInputSerializer):

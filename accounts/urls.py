@@ -11,6 +11,7 @@ urlpatterns = [
     path("tokens/recover/", views.TokenRecoverView.as_view(), name="tokens-recover"),
     path("tokens/recover/confirm/", views.TokenRecoverConfirmView.as_view(), name="tokens-recover-confirm"),
     path("me/", views.MeView.as_view(), name="me"),
+    path("me/calendar/rotate/", views.CalendarRotateView.as_view(), name="me-calendar-rotate"),
     path("me/password/", views.PasswordView.as_view(), name="me-password"),
     path("me/emails/", views.EmailAddressListView.as_view(), name="me-emails"),
     path("me/emails/<int:address_id>/", views.EmailAddressDetailView.as_view(), name="me-email-detail"),

@@ -41,6 +41,7 @@ from accounts.selectors import AddressEntry
 from accounts.permissions import CanPlay, CanRead, CanReadOrPlay, request_user
 from accounts.serializers import (
     AccountProblemSerializer,
+    CalendarUrlSerializer,
     EmailAddressAddSerializer,
     EmailAddressSerializer,
     EmailAddressVerifySerializer,
@@ -309,6 +310,24 @@ class MeView(APIView):
         serializer.is_valid(raise_exception=True)
         services.player_erase_confirmed(user=request_user(request), confirm=serializer.validated_data.get("confirm"))
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class CalendarRotateView(APIView):
+    permission_classes = [CanPlay]
+
+    @extend_schema(
+        operation_id="me_calendar_rotate",
+        summary="Replace the address of your deadlines calendar",
+        description="Makes a new secret address for your deadlines calendar (`calendar_url`, docs/calendar.md) "
+        "and answers with it; the old address answers 404 from now on, so calendar apps subscribed to it stop "
+        "updating until given the new one. Needs a `play` token.",
+        request=None,
+        responses={200: CalendarUrlSerializer, **_problems()},
+        parameters=[RETRY_AFTER],
+    )
+    def post(self, request: Request) -> Response:
+        feed = services.calendar_feed_rotate(user=request_user(request))
+        return Response({"calendar_url": services.calendar_url(feed=feed)})
 
 
 class PasswordView(APIView):

@@ -52,6 +52,8 @@ urlpatterns = [
     path("accounts/vacation/", game_account_pages.vacation, name="accounts-vacation"),
     path("accounts/settings/", notification_account_pages.account_settings, name="accounts-settings"),
     path("accounts/", include("accounts.page_urls")),
+    # An account's deadlines calendar, /calendar/<secret>.ics (calendars.views); iCalendar, not the API.
+    path("", include("calendars.urls")),
 ]
 
 # Bounce reports (notifications.email.bounces) and inbound mail

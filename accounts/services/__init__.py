@@ -9,9 +9,16 @@ its callers use.
 - ``addresses``: more than one address per account: adding one (verified by an
   emailed code), making one primary, removing one;
 - ``limits``: wrong passwords per username and client, and how many emails with
-  codes or links an address and a client get.
+  codes or links an address and a client get;
+- ``calendar_feeds``: the secret address of the account's deadlines calendar.
 """
 
+from accounts.services.calendar_feeds import (
+    calendar_feed_get,
+    calendar_feed_rotate,
+    calendar_secret_digest,
+    calendar_url,
+)
 from accounts.services.claims import (
     CODE_LIFETIME,
     RECOVERY_LIFETIME,
@@ -110,6 +117,10 @@ __all__ = [
     "VERIFICATION_MAX_ATTEMPTS",
     "VERIFICATION_RESEND_INTERVAL",
     "account_email_take",
+    "calendar_feed_get",
+    "calendar_feed_rotate",
+    "calendar_secret_digest",
+    "calendar_url",
     "account_emails_forget_old",
     "code_email_send",
     "email_change_confirm",

@@ -33,6 +33,7 @@ from accounts.errors import (
 from accounts.models import (
     AccountEmailSent,
     ApiToken,
+    CalendarFeed,
     EmailAddress,
     EmailVerification,
     Language,
@@ -413,7 +414,7 @@ def player_erase(*, user: User) -> None:
     game keep their history, but nothing in them names the person any more: the
     username becomes ``deleted-<id>``, the display name ``deleted player <id>``,
     the email address and names are blanked, the password made unusable and the
-    account inactive. Its tokens, added addresses and emailed codes are deleted, as are the counts
+    account inactive. Its tokens, calendar address, added addresses and emailed codes are deleted, as are the counts
     of wrong passwords kept for its username, of emails sent to its addresses, and
     the admin history's record of the names it had. ``account_erased`` asks the other apps, in the same
     transaction, to scrub what they keep; once this commits, ``account_disabled``
@@ -441,6 +442,7 @@ def player_erase(*, user: User) -> None:
         player.erased_at = now
         player.save()
         ApiToken.objects.filter(user=account).delete()
+        CalendarFeed.objects.filter(user=account).delete()
         EmailVerification.objects.filter(user=account).delete()
         added = list(EmailAddress.objects.filter(user=account).values_list("address", flat=True))
         EmailAddress.objects.filter(user=account).delete()
