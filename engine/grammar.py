@@ -31,7 +31,9 @@ ENGLISH = "en"
 ACTIONS: tuple[str, ...] = ("take", "reserve", "buy", "pass")
 PARTS: tuple[str, ...] = ("return", "noble", "location")
 # The email commands other than a move (notifications.inbound.commands.CommandKind).
-COMMANDS: tuple[str, ...] = ("resign", "confirm", "board", "help", "vacation", "moves", "new", "accept", "decline")
+COMMANDS: tuple[str, ...] = (
+    "resign", "confirm", "board", "help", "vacation", "moves", "new", "accept", "decline", "say",
+)
 
 # Invisible characters some mail and chat clients put around words.
 _ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
@@ -172,6 +174,8 @@ ENGLISH_GRAMMAR = _grammar(
         "accept": "accept",
         "join": "accept",
         "decline": "decline",
+        # Table talk: the rest of the line (and the lines after it) is a chat message.
+        "say": "say",
     },
     courtesy=("please", "thanks", "thank you"),
     with_words=("with", "invite"),
@@ -223,6 +227,7 @@ ITALIAN_GRAMMAR = _grammar(
         "accetta": "accept",
         "accettare": "accept",
         "rifiuta": "decline",
+        "di": "say",
         "rifiutare": "decline",
     },
     courtesy=("per favore", "per piacere", "grazie", "grazie mille"),
@@ -277,6 +282,7 @@ LATVIAN_GRAMMAR = _grammar(
         "pieņemu": "accept",
         "noraidīt": "decline",
         "noraidu": "decline",
+        "saki": "say",
     },
     courtesy=("lūdzu", "paldies", "liels paldies"),
     with_words=("ar", "uzaicini"),

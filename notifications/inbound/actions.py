@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import timedelta
 from typing import Any
 from urllib.parse import urlencode
@@ -340,8 +340,10 @@ def signup_invitation_send(*, address: str, game_id: str, inviter: Any) -> None:
 
 
 # The handler of each command kind that acts (confirm is carried out by
-# notifications.inbound.services; unknown and empty are refused).
-COMMAND_HANDLERS = {
+# notifications.inbound.services; unknown and empty are refused). Apps above games
+# add theirs with command_handler_register (say: chat.inbound).
+CommandHandler = Callable[[InboundMessage, InboundEmail, Any, "Seat | None"], str]
+COMMAND_HANDLERS: dict[CommandKind, CommandHandler] = {
     CommandKind.MOVE: _move,
     CommandKind.RESIGN: _resign,
     CommandKind.BOARD: _board,
@@ -352,3 +354,9 @@ COMMAND_HANDLERS = {
     CommandKind.DECLINE: _decline,
     CommandKind.NEW: _new,
 }
+
+
+def command_handler_register(kind: CommandKind, handler: CommandHandler) -> None:
+    """Have ``handler(inbound, parsed, user, seat)`` carry out ``kind`` (an app's own
+    command, such as table talk's ``say``); it returns the message's status."""
+    COMMAND_HANDLERS[kind] = handler

@@ -45,6 +45,7 @@ class CommandKind(enum.StrEnum):
     NEW = "new"
     ACCEPT = "accept"
     DECLINE = "decline"
+    SAY = "say"  # table talk: the rest of the line and the lines after it (chat.inbound)
     UNKNOWN = "unknown"  # no command word: the reply says how to write one
     EMPTY = "empty"  # nothing written at all
 
@@ -155,7 +156,10 @@ def command_from_text(text: str, *, subject: str = "", languages: Iterable[str] 
     read when the body has none."""
     grammar = grammar_for(languages)
     lines = [line.strip() for line in text.split("\n")]
-    for line in lines:
+    for number, line in enumerate(lines):
+        said = _say(line, lines[number + 1 :], grammar)
+        if said is not None:
+            return said
         if len(line) > MAX_LINE:
             continue
         command = _line_command(line, grammar)
@@ -168,6 +172,18 @@ def command_from_text(text: str, *, subject: str = "", languages: Iterable[str] 
     if not written:
         return Command(CommandKind.EMPTY)
     return Command(CommandKind.UNKNOWN, text=written[:MAX_LINE])
+
+
+def _say(line: str, after: list[str], grammar: Grammar) -> Command | None:
+    """``say <message>``: the message is the rest of the line and the lines after it
+    (the sender's own words: quotes and signature are left out before this reads
+    them), as written; a line of any length."""
+    words = text_normalise(line).split(None, 1)
+    if not words or grammar.commands.get(word_key(words[0]).rstrip(":,.!")) != CommandKind.SAY.value:
+        return None
+    first = line.split(None, 1)[1] if len(line.split(None, 1)) > 1 else ""
+    message = "\n".join([first, *after]).strip()
+    return Command(CommandKind.SAY, text=line[:MAX_LINE], argument=message)
 
 
 def command_languages(user: object) -> tuple[str, ...]:
