@@ -1,5 +1,6 @@
 """Admin for players and tokens. Tokens are read-only here: the secret is never
-stored, and the hash is of no use to a person, so neither is shown. A player is
+stored, and the hash is of no use to a person, so neither is shown; of a
+calendar address only its last four characters are. A player is
 never deleted here (the next request would make the profile again, and seats
 point at the account): the erase action, after a confirmation page, erases it."""
 
@@ -14,7 +15,7 @@ from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
-from accounts.models import ApiToken, EmailAddress, Player
+from accounts.models import ApiToken, CalendarFeed, EmailAddress, Player
 from api.admin_tools import NoAddMixin, ReadOnlyMixin, happened, titled
 from accounts.services import player_disable, player_erase, token_revoke
 
@@ -29,7 +30,7 @@ def _address_words(address: str, verified: bool) -> str:
 class PlayerAdmin(admin.ModelAdmin[Player]):
     list_display = ["display_name", "user", "email_verified_at", "created_at"]
     search_fields = ["display_name", "user__username", "user__email"]
-    readonly_fields = ["user", "email_verified_at", "other_addresses", "created_at", "erased_at"]
+    readonly_fields = ["user", "email_verified_at", "other_addresses", "calendar_address", "created_at", "erased_at"]
     list_select_related = ["user"]
     list_filter = [("user__is_active", titled(gettext_lazy("active"))), ("erased_at", happened(gettext_lazy("erased")))]
     actions = ["disable_accounts", "erase_accounts"]
@@ -42,6 +43,15 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
         """The addresses added to the account besides its primary one (``user.email``)."""
         rows = EmailAddress.objects.filter(user_id=obj.user_id)
         return ", ".join(_address_words(row.address, row.is_verified) for row in rows) or "-"
+
+    @admin.display(description=gettext_lazy("calendar address"))
+    def calendar_address(self, obj: Player) -> str:
+        """Whether the account has a deadlines calendar address, and its last four
+        characters to tell one from the next: never the secret itself."""
+        feed = CalendarFeed.objects.filter(user_id=obj.user_id).first()
+        if feed is None:
+            return gettext("none yet")
+        return gettext("made; it ends in …%(tail)s") % {"tail": feed.secret_tail}
 
     @admin.action(description=gettext_lazy("Disable the selected accounts (their seats leave their games at once)"))
     def disable_accounts(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:

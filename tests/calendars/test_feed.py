@@ -153,3 +153,38 @@ def test_the_calendar_is_in_the_accounts_language(alice: Any, bob: Any) -> None:
 def test_the_same_games_give_the_same_bytes(alice: Any, bob: Any) -> None:
     _games_waiting_on(alice, bob)
     assert fetch(alice).content == fetch(alice).content
+
+
+def test_the_seasons_of_the_accounts_leagues_start_and_end_as_all_day_events(alice: Any, bob: Any) -> None:
+    from leagues.models import League, Membership, Season
+
+    now = timezone.now()
+    mine = League.objects.create(name="Riga Sapphires")
+    Membership.objects.create(league=mine, user=alice, status=Membership.Status.ACTIVE, requested_at=now)
+    Season.objects.create(league=mine, number=2, starts_on=date(2027, 1, 4), ends_on=date(2027, 3, 28))
+    other = League.objects.create(name="Bob's own league")
+    Membership.objects.create(league=other, user=bob, status=Membership.Status.ACTIVE, requested_at=now)
+    Season.objects.create(league=other, number=1, starts_on=date(2027, 1, 4), ends_on=date(2027, 2, 1))
+    calendar = parsed(alice)
+    seasons = {str(event["SUMMARY"]): event for event in events(calendar)}
+    assert set(seasons) == {"Riga Sapphires: season 2 starts", "Riga Sapphires: season 2 ends"}
+    starts, ends = seasons["Riga Sapphires: season 2 starts"], seasons["Riga Sapphires: season 2 ends"]
+    assert starts.decoded("DTSTART") == date(2027, 1, 4) and starts.decoded("DTEND") == date(2027, 1, 5)
+    assert ends.decoded("DTSTART") == date(2027, 3, 28) and ends.decoded("DTEND") == date(2027, 3, 29)
+    assert starts["UID"] != ends["UID"]
+
+
+def test_a_season_long_over_or_of_a_league_left_is_not_in_the_calendar(alice: Any) -> None:
+    from leagues.models import League, Membership, Season
+
+    now = timezone.now()
+    today = now.astimezone(UTC).date()
+    left = League.objects.create(name="Left behind")
+    Membership.objects.create(league=left, user=alice, status=Membership.Status.LEFT, requested_at=now)
+    Season.objects.create(league=left, number=1, starts_on=today, ends_on=today + timedelta(days=30))
+    mine = League.objects.create(name="Still here")
+    Membership.objects.create(league=mine, user=alice, status=Membership.Status.ACTIVE, requested_at=now)
+    Season.objects.create(league=mine, number=1, starts_on=today - timedelta(days=400), ends_on=today - timedelta(days=300))
+    Season.objects.create(league=mine, number=2, starts_on=today - timedelta(days=30), ends_on=today + timedelta(days=30))
+    summaries = sorted(str(event["SUMMARY"]) for event in events(parsed(alice)))
+    assert summaries == ["Still here: season 2 ends", "Still here: season 2 starts"]
