@@ -21,6 +21,7 @@ urlpatterns = [
     path("password/", pages.PasswordChangePage.as_view(), name="accounts-password-change"),
     path("password/changed/", pages.PasswordChangeDonePage.as_view(), name="accounts-password-change-done"),
     path("email/", pages.email_change, name="accounts-email"),
+    path("calendar/rotate/", pages.calendar_rotate, name="accounts-calendar-rotate"),
     path("email/confirm/<str:token>/", pages.email_confirm, name="accounts-email-confirm"),
     path("email/addresses/", address_pages.email_addresses, name="accounts-email-addresses"),
     path(

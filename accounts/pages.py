@@ -335,3 +335,23 @@ def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
     messages.success(request, gettext("Your address is now %(address)s.") % {"address": user.email})
     target = reverse("accounts-email") if request.user.is_authenticated else reverse("login")
     return HttpResponseRedirect(target, status=303)
+
+
+# --- the deadlines calendar's address ---------------------------------------------------
+
+
+@private_page
+@login_required
+@require_POST
+def calendar_rotate(request: HttpRequest) -> HttpResponse:
+    """The settings page's "Replace the address" button: a new secret address for
+    the account's deadlines calendar; the old one answers 404 from now on."""
+    user: User = request.user  # type: ignore[assignment]
+    services.calendar_feed_rotate(user=user)
+    messages.success(
+        request,
+        gettext(
+            "Your calendar has a new address: the old one no longer works. Give the new one to your calendar apps."
+        ),
+    )
+    return HttpResponseRedirect(reverse("accounts-settings") + "#calendar", status=303)

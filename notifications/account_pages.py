@@ -1,6 +1,6 @@
 """The settings page for a logged-in player in a browser (/accounts/settings/):
-time zone (accounts), email preferences (notifications.preferences) and the
-vacation summary (games). It combines all three, so it lives in the app above
+time zone and the deadlines calendar's address (accounts), email preferences
+(notifications.preferences) and the vacation summary (games). It combines all three, so it lives in the app above
 them; taking vacation is the games page's (games.account_pages.vacation).
 """
 
@@ -83,6 +83,11 @@ def _preferences_initial(*, user: Any) -> dict[str, Any]:
     }
 
 
+def _calendar_context(user: User) -> dict[str, str]:
+    url = account_services.calendar_url(feed=account_services.calendar_feed_get(user=user))
+    return {"calendar_url": url, "calendar_webcal_url": "webcal://" + url.split("://", 1)[1]}
+
+
 @private_page
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -148,6 +153,8 @@ def account_settings(request: HttpRequest) -> HttpResponse:
         "moves_form": moves_form,
         "language_form": language_form,
         "email_warning": account_selectors.player_email_warning(player=player),
+        # The deadlines calendar's secret address (docs/calendar.md), and the same for apps that open webcal:.
+        **_calendar_context(user),
         "vacation_form": VacationForm(),
         **vacation_context(user=user, zone=player_zone(player.time_zone), now=timezone.now()),
     }
