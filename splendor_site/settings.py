@@ -597,11 +597,21 @@ PLAYER_PROFILE_EXTRAS: list[str] = ["leagues.selectors.player_ratings"]
 GAME_VISIBILITY_EXTRAS: list[str] = ["leagues.selectors.games_administered_q"]
 # Functions (dotted paths) that add a panel to the game page: each takes the request and
 # the page's viewer and returns a template and its context, or None (games.page_panels).
-GAME_PAGE_PANELS: list[str] = []
+GAME_PAGE_PANELS: list[str] = ["chat.pages.game_page_panel"]
 # Functions (dotted paths) that tell whether a game counts in a competition: each
 # takes a game id and returns a bool. A sandbox of such a game has no bots while
 # it is played (games.services.sandbox_create), as a rated game's has none.
 GAME_COMPETITION_CHECKS: list[str] = ["leagues.selectors.game_is_league_game"]
+
+# --- Table talk (docs/api.md, "Table talk") ------------------------------------
+
+# At most this many chat messages a minute per person, all games together.
+CHAT_MESSAGES_PER_MINUTE = env_int("CHAT_MESSAGES_PER_MINUTE", 10, minimum=1)
+# Who an event of these kinds reaches on the stream and by webhook, instead of the
+# game's players: a function (dotted path) that takes the event and returns user ids.
+GAME_EVENT_RECIPIENTS: dict[str, str] = {"chat": "chat.selectors.chat_event_recipients"}
+# The email for each line, for a player who asked for one (chat.emails).
+GAME_EVENT_CONSUMERS["chat"] = "chat.tasks.consume_event"
 
 # --- Redis (optional; used by tests marked `redis` and by operators) -----------
 

@@ -32,9 +32,11 @@ urlpatterns = [
     path("api/v1/", include("leagues.urls")),
     # Served by streams.asgi under ASGI; this route serves it under WSGI and documents it.
     path("api/v1/", include("streams.urls")),
+    path("api/v1/", include("chat.urls")),
     path("api/v1/games/<str:game_id>/link/rotate/", SeatLinkRotateView.as_view(), name="game-link-rotate"),
     # The game page opened by a seat's signed link (games.links), and its actions; HTML, not the API.
     path("", include("games.page_urls")),
+    path("", include("chat.page_urls")),  # the game page's table-talk forms post here
     path("api/v1/", include("notifications.urls")),
     # Pages behind the links in game email (unsubscribe, invitation opt-out); HTML.
     path("notifications/", include("notifications.page_urls")),

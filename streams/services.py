@@ -19,6 +19,7 @@ from typing import Any
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.module_loading import import_string
 
 import engine
 from games.models import Game, GameEvent, Seat
@@ -45,6 +46,16 @@ def _people(event: GameEvent) -> set[int]:
     named = {payload.get(key) for key in _PEOPLE_KEYS}
     named.update(payload.get("invited_ids") or [])
     return {int(user_id) for user_id in named if isinstance(user_id, int)}
+
+
+def _recipients(event: GameEvent, seated: set[int]) -> set[int]:
+    """Who hears of the event: the seats' players and the people it names, or, for
+    the kinds settings.GAME_EVENT_RECIPIENTS names a function for (a ``chat`` line:
+    not its author, not who muted it), whom that function says."""
+    chooser = settings.GAME_EVENT_RECIPIENTS.get(event.kind)
+    if chooser is not None:
+        return set(import_string(chooser)(event))
+    return seated | _people(event)
 
 
 def _your_turn(game: Game, seats: list[tuple[int, int | None, bool, bool]]) -> tuple[int, dict[str, Any]] | None:
@@ -75,7 +86,7 @@ def stream_events_write(game: Game, events: list[GameEvent]) -> None:
     seated = {user_id for user_id, *_ in seats}
     rows: dict[int, list[tuple[str, dict[str, Any]]]] = {}
     for event in events:
-        for user_id in seated | _people(event):
+        for user_id in _recipients(event, seated):
             rows.setdefault(user_id, []).append((event.kind, event.public_data()))
     if any(event.kind in _TURN_KINDS for event in events):
         turn = _your_turn(game, seats)

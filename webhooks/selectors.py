@@ -7,7 +7,9 @@ import json
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.db.models import QuerySet
+from django.utils.module_loading import import_string
 
 from games.models import GameEvent, Seat
 from webhooks.errors import WebhookNotFound
@@ -55,7 +57,11 @@ def delivery_list(*, endpoint: Endpoint) -> QuerySet[Delivery]:
 def event_recipients(*, event: GameEvent) -> set[int]:
     """The user ids of the players of the event's game: joined or invited seats,
     the invitees named when the game was created, and the person a decline or a
-    departure is about."""
+    departure is about; for the kinds settings.GAME_EVENT_RECIPIENTS names, whom
+    its function says."""
+    chooser = settings.GAME_EVENT_RECIPIENTS.get(event.kind)
+    if chooser is not None:  # a chat line: the function its app names (docs/webhooks.md)
+        return set(import_string(chooser)(event))
     users = set(Seat.objects.filter(game_id=event.game_id).values_list("user_id", flat=True))
     payload: dict[str, Any] = event.payload if isinstance(event.payload, dict) else {}
     if event.kind == GameEvent.Kind.GAME_CREATED:

@@ -1,0 +1,136 @@
+"""Table talk in email: the lines since a player's last game email about a game,
+shown above the footer of the next one (``email_section_register``); the email
+for each line, for a player who asked for one (kind ``chat_line``); and the
+answer to a ``say`` by email (kind ``chat_said``).
+
+Plain text only: the text part shows the lines as written; the HTML part escapes
+them and breaks what mail programs turn into links (``://``, ``www.``, ``@``) with
+a zero-width joiner, so that no line becomes a clickable link.
+"""
+
+from __future__ import annotations
+
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.html import escape
+
+from chat import selectors
+from chat.models import ChatEmailed, ChatMessage
+from chat.selectors import ChatLine
+from games.models import Game
+from notifications.email.render import (
+    EmailSection,
+    KindContext,
+    email_section_register,
+    game_url,
+    renderer,
+    renderer_for,
+    seat_of,
+)
+from notifications.models import Notification
+
+# The most lines one game email shows; the page has the rest.
+MAX_EMAILED_LINES = 20
+# Kinds that show a line of their own rather than the lines since the last email.
+OWN_LINE_KINDS = frozenset({"chat_line", "chat_said"})
+_ZWJ = "\u200d"
+
+
+def unlinked_html(text: str) -> SafeString:
+    """``text`` escaped for HTML, with what mail programs make links of broken by
+    an invisible joiner; line ends kept as ``<br>``."""
+    escaped: str = escape(text)
+    for found, broken in (("://", ":" + _ZWJ + "//"), ("www.", "www" + _ZWJ + "."), ("@", "@" + _ZWJ)):
+        escaped = escaped.replace(found, broken)
+    return mark_safe(escaped.replace("\n", "<br>"))  # noqa: S308 (escaped above)
+
+
+def _shown(lines: list[ChatLine]) -> list[dict[str, object]]:
+    return [{**line, "html": unlinked_html(line["text"])} for line in lines]
+
+
+def _lines_range(notification: Notification, game: Game) -> tuple[int, int]:
+    """The ids after which and up to which this email's lines are: those it was
+    given when first rendered, else from the end of the last game email's lines to
+    the latest line now."""
+    kept = ChatEmailed.objects.filter(notification_id=notification.pk).first()
+    if kept is not None:
+        return kept.after_id, kept.up_to_id
+    last = (
+        ChatEmailed.objects.filter(user_id=notification.user_id, game=game)
+        .order_by("-up_to_id")
+        .values_list("up_to_id", flat=True)
+        .first()
+    )
+    after = int(last or 0)
+    up_to = selectors.latest_message_id(game=game)
+    ChatEmailed.objects.create(
+        notification_id=notification.pk, user_id=notification.user_id, game=game, after_id=after, up_to_id=up_to
+    )
+    return after, up_to
+
+
+def chat_section(notification: Notification) -> EmailSection | None:
+    """The lines since the player's last game email about the game (not their
+    own, not of a muted chat, not of a hidden spectators' thread), or None."""
+    game = notification.game
+    if game is None or game.is_practice or notification.kind in OWN_LINE_KINDS:
+        return None
+    if not any(seat.user_id == notification.user_id and seat.has_joined for seat in game.seats.all()):
+        return None
+    choice = selectors.chat_preference(user=notification.user, game_id=game.pk)
+    if choice.email_each_line:
+        return None  # each line had an email of its own
+    after, up_to = _lines_range(notification, game)
+    if up_to <= after:
+        return None
+    lines = selectors.lines_for_email(user_id=notification.user_id, game=game, after_id=after, up_to_id=up_to)
+    if not lines:
+        return None
+    shown = _shown(lines[-MAX_EMAILED_LINES:])
+    context = {"lines": shown, "earlier": len(lines) - len(shown), "game_url": game_url(game, seat_of(game, notification.user_id))}
+    return EmailSection(
+        text=render_to_string("chat/email/_lines.txt", context).strip(),
+        html=mark_safe(render_to_string("chat/email/_lines.html", context)),  # noqa: S308 (a template's output)
+    )
+
+
+def _line_of(notification: Notification) -> ChatLine | None:
+    event = notification.event
+    payload = event.payload if event is not None and isinstance(event.payload, dict) else {}
+    message_id = payload.get("message_id")
+    message = ChatMessage.objects.filter(pk=message_id).first() if isinstance(message_id, int) else None
+    if message is None:
+        return None
+    return selectors.lines_of([message])[0]
+
+
+@renderer("chat_line")
+def render_chat_line(notification: Notification) -> KindContext:
+    """One new line, for a player who asked for an email for each."""
+    game = notification.game
+    if game is None:
+        raise ValueError("a chat_line notification needs a game")
+    seat = seat_of(game, notification.user_id)
+    line = _line_of(notification)
+    return KindContext(
+        {"line": _shown([line])[0] if line is not None else None, "game_url": game_url(game, seat)}, seat=seat
+    )
+
+
+@renderer("chat_said")
+def render_chat_said(notification: Notification) -> KindContext:
+    """The answer to ``say`` by email: the reply's own threading (as reply_done's),
+    and the line as it was posted."""
+    answer = renderer_for("reply_done")(notification)
+    said = str(answer.context.get("reply", {}).get("said", ""))
+    return KindContext(
+        {**answer.context, "said": said, "said_html": unlinked_html(said)},
+        seat=answer.seat,
+        reply_to=answer.reply_to,
+        headers=answer.headers,
+        to=answer.to,
+    )
+
+
+email_section_register(chat_section)
