@@ -247,6 +247,12 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             gettext_noop("Wait for your turn: poll the game with `If-None-Match`, or let a webhook or email tell you."),
         ),
         ProblemType(
+            "plan_on_your_turn", 409, gettext_noop("It is your turn: play your move"),
+            gettext_noop("A plan (conditional moves) is stored only while you wait for the others, and it is your "
+                         "turn now."),
+            gettext_noop("Play your move; store a plan for later turns once it is played."),
+        ),
+        ProblemType(
             "stale_version", 409, gettext_noop("The game has changed since you last read it"),
             gettext_noop("The `expected_version` you sent is not the game's version; `current_version` says where "
                          "it is."),

@@ -257,3 +257,15 @@ ALL_ERRORS: tuple[type[DomainError], ...] = (
     SandboxBotsNotAllowed,
     SandboxUnavailable,
 )
+
+
+class PlanOnYourTurn(DomainError):
+    """A plan (conditional moves) is stored only while the seat waits. Fields:
+    ``your_seat``."""
+
+    kind = ErrorKind.CONFLICT
+    code = "plan_on_your_turn"
+    title = gettext_noop("It is your turn: play your move")
+    default_message = gettext_noop(
+        "It is your turn now: play your move. A plan is stored only while you wait for the others."
+    )

@@ -345,7 +345,9 @@ def moderation_seat_replace(
                     )
                 seat.bot = True
             seat.consecutive_timeouts = 0
-            seat.save(update_fields=["user", "bot", "link_key", "reply_key", "consecutive_timeouts"])
+            # A plan is its holder's: neither the next holder nor the bot plays it.
+            seat.plan, seat.plan_outcomes = [], []
+            seat.save(update_fields=["user", "bot", "link_key", "reply_key", "consecutive_timeouts", "plan", "plan_outcomes"])
             writes.change(
                 GameEvent.Kind.SEAT_REPLACED,
                 {

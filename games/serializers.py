@@ -537,6 +537,13 @@ class GameExportSerializer(serializers.Serializer[GameExport]):
     )
     seats = ExportSeatSerializer(many=True)
     moves = serializers.ListField(child=serializers.CharField())
+    from_plan = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        required=False,
+        help_text="The plies (indexes in `moves`) of the moves a player's plan played (docs/plans.md), once the "
+        "game is over; null while it runs.",
+    )
     result = GameResultField(allow_null=True, help_text="Null until the game is over.")
     moderation = ModerationExportEntrySerializer(
         many=True, help_text="What moderators did to the game, oldest first (people by user id)."

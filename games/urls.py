@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import practice_views, views
+from games import plan_views, practice_views, views
 
 app_name = "games"
 
@@ -14,6 +14,7 @@ urlpatterns = [
     path("games/<str:game_id>/cancel/", views.GameCancelView.as_view(), name="game-cancel"),
     path("games/<str:game_id>/decline/", views.GameDeclineView.as_view(), name="game-decline"),
     path("games/<str:game_id>/sandbox/", practice_views.GameSandboxView.as_view(), name="game-sandbox"),
+    path("games/<str:game_id>/plan/", plan_views.GamePlanView.as_view(), name="game-plan"),
     path("games/<str:game_id>/export/", views.GameExportView.as_view(), name="game-export"),
     path("me/export/", views.MeExportView.as_view(), name="me-export"),
     path("me/vacation/", views.MeVacationView.as_view(), name="me-vacation"),

@@ -39,7 +39,7 @@ from api.pagination import LimitOffsetPagination
 from api.representation import representation_for
 from core.db import retry_when_database_locked
 from core.errors import DomainError
-from games import selectors, services
+from games import plan_selectors, selectors, services
 from games.permissions import CanSeeGame
 from games.errors import (
     AlreadyResigned,
@@ -358,7 +358,7 @@ class GameMovesView(APIView):
         expected: int | None = data.validated_data.get("expected_version")
         if_match = request.headers.get("If-Match")
         user = request_user(request)
-        languages = _move_languages(request)
+        languages = move_languages_of(request)
         key = _idempotency_key(request)
         if key is None:
             played = _move_submit(game_id, user, text, expected, if_match, languages=languages)
@@ -385,7 +385,7 @@ class GameMovesView(APIView):
         return _move_response(body, status_code, replayed=replayed)
 
 
-def _move_languages(request: Request) -> tuple[str, ...] | None:
+def move_languages_of(request: Request) -> tuple[str, ...] | None:
     """The languages a move's text is read in, from ``Content-Language`` (English
     always, and the first of its languages that has a grammar: ``it``, ``lv``, ``it-IT``);
     None without the header, for the service to read the account's language."""
@@ -650,7 +650,9 @@ class GameExportView(APIView):
     )
     def get(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get_visible(game_id=game_id, user=request.user)
-        return Response(GameExportSerializer(selectors.game_export(game=game)).data)
+        body = dict(GameExportSerializer(selectors.game_export(game=game)).data)
+        body["from_plan"] = plan_selectors.plan_plies(game=game)
+        return Response(body)
 
 
 # --- players (accounts and games together: games may read accounts, not the reverse) ---

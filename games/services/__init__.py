@@ -73,6 +73,7 @@ from games.services.outbox import (
     game_events_redeliver,
 )
 from games.services.periodic import periodic_run_mark
+from games.services.plans import plan_clear, plan_store
 from games.services.practice import (
     bot_names,
     bot_turns_play,
@@ -84,6 +85,8 @@ from games.services.practice import (
 from games.services.turns import BotReason, bank_after_turn
 
 __all__ = [
+    "plan_clear",
+    "plan_store",
     "bot_names",
     "bot_turns_play",
     "bot_turns_requeue",

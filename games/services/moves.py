@@ -103,6 +103,24 @@ def _check_can_move(game: Game, seat: Seat, *, expected_version: int) -> engine.
     """The state to play on, once the game, the version and the turn allow a move."""
     if game.status != Game.Status.ACTIVE:
         raise errors.GameNotActive.for_move(game.status)
+    version_check(game, expected_version=expected_version)
+    state = state_of(game)
+    to_move = engine.to_move(state)
+    if to_move != seat.index:
+        # An active game has a seat to move, and a seat that joined it has its index.
+        assert to_move is not None and seat.index is not None
+        # Its username as the game's seats show it: an erased player's is already
+        # deleted-<id>, and an erased player's active seats have left the game.
+        mover = Seat.objects.select_related("user").get(game=game, index=to_move)
+        raise errors.NotYourTurn.for_seat(
+            to_move=to_move, to_move_username=mover.user.get_username(), your_seat=seat.index
+        )
+    return state
+
+
+def version_check(game: Game, *, expected_version: int) -> None:
+    """StaleVersion (with ``current_version``) unless the locked game is at
+    ``expected_version``: what a player chose on is what it is played on."""
     if expected_version != game.version:
         if expected_version > game.version:
             message = gettext(
@@ -117,18 +135,6 @@ def _check_can_move(game: Game, seat: Seat, *, expected_version: int) -> engine.
             message % {"played": expected_version, "version": game.version},
             current_version=game.version,
         )
-    state = state_of(game)
-    to_move = engine.to_move(state)
-    if to_move != seat.index:
-        # An active game has a seat to move, and a seat that joined it has its index.
-        assert to_move is not None and seat.index is not None
-        # Its username as the game's seats show it: an erased player's is already
-        # deleted-<id>, and an erased player's active seats have left the game.
-        mover = Seat.objects.select_related("user").get(game=game, index=to_move)
-        raise errors.NotYourTurn.for_seat(
-            to_move=to_move, to_move_username=mover.user.get_username(), your_seat=seat.index
-        )
-    return state
 
 
 def move_languages(user: User) -> tuple[str, ...]:

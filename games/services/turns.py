@@ -26,6 +26,7 @@ from core.queue import task_send
 
 from games import errors
 from games.models import Game, GameEvent, GamePause, Move, PlayedBy, Seat
+from games.plan_lines import plan_fire, plan_stored
 from games.results import GameResult, ResultReason, result_from_outcome, result_last_standing
 from games.services.change import GameWrites
 
@@ -168,10 +169,12 @@ def record_move(
     after: engine.State,
     played_by: PlayedBy,
     bot_reason: BotReason | None = None,
+    from_plan: bool = False,
 ) -> tuple[Move, engine.MoveDetails]:
     """Append the move and its ``move_played`` event. A bot's move says why the
     bot played (``bot_reason``): the seat's deadline passed, or a moderator handed
-    the seat to the bot."""
+    the seat to the bot. A move of the seat's plan (``from_plan``) is the player's
+    own, and its event says nothing more: the plan is its owner's alone."""
     assert (played_by == PlayedBy.BOT) == (bot_reason is not None)
     details = engine.move_details(before, move, after)
     # The engine counts every move applied since the deal, as the move log does.
@@ -185,6 +188,7 @@ def record_move(
         private_card=details.get("private_card") or "",
         automatic=automatic,
         played_by=played_by,
+        from_plan=from_plan,
     )
     writes.moves.append(row)
     # The payload is public: it never names a blind-reserved card.
@@ -254,24 +258,69 @@ def autoplay(
 ) -> engine.State:
     """Play the server's moves until a player has a choice: a quiet move for each
     seat that left, the takeover bot's for a seat a moderator gave to the bot
-    (``bots``), and ``pass`` for a seat that can do nothing else."""
+    (``bots``), the line of a person's plan that the move before its turn fires
+    (``plan_play``), and ``pass`` for a seat that can do nothing else."""
     while not engine.is_over(state):
         seat = engine.to_move(state)
         played_by = PlayedBy.SERVICE
+        from_plan = False
         if seat in resigned:
             move: engine.Move | None = _quiet_move(state)
         elif seat is not None and seat in bots:
             move, played_by = bot_move(state, seat, game_id=writes.game.pk), PlayedBy.BOT
         else:
-            move = _forced_pass(state)
+            move = plan_play(writes, state, seat)
+            if move is not None:
+                played_by, from_plan = PlayedBy.PLAYER, True
+            else:
+                move = _forced_pass(state)
         if move is None:
             break
         after = engine.apply(state, move)
         # The seats in ``bots`` are the bot's because a moderator handed them over.
         reason: BotReason | None = "moderator" if played_by == PlayedBy.BOT else None
-        record_move(writes, before=state, move=move, after=after, played_by=played_by, bot_reason=reason)
+        record_move(
+            writes, before=state, move=move, after=after, played_by=played_by, bot_reason=reason, from_plan=from_plan
+        )
         state = after
     return state
+
+
+# What a seat keeps of its plan's outcomes (a plan fires at most MAX_DEPTH times, then clears).
+PLAN_OUTCOMES_KEPT = 8
+
+
+def plan_play(writes: GameWrites, state: engine.State, index: int | None) -> engine.Move | None:
+    """The move the plan of the person at seat ``index`` plays now, or None; the
+    seat's plan and outcomes are updated either way. A plan fires only on a move
+    applied in this change (the last of ``writes.moves``: the move before the
+    seat's turn). A move it plays is the player's own: its time counts as none,
+    so the seat's bank settles as for an instant move and its timeouts in a row
+    end. Should be called while holding ``game_change``'s lock. No query unless
+    the seat has a plan (its seats come with the lock)."""
+    if not writes.moves or index is None:
+        return None
+    seat = seat_at(writes.game.seats.all(), index)
+    if seat is None or not seat.plan or seat.bot or seat.bot_name or seat.resigned:
+        return None
+    player = getattr(seat.user, "player", None)
+    before = writes.moves[-1].text
+    if player is not None and player.suspended_at is not None:
+        move, seat.plan, outcome = None, [], {"ply": state.ply, "after": before, "cleared": "suspended"}
+    else:
+        firing = plan_fire(plan_stored(seat.plan), state, before, language=getattr(player, "language", None))
+        move, seat.plan, outcome = firing.move, firing.plan, dict(firing.outcome)
+    seat.plan_outcomes = [*(seat.plan_outcomes or []), outcome][-PLAN_OUTCOMES_KEPT:]
+    fields = ["plan", "plan_outcomes"]
+    if move is not None:
+        seat.bank_seconds = bank_after_turn(
+            bank=seat.bank_seconds, move_seconds=writes.game.move_seconds,
+            cap=writes.game.bank_cap_seconds, used_seconds=0,
+        )
+        seat.consecutive_timeouts = 0
+        fields += ["bank_seconds", "consecutive_timeouts"]
+    seat.save(update_fields=fields)
+    return move
 
 
 def bot_seats(seats: Iterable[Seat]) -> set[int]:

@@ -1,0 +1,199 @@
+"""Conditional moves ("plans", docs/plans.md): the lines a seat holder writes,
+read into canonical notation, and which line the move before the seat's turn
+fires.
+
+A plan is a list of lines ``{"if": A, "then": B, "next": [...]}``: when the move
+before the seat's turn matches A, B is played for the seat and the line's
+``next`` lines become the plan. No database here: the services store plans on
+the seat (``games.services.plans``) and the turn machinery fires them
+(``games.services.turns.autoplay``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypedDict, cast
+
+import engine
+from django.utils import translation
+from django.utils.translation import gettext
+
+from games.engine_text import engine_text
+
+# At most this many lines in a whole plan, and this many levels of ``next``.
+MAX_LINES = 20
+MAX_DEPTH = 5
+# The "if" that matches every move.
+ANY = "any"
+# The fields a line may have.
+LINE_FIELDS = frozenset({"if", "then", "next"})
+
+PlanLine = TypedDict("PlanLine", {"if": str, "then": str, "next": list["PlanLine"]})
+
+
+class PlanOutcome(TypedDict, total=False):
+    """What a plan did at one turn: ``played`` the line's move, or ``cleared``
+    (``unmatched``: no line named the move before; ``illegal`` / ``ambiguous``:
+    the line's move could not be played then, ``rule`` and ``reason`` say why;
+    ``suspended``: the account could not move). ``after`` is the move before
+    the seat's turn (public notation), ``ply`` the seat's turn."""
+
+    ply: int
+    after: str
+    played: str
+    cleared: str
+    move: str
+    rule: str
+    reason: str
+
+
+def plan_count(lines: Sequence[PlanLine]) -> int:
+    """How many lines a plan has, ``next`` lines included."""
+    return sum(1 + plan_count(line["next"]) for line in lines)
+
+
+def plan_depth(lines: Sequence[PlanLine]) -> int:
+    return max((1 + plan_depth(line["next"]) for line in lines), default=0)
+
+
+@dataclass
+class _Reader:
+    state: engine.State
+    seat: int
+    languages: tuple[str, ...]
+    errors: dict[str, list[str]] = field(default_factory=dict)
+    count: int = 0
+
+    def fail(self, path: str, message: str) -> None:
+        self.errors.setdefault(path, []).append(message)
+
+    def lines(self, raw: object, path: str, depth: int) -> list[PlanLine]:
+        if not isinstance(raw, list):
+            self.fail(path, gettext("A list of lines is expected."))
+            return []
+        if raw and depth > MAX_DEPTH:
+            self.fail(path, gettext("A plan goes at most %(depth)s lines deep.") % {"depth": MAX_DEPTH})
+            return []
+        return [line for index, item in enumerate(raw) if (line := self.line(item, f"{path}[{index}]", depth))]
+
+    def line(self, raw: object, path: str, depth: int) -> PlanLine | None:
+        self.count += 1
+        if not isinstance(raw, dict):
+            self.fail(path, gettext('A line is an object with "if", "then" and, if you like, "next".'))
+            return None
+        for name in sorted(set(raw) - LINE_FIELDS, key=str):
+            self.fail(f"{path}.{name}", gettext('A line has only "if", "then" and "next".'))
+        before = self.text(raw.get("if"), f"{path}.if", before=True)
+        then = self.text(raw.get("then"), f"{path}.then", before=False)
+        following = self.lines(raw.get("next", []), f"{path}.next", depth + 1)
+        if before is None or then is None:
+            return None
+        return {"if": before, "then": then, "next": following}
+
+    def text(self, raw: object, path: str, *, before: bool) -> str | None:
+        if not isinstance(raw, str) or not raw.strip():
+            self.fail(path, gettext("A move in notation is expected here."))
+            return None
+        if before and raw.strip().lower() == ANY:
+            return ANY
+        try:
+            # The other seat's move names no hand slot of anyone's: hidden reserves stay unread.
+            move = engine.read_move(
+                self.state, raw, languages=self.languages, hand_seat=None if before else self.seat
+            )
+        except engine.InvalidNotation as exc:
+            self.fail(path, gettext("Could not read the move (%(reason)s).") % {"reason": engine_text(exc.text)})
+            return None
+        if not before and move.card is not None and not card_seen(self.state, self.seat, move.card):
+            # One refusal for a card in a deck, in another's reserve or gone: accepting
+            # or refusing a plan tells nothing of what the seat cannot see.
+            self.fail(
+                path,
+                gettext("%(card)s is not a card you can see in the market or in your reserve; a plan's move "
+                        "names only those (or a deck, to reserve blind).") % {"card": move.card},
+            )
+            return None
+        return move.text
+
+
+def card_seen(state: engine.State, seat: int, card: str) -> bool:
+    """Whether ``card`` lies face up in the market or in ``seat``'s own reserve."""
+    return any(card in row for row in state.market) or any(card == cid for cid, _ in state.players[seat].reserved)
+
+
+def plan_read(
+    state: engine.State, raw: object, *, seat: int, languages: Iterable[str]
+) -> tuple[list[PlanLine], dict[str, list[str]]]:
+    """The lines of ``raw`` (the JSON a player sent) in canonical notation, and the
+    errors by field path (``lines[0].next[1].then``); the lines are good only when
+    there is no error. Each text is read against ``state`` (a market slot names
+    the card in it now) in English and ``languages``; a ``then`` may name only a
+    card the seat sees now (``card_seen``)."""
+    reader = _Reader(state=state, seat=seat, languages=tuple(languages))
+    lines = reader.lines(raw, "lines", 1)
+    if reader.count > MAX_LINES:
+        reader.fail("lines", gettext("A plan has at most %(max)s lines in all (this one has %(count)s).")
+                    % {"max": MAX_LINES, "count": reader.count})
+    return lines, reader.errors
+
+
+def plan_stored(raw: object) -> list[PlanLine]:
+    """A plan as stored on a seat (a JSON list of lines), typed."""
+    return cast(list[PlanLine], raw) if isinstance(raw, list) else []
+
+
+def line_matches(pattern: str, move_text: str) -> bool:
+    """Whether a line's ``if`` names ``move_text``: ``any`` names every move; an
+    action without ``J:``, ``return`` or ``noble``/``location`` parts names the
+    action with any of them; each part written must be the move's own."""
+    if pattern == ANY:
+        return True
+    want, move = engine.move_from_text(pattern), engine.move_from_text(move_text)
+    if (want.kind, want.take, want.card, want.deck) != (move.kind, move.take, move.card, move.deck):
+        return False
+    return all(not part or part == got for part, got in ((want.pay, move.pay), (want.ret, move.ret), (want.tile, move.tile)))
+
+
+@dataclass(frozen=True)
+class PlanFiring:
+    """What a plan does at its seat's turn: ``move`` to play (None: nothing), the
+    plan after it and the outcome its owner is told."""
+
+    move: engine.Move | None
+    plan: list[PlanLine]
+    outcome: PlanOutcome
+
+
+def plan_fire(plan: Sequence[PlanLine], state: engine.State, before: str, *, language: str | None) -> PlanFiring:
+    """The first line whose ``if`` matches ``before`` (the move before the seat's
+    turn, in ``state``): its ``then`` if the rules allow it now, with its ``next``
+    lines as the plan; otherwise no move and an empty plan. Reasons are written
+    in ``language`` (the owner's)."""
+    for line in plan:
+        if not line_matches(line["if"], before):
+            continue
+        try:
+            move = engine.parse_move(state, line["then"])
+        except engine.AmbiguousMove as exc:
+            return _cleared(state, before, "ambiguous", line["then"], exc, language)
+        except engine.IllegalMove as exc:
+            return _cleared(state, before, "illegal", line["then"], exc, language)
+        return PlanFiring(move, list(line["next"]), {"ply": state.ply, "after": before, "played": move.text})
+    return PlanFiring(None, [], {"ply": state.ply, "after": before, "cleared": "unmatched"})
+
+
+def _cleared(
+    state: engine.State, before: str, why: str, then: str, exc: engine.IllegalMove, language: str | None
+) -> PlanFiring:
+    with translation.override(language):
+        reason = engine_text(exc.text)
+    outcome: PlanOutcome = {
+        "ply": state.ply, "after": before, "cleared": why, "move": then, "rule": exc.rule, "reason": reason,
+    }
+    return PlanFiring(None, [], outcome)
+
+
+def plan_as_json(lines: Sequence[PlanLine]) -> list[dict[str, Any]]:
+    """The lines as the API shows them (the stored shape)."""
+    return [{"if": line["if"], "then": line["then"], "next": plan_as_json(line["next"])} for line in lines]
