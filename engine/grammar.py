@@ -32,8 +32,10 @@ ACTIONS: tuple[str, ...] = ("take", "reserve", "buy", "pass")
 PARTS: tuple[str, ...] = ("return", "noble", "location")
 # The email commands other than a move (notifications.inbound.commands.CommandKind).
 COMMANDS: tuple[str, ...] = (
-    "resign", "confirm", "board", "help", "vacation", "moves", "new", "accept", "decline", "say",
+    "resign", "confirm", "board", "help", "vacation", "moves", "new", "accept", "decline", "say", "plan",
 )
+# The words of a plan's lines ("if take WUG then buy 1-05"; "any" move; "plan clear").
+PLAN_WORDS: tuple[str, ...] = ("if", "then", "any", "clear")
 
 # Invisible characters some mail and chat clients put around words.
 _ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
@@ -94,6 +96,8 @@ class Grammar:
     # fill a sentence without meaning anything ("game", "players").
     with_words: frozenset[str]
     filler_words: frozenset[str]
+    # Each word of a plan's lines -> its meaning (PLAN_WORDS).
+    plans: Mapping[str, str]
 
     def words(self) -> frozenset[str]:
         """Every word of a move this grammar knows (verbs, parts, decks, "and",
@@ -130,9 +134,10 @@ def _grammar(
     courtesy: Iterable[str],
     with_words: Iterable[str],
     filler_words: Iterable[str],
+    plans: dict[str, str],
 ) -> Grammar:
     assert set(verbs.values()) <= set(ACTIONS) and set(parts.values()) <= set(PARTS)
-    assert set(commands.values()) <= set(COMMANDS)
+    assert set(commands.values()) <= set(COMMANDS) and set(plans.values()) <= set(PLAN_WORDS)
     return Grammar(
         code=code,
         verbs=_table(verbs),
@@ -145,6 +150,7 @@ def _grammar(
                               key=len, reverse=True)),
         with_words=frozenset(map(word_key, with_words)),
         filler_words=frozenset(map(word_key, filler_words)),
+        plans=_table(plans),
     )
 
 
@@ -176,10 +182,13 @@ ENGLISH_GRAMMAR = _grammar(
         "decline": "decline",
         # Table talk: the rest of the line (and the lines after it) is a chat message.
         "say": "say",
+        # Conditional moves: "plan" shows the plan, "plan clear" clears it.
+        "plan": "plan",
     },
     courtesy=("please", "thanks", "thank you"),
     with_words=("with", "invite"),
     filler_words=("game", "a", "players", "player", "seats", "seat", "and", "of"),
+    plans={"if": "if", "then": "then", "any": "any", "anything": "any", "clear": "clear"},
 )
 
 # docs/glossary-it.md; colour words in both genders and numbers ("prendi due rossi").
@@ -229,10 +238,12 @@ ITALIAN_GRAMMAR = _grammar(
         "rifiuta": "decline",
         "di": "say",
         "rifiutare": "decline",
+        "piano": "plan",
     },
     courtesy=("per favore", "per piacere", "grazie", "grazie mille"),
     with_words=("con", "invita"),
     filler_words=("partita", "una", "un", "giocatori", "giocatore", "posti", "posto", "e", "di", "a"),
+    plans={"se": "if", "allora": "then", "qualsiasi": "any", "qualunque": "any", "cancella": "clear"},
 )
 
 # docs/glossary-lv.md; colour words in the cases a sentence gives them: nominative,
@@ -283,10 +294,12 @@ LATVIAN_GRAMMAR = _grammar(
         "noraidīt": "decline",
         "noraidu": "decline",
         "saki": "say",
+        "plāns": "plan",
     },
     courtesy=("lūdzu", "paldies", "liels paldies"),
     with_words=("ar", "uzaicini"),
     filler_words=("spēle", "spēli", "spēlētāji", "spēlētājiem", "spēlētāju", "vietas", "un"),
+    plans={"ja": "if", "tad": "then", "jebkurš": "any", "jebkas": "any", "dzēst": "clear", "notīrīt": "clear"},
 )
 
 GRAMMARS: Mapping[str, Grammar] = MappingProxyType(
@@ -355,4 +368,5 @@ def _merged(codes: tuple[str, ...]) -> Grammar:
         courtesy=tuple(sorted({phrase for grammar in grammars for phrase in grammar.courtesy}, key=len, reverse=True)),
         with_words=union("with_words"),
         filler_words=union("filler_words"),
+        plans=merged("plans"),
     )
