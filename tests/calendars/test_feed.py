@@ -146,8 +146,21 @@ def test_the_calendar_is_in_the_accounts_language(alice: Any, bob: Any) -> None:
     answer = fetch(alice)
     calendar = Calendar.from_ical(answer.content)
     (event,) = turn_events(calendar)
-    assert "Bob" in str(event["SUMMARY"]) and "Your move" not in str(event["SUMMARY"])
+    assert str(event["SUMMARY"]) == "Tocca a te in Splendor contro Bob"
+    assert "Avversari: Bob" in str(event["DESCRIPTION"])
+    assert str(calendar["X-WR-CALNAME"]) == "Scadenze di Splendor"
     assert answer["Content-Language"] == "it"
+
+
+def test_an_alarm_in_latvian_counts_hours_in_the_languages_three_forms(alice: Any, bob: Any) -> None:
+    from accounts.services import player_language_set
+
+    player_language_set(user=alice, language="lv")
+    preferences_update(user=alice, reminder_hours=[21, 12, 2])
+    _games_waiting_on(alice, bob)
+    (event,) = turn_events(parsed(alice))
+    words = sorted(str(alarm["DESCRIPTION"]).split(" atli")[1] for alarm in event.walk("VALARM"))
+    assert words == ["cis 12 stundu", "kusi 21 stunda", "kušas 2 stundas"]
 
 
 def test_the_same_games_give_the_same_bytes(alice: Any, bob: Any) -> None:

@@ -20,7 +20,10 @@ import polib
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ("accounts", "api", "core", "engine", "games", "leagues", "notifications", "webhooks", "streams", "splendor_site")
+APPS = (
+    "accounts", "api", "core", "engine", "games", "leagues", "notifications", "webhooks", "streams", "calendars",
+    "splendor_site",
+)
 LANGUAGES = ("it", "lv")
 PLURAL_FORMS = {
     "it": "nplurals=2; plural=(n != 1);",
