@@ -46,6 +46,7 @@ class CommandKind(enum.StrEnum):
     ACCEPT = "accept"
     DECLINE = "decline"
     SAY = "say"  # table talk: the rest of the line and the lines after it (chat.inbound)
+    PLAN = "plan"  # conditional moves: "if ... then ..." lines, or "plan [clear]" (inbound.plans)
     UNKNOWN = "unknown"  # no command word: the reply says how to write one
     EMPTY = "empty"  # nothing written at all
 
@@ -155,11 +156,15 @@ def command_from_text(text: str, *, subject: str = "", languages: Iterable[str] 
     (the recipient's, ``command_languages``); the subject (without Re:/Fwd:) is
     read when the body has none."""
     grammar = grammar_for(languages)
-    lines = [line.strip() for line in text.split("\n")]
+    raw_lines = text.split("\n")
+    lines = [line.strip() for line in raw_lines]
     for number, line in enumerate(lines):
         said = _say(line, lines[number + 1 :], grammar)
         if said is not None:
             return said
+        planned = _plan(raw_lines[number:], grammar)
+        if planned is not None:
+            return planned
         if len(line) > MAX_LINE:
             continue
         command = _line_command(line, grammar)
@@ -184,6 +189,61 @@ def _say(line: str, after: list[str], grammar: Grammar) -> Command | None:
     first = line.split(None, 1)[1] if len(line.split(None, 1)) > 1 else ""
     message = "\n".join([first, *after]).strip()
     return Command(CommandKind.SAY, text=line[:MAX_LINE], argument=message)
+
+
+def plan_line_split(line: str, grammar: Grammar) -> tuple[str, str] | None:
+    """``if <A> then <B>`` (in any language of ``grammar``) as (A, B), A ``any``
+    for the grammar's words for it; None for a line that is no plan line."""
+    words = text_normalise(line).split()
+    if len(words) < 4 or grammar.plans.get(word_key(words[0]).rstrip(":,")) != "if":
+        return None
+    then = next((i for i, word in enumerate(words) if i > 1 and grammar.plans.get(word_key(word).strip(",:")) == "then"),
+                None)
+    if then is None or then == len(words) - 1:
+        return None
+    before = " ".join(words[1:then]).strip(",")
+    if len(words[1:then]) == 1 and grammar.plans.get(word_key(before)) == "any":
+        before = "any"
+    return before, grammar.courtesy_strip(" ".join(words[then + 1 :]))
+
+
+def _plan(lines: list[str], grammar: Grammar) -> Command | None:
+    """The plan lines from the first one on (each ``if <A> then <B>``; blank lines
+    between them allowed), as written with their indentation: a line indented
+    deeper than the one above it is one of that line's ``next`` lines
+    (``plan_from_text`` reads them)."""
+    if plan_line_split(lines[0], grammar) is None:
+        return None
+    block: list[str] = []
+    for line in lines:
+        if not line.strip():
+            continue
+        if len(line) > MAX_LINE or plan_line_split(line, grammar) is None:
+            break
+        block.append(line.rstrip().expandtabs(4))
+    return Command(CommandKind.PLAN, text=lines[0].strip()[:MAX_LINE], argument="\n".join(block))
+
+
+def plan_from_text(block: str, grammar: Grammar) -> tuple[list[dict[str, object]], list[str]]:
+    """The lines of a plan command's block as the API takes them
+    (``{"if", "then", "next"}``), and the line each is read from, in the order
+    of ``lines[0]``, ``lines[0].next[0]``... (depth first, as written)."""
+    top: list[dict[str, object]] = []
+    stack: list[tuple[int, list[dict[str, object]]]] = []
+    written: list[str] = []
+    for line in block.split("\n"):
+        split = plan_line_split(line, grammar)
+        if split is None:
+            continue
+        indent = len(line) - len(line.lstrip())
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        siblings = stack[-1][1] if stack else top
+        following: list[dict[str, object]] = []
+        siblings.append({"if": split[0], "then": split[1], "next": following})
+        stack.append((indent, following))
+        written.append(line.strip())
+    return top, written
 
 
 def command_languages(user: object) -> tuple[str, ...]:
