@@ -133,9 +133,9 @@ def chat_preference(*, user: User | AnonymousUser | None, game_id: str) -> ChatP
 
 
 def messages_sent_since(*, user_id: int, since: datetime) -> list[datetime]:
-    """When the user's messages (any game) were written since ``since``, oldest first."""
+    """When the user's messages (any game) were written after ``since``, oldest first."""
     return list(
-        ChatMessage.objects.filter(author_id=user_id, created_at__gte=since)
+        ChatMessage.objects.filter(author_id=user_id, created_at__gt=since)
         .order_by("created_at")
         .values_list("created_at", flat=True)
     )

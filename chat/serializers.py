@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rest_framework import serializers
+from rest_framework.fields import ProhibitNullCharactersValidator
 
 from api.serializers import StrictInputSerializer
 from chat.models import MAX_MESSAGE_LENGTH, MAX_REPORT_REASON_LENGTH
@@ -13,6 +14,14 @@ from chat.selectors import THREADS, ChatLine
 THREAD_HELP = (
     "`players` (the default): the game's players' own table talk. `spectators`: a public game's spectators' thread."
 )
+
+
+class PlainTextField(serializers.CharField):
+    """Text whose control characters the service removes (NUL included), rather than refuses."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.validators = [v for v in self.validators if not isinstance(v, ProhibitNullCharactersValidator)]
 
 
 class ChatLineSerializer(serializers.Serializer[ChatLine]):
@@ -38,7 +47,7 @@ class ChatThreadSerializer(serializers.Serializer[dict[str, Any]]):
 class ChatPostSerializer(StrictInputSerializer):
     """A line of table talk to post in the thread the query names."""
 
-    text = serializers.CharField(
+    text = PlainTextField(
         max_length=MAX_MESSAGE_LENGTH * 4,  # the service counts what is left once control characters are out
         trim_whitespace=False,
         help_text=f"Plain text, at most {MAX_MESSAGE_LENGTH} characters; control characters are removed.",
@@ -64,7 +73,7 @@ class ChatPreferencesUpdateSerializer(StrictInputSerializer):
 class ChatReportSerializer(StrictInputSerializer):
     """Why the line should be looked at by a moderator."""
 
-    reason = serializers.CharField(
+    reason = PlainTextField(
         required=False, allow_blank=True, max_length=MAX_REPORT_REASON_LENGTH * 4,
         help_text=f"What is wrong with the line, at most {MAX_REPORT_REASON_LENGTH} characters (optional).",
     )
