@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rest_framework import serializers
-from rest_framework.validators import ProhibitNullCharactersValidator
+from django.core.validators import ProhibitNullCharactersValidator
 
 from api.serializers import StrictInputSerializer
 from chat.models import MAX_MESSAGE_LENGTH, MAX_REPORT_REASON_LENGTH
