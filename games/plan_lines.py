@@ -17,7 +17,7 @@ from typing import Any, TypedDict, cast
 
 import engine
 from django.utils import translation
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 
 from games.engine_text import engine_text
 
@@ -197,3 +197,36 @@ def _cleared(
 def plan_as_json(lines: Sequence[PlanLine]) -> list[dict[str, Any]]:
     """The lines as the API shows them (the stored shape)."""
     return [{"if": line["if"], "then": line["then"], "next": plan_as_json(line["next"])} for line in lines]
+
+
+def outcome_sentence(outcome: PlanOutcome) -> str:
+    """What a plan did at one turn, for its owner, in the active language."""
+    values = {
+        "after": outcome.get("after", ""),
+        "move": outcome.get("played") or outcome.get("move", ""),
+        "rule": outcome.get("rule", ""),
+        "reason": outcome.get("reason", ""),
+    }
+    if "played" in outcome:
+        return gettext("After %(after)s your plan played %(move)s.") % values
+    cleared = outcome.get("cleared")
+    if cleared == "unmatched":
+        return gettext("After %(after)s no line of your plan matched: the plan is cleared and the move is yours.") % values
+    if cleared in ("illegal", "ambiguous"):
+        return gettext(
+            "After %(after)s your plan's %(move)s could not be played (%(rule)s: %(reason)s): the plan is cleared "
+            "and the move is yours."
+        ) % values
+    return gettext("After %(after)s your plan was cleared: your account cannot move now.") % values
+
+
+def line_rows(lines: Sequence[PlanLine], depth: int = 0) -> list[tuple[int, str]]:
+    """The plan as written lines, depth first, each with its depth (0 for the
+    top): "if take WUG then buy 1-05", in the active language's words for if/then."""
+    rows: list[tuple[int, str]] = []
+    for line in lines:
+        # The words the email reader takes back (engine.grammar's plan words).
+        before = pgettext("a plan line matching every move", "any") if line["if"] == ANY else line["if"]
+        rows.append((depth, gettext("if %(before)s then %(move)s") % {"before": before, "move": line["then"]}))
+        rows.extend(line_rows(line["next"], depth + 1))
+    return rows

@@ -29,6 +29,7 @@ class NotificationsConfig(AppConfig):
 
         # Play by email: its tasks, the receiver of the provider's inbound webhook
         # and the renderers of its replies.
+        import notifications.inbound.plans  # noqa: F401
         import notifications.inbound.provider_webhook  # noqa: F401
         import notifications.inbound.reply_emails  # noqa: F401
         import notifications.inbound.tasks  # noqa: F401

@@ -1,0 +1,115 @@
+"""Conditional moves ("plans") by email: "if <move> then <move>" lines in a reply
+store the plan (indented lines are the next lines of the line above), the answer
+lists it, and the plan's moves are played as the mover's replies come in."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.conf import settings
+from tests.notifications.email_helpers import start_game
+from tests.notifications.inbound.mail_helpers import answer, latest, receive, reply_bytes
+
+from games.models import Game, Move, Seat
+from notifications.inbound.reply_tokens import reply_token_for
+from notifications.models import InboundMessage
+
+pytestmark = pytest.mark.django_db
+
+Status = InboundMessage.Status
+
+FOUR_DEEP_EMAIL = """Here is my plan:
+if reserve deck1 then take white blue green
+  if reserve deck2 then take white red black
+    if any then take blue green red
+      if take WUG then reserve deck 1
+Thanks
+"""
+MOVER_MOVES = ["reserve deck1", "reserve deck2", "reserve deck3", "take WUG"]
+PLANNED = ["take WUG", "take WRK", "take UGR", "reserve deck1"]
+
+
+def _players(game: Game) -> tuple[Any, Any]:
+    game.refresh_from_db()
+    mover = Seat.objects.select_related("user").get(game=game, index=game.to_move).user
+    planner = Seat.objects.select_related("user").exclude(index=game.to_move).get(game=game).user
+    return mover, planner
+
+
+def _to_seat(game: Game, user: Any, body: str) -> bytes:
+    """A message to the seat's reply address (every game email carries it), the
+    player waiting for the other's move."""
+    seat = Seat.objects.get(game=game, user=user)
+    return reply_bytes(None, sender=user.email, body=body, to=f"play+{reply_token_for(seat=seat)}@{settings.EMAIL_REPLY_DOMAIN}")
+
+
+def test_a_player_plays_four_moves_through_a_plan_sent_by_email(clock: Any, commit: Any, alice: Any, bob: Any) -> None:
+    """Done-when of conditional moves, by email: the plan comes in a reply, the
+    answer confirms it, and the mover's four replies each bring a planned move."""
+    game = start_game(commit, alice, bob)
+    mover, planner = _players(game)
+    inbound = receive(commit, _to_seat(game, planner, FOUR_DEEP_EMAIL))
+    assert inbound is not None and inbound.status == Status.APPLIED, inbound and inbound.outcome
+    assert inbound.command == "plan"  # the record names no line of it
+    confirmation = answer(planner, "reply_plan").body
+    assert "is stored" in confirmation
+    assert "      if take WUG then reserve deck1" in confirmation  # indented under its line
+    for move in MOVER_MOVES:
+        turn = latest(mover, "Your turn")
+        played = receive(commit, reply_bytes(turn, sender=mover.email, body=move))
+        assert played is not None and played.status == Status.APPLIED, played and played.outcome
+    planned = Move.objects.filter(game=game, from_plan=True).order_by("ply")
+    assert [m.text for m in planned] == PLANNED and [m.ply for m in planned] == [1, 3, 5, 7]
+    # The mover's turn emails say nothing of a plan; the planner's next email says what it did.
+    assert "plan" not in latest(mover, "Your turn").body.lower()
+
+
+def test_a_plan_in_italian_is_read_in_the_players_words(clock: Any, commit: Any, alice: Any, bob: Any) -> None:
+    game = start_game(commit, alice, bob)
+    mover, planner = _players(game)
+    planner.player.language = "it"
+    planner.player.save(update_fields=["language"])
+    body = "se prendi bianco blu verde allora prendi rosso nero bianco\nse qualsiasi allora riserva mazzo 1\n"
+    inbound = receive(commit, _to_seat(game, planner, body))
+    assert inbound is not None and inbound.status == Status.APPLIED, inbound and inbound.outcome
+    plan = Seat.objects.get(game=game, user=planner).plan
+    assert plan == [
+        {"if": "take WUG", "then": "take WRK", "next": []},
+        {"if": "any", "then": "reserve deck1", "next": []},
+    ]
+    assert "se take WUG allora take WRK" in answer(planner, "reply_plan").body
+
+
+def test_plan_clear_by_email_clears_it_and_plan_shows_it(clock: Any, commit: Any, alice: Any, bob: Any) -> None:
+    game = start_game(commit, alice, bob)
+    _, planner = _players(game)
+    receive(commit, _to_seat(game, planner, FOUR_DEEP_EMAIL))
+    receive(commit, _to_seat(game, planner, "plan"))
+    assert "if reserve deck1 then take WUG" in answer(planner, "reply_plan").body
+    receive(commit, _to_seat(game, planner, "plan clear"))
+    assert Seat.objects.get(game=game, user=planner).plan == []
+    assert "is cleared" in answer(planner, "reply_plan").body
+
+
+def test_a_bad_line_is_refused_by_its_number_and_nothing_is_stored(clock: Any, commit: Any, alice: Any, bob: Any) -> None:
+    game = start_game(commit, alice, bob)
+    _, planner = _players(game)
+    body = "if take WUG then take RR\nif any then dance wildly\n"
+    inbound = receive(commit, _to_seat(game, planner, body))
+    assert inbound is not None and inbound.status == Status.REFUSED
+    refused = answer(planner, "reply_refused").body
+    assert "Line 2 (if any then dance wildly)" in refused
+    assert Seat.objects.get(game=game, user=planner).plan == []
+
+
+def test_the_owner_is_told_in_the_next_game_email_what_the_plan_did(
+    clock: Any, commit: Any, alice: Any, bob: Any
+) -> None:
+    game = start_game(commit, alice, bob)
+    mover, planner = _players(game)
+    receive(commit, _to_seat(game, planner, "if reserve deck1 then take WUG"))
+    receive(commit, reply_bytes(latest(mover, "Your turn"), sender=mover.email, body="take RKW"))
+    turn = latest(planner, "Your turn").body
+    assert "After take WRK no line of your plan matched" in turn
+    assert "plan" not in latest(mover, "Your turn").body.lower()
