@@ -92,6 +92,8 @@ def stream_events_write(game: Game, events: list[GameEvent]) -> None:
         turn = _your_turn(game, seats)
         if turn is not None:
             rows.setdefault(turn[0], []).append(("your_turn", turn[1]))
+    if not rows:
+        return  # a chat line nobody hears of (the author alone, or everyone muted it)
     now = timezone.now()
     stored: list[StreamEvent] = []
     lasts = _ids_take({user_id: len(kinds) for user_id, kinds in rows.items()})
