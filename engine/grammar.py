@@ -370,3 +370,43 @@ def _merged(codes: tuple[str, ...]) -> Grammar:
         filler_words=union("filler_words"),
         plans=merged("plans"),
     )
+
+
+def plan_line_split(line: str, grammar: Grammar) -> tuple[str, str] | None:
+    """``if <A> then <B>`` (in any language of ``grammar``) as (A, B), A ``any``
+    for the grammar's words for it; None for a line that is no plan line."""
+    words = text_normalise(line).split()
+    if len(words) < 4 or grammar.plans.get(word_key(words[0]).rstrip(":,")) != "if":
+        return None
+    then = next((i for i, word in enumerate(words) if i > 1 and grammar.plans.get(word_key(word).strip(",:")) == "then"),
+                None)
+    if then is None or then == len(words) - 1:
+        return None
+    before = " ".join(words[1:then]).strip(",")
+    if len(words[1:then]) == 1 and grammar.plans.get(word_key(before)) == "any":
+        before = "any"
+    return before, grammar.courtesy_strip(" ".join(words[then + 1 :]))
+
+
+def plan_text_read(block: str, grammar: Grammar) -> tuple[list[dict[str, object]], list[str]]:
+    """The lines of a plan written as text (an email's lines, the game page's
+    box), as the API takes them (``{"if", "then", "next"}``): a line indented
+    deeper than the one above it is one of that line's ``next`` lines. Also the
+    line each is read from, depth first (``lines[0]``, ``lines[0].next[0]``...);
+    lines that are no plan line are left out."""
+    top: list[dict[str, object]] = []
+    stack: list[tuple[int, list[dict[str, object]]]] = []
+    written: list[str] = []
+    for line in block.expandtabs(4).split("\n"):
+        split = plan_line_split(line, grammar)
+        if split is None:
+            continue
+        indent = len(line) - len(line.lstrip())
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        siblings = stack[-1][1] if stack else top
+        following: list[dict[str, object]] = []
+        siblings.append({"if": split[0], "then": split[1], "next": following})
+        stack.append((indent, following))
+        written.append(line.strip())
+    return top, written

@@ -16,7 +16,15 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from engine.bots import BOTS
-from engine.grammar import ENGLISH, Grammar, grammar_for, reading_languages, text_normalise, word_key
+from engine.grammar import (
+    ENGLISH,
+    Grammar,
+    grammar_for,
+    plan_line_split,
+    reading_languages,
+    text_normalise,
+    word_key,
+)
 
 # Why a command's arguments cannot be read. This reader loads no Django, so the
 # reply translates these where it is written (notifications.inbound.actions).
@@ -191,27 +199,11 @@ def _say(line: str, after: list[str], grammar: Grammar) -> Command | None:
     return Command(CommandKind.SAY, text=line[:MAX_LINE], argument=message)
 
 
-def plan_line_split(line: str, grammar: Grammar) -> tuple[str, str] | None:
-    """``if <A> then <B>`` (in any language of ``grammar``) as (A, B), A ``any``
-    for the grammar's words for it; None for a line that is no plan line."""
-    words = text_normalise(line).split()
-    if len(words) < 4 or grammar.plans.get(word_key(words[0]).rstrip(":,")) != "if":
-        return None
-    then = next((i for i, word in enumerate(words) if i > 1 and grammar.plans.get(word_key(word).strip(",:")) == "then"),
-                None)
-    if then is None or then == len(words) - 1:
-        return None
-    before = " ".join(words[1:then]).strip(",")
-    if len(words[1:then]) == 1 and grammar.plans.get(word_key(before)) == "any":
-        before = "any"
-    return before, grammar.courtesy_strip(" ".join(words[then + 1 :]))
-
-
 def _plan(lines: list[str], grammar: Grammar) -> Command | None:
     """The plan lines from the first one on (each ``if <A> then <B>``; blank lines
     between them allowed), as written with their indentation: a line indented
     deeper than the one above it is one of that line's ``next`` lines
-    (``plan_from_text`` reads them)."""
+    (``engine.grammar.plan_text_read`` reads them)."""
     if plan_line_split(lines[0], grammar) is None:
         return None
     block: list[str] = []
@@ -222,28 +214,6 @@ def _plan(lines: list[str], grammar: Grammar) -> Command | None:
             break
         block.append(line.rstrip().expandtabs(4))
     return Command(CommandKind.PLAN, text=lines[0].strip()[:MAX_LINE], argument="\n".join(block))
-
-
-def plan_from_text(block: str, grammar: Grammar) -> tuple[list[dict[str, object]], list[str]]:
-    """The lines of a plan command's block as the API takes them
-    (``{"if", "then", "next"}``), and the line each is read from, in the order
-    of ``lines[0]``, ``lines[0].next[0]``... (depth first, as written)."""
-    top: list[dict[str, object]] = []
-    stack: list[tuple[int, list[dict[str, object]]]] = []
-    written: list[str] = []
-    for line in block.split("\n"):
-        split = plan_line_split(line, grammar)
-        if split is None:
-            continue
-        indent = len(line) - len(line.lstrip())
-        while stack and stack[-1][0] >= indent:
-            stack.pop()
-        siblings = stack[-1][1] if stack else top
-        following: list[dict[str, object]] = []
-        siblings.append({"if": split[0], "then": split[1], "next": following})
-        stack.append((indent, following))
-        written.append(line.strip())
-    return top, written
 
 
 def command_languages(user: object) -> tuple[str, ...]:

@@ -22,7 +22,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 
 from core.errors import InvalidInput
-from engine.grammar import grammar_for, word_key
+from engine.grammar import grammar_for, plan_text_read, word_key
 from games import errors as game_errors
 from games.models import Game, Seat
 from games.plan_lines import PlanOutcome, line_rows, outcome_sentence, plan_stored
@@ -30,7 +30,7 @@ from games.services import plan_clear, plan_store
 from notifications.email.render import EmailSection, KindContext, email_section_register, renderer, renderer_for, seat_of
 from notifications.inbound import CommandKind, InboundEmail
 from notifications.inbound.actions import command_handler_register
-from notifications.inbound.commands import command_languages, plan_from_text
+from notifications.inbound.commands import command_languages
 from notifications.inbound.replies import InboundRefusal, inbound_message_finish, reply_send
 from notifications.models import InboundMessage, Notification
 
@@ -38,7 +38,7 @@ from notifications.models import InboundMessage, Notification
 
 def _paths(lines: list[dict[str, object]], prefix: str = "lines") -> list[str]:
     """Each line's path (``lines[0].next[1]``), depth first: the order
-    ``plan_from_text`` gives the written lines in."""
+    ``plan_text_read`` gives the written lines in."""
     paths: list[str] = []
     for index, line in enumerate(lines):
         path = f"{prefix}[{index}]"
@@ -77,7 +77,7 @@ def plan(inbound: InboundMessage, parsed: InboundEmail, user: Any, seat: Seat | 
         plan_clear(game_id=game.pk, user=user)
         reply_send(inbound, "reply_plan", user, game, done="cleared")
         return inbound_message_finish(inbound, InboundMessage.Status.APPLIED, "cleared the plan")
-    lines, written = plan_from_text(argument, grammar)
+    lines, written = plan_text_read(argument, grammar)
     if not lines:
         raise InboundRefusal(gettext('Write "plan" to see your plan, or "plan clear" to clear it.'))
     # Read on the game as it is now, whichever email this answers: a waiting player
