@@ -47,6 +47,7 @@ from games.errors import GameNotFound
 from games.models import Game, Move, Seat
 from games.page_panels import game_page_panels
 from games.page_session import LoginNeeded, Viewer, page_viewer, seat_forget, seat_remember
+from games.plan_pages import plan_panel, plan_text_store
 from games.presentation import board_context, bot_the, bot_title, bot_title_plural, seat_words
 from games.table import move_kinds
 
@@ -201,6 +202,7 @@ def _draw(
     typed: str = "",
     chosen: str = "",
     error_title: str = "",
+    plan_typed: str | None = None,
 ) -> HttpResponse:
     game = viewer.game
     seat = viewer.seat
@@ -263,6 +265,7 @@ def _draw(
         "email_warning": _email_warning(seat),
         # What apps above games show beside the board (table talk): settings.GAME_PAGE_PANELS.
         "panels": game_page_panels(request, viewer),
+        "plan_panel": plan_panel(viewer, typed=plan_typed),
     }
     return with_forms(render(request, "games/game_page.html", context, status=status))
 
@@ -451,6 +454,23 @@ def _play(request: HttpRequest, viewer: Viewer, seat: Seat) -> HttpResponse:
     return _redirect(viewer.game.pk)
 
 
+def _plan(request: HttpRequest, viewer: Viewer, seat: Seat) -> HttpResponse:
+    """Store the plan in the page's box, or clear it (games.plan_pages)."""
+    text = "" if request.POST.get("action") == "plan_clear" else request.POST.get("plan", "")
+    try:
+        version = int(request.POST.get("version", ""))
+        said = plan_text_store(game=viewer.game, user=seat.user, text=text, version=version)
+    except ValueError:
+        return _draw(request, viewer, error=gettext("The form did not say which version of the game it was drawn at; "
+                                                     "here is the board again."), status=400)
+    except DomainError as error:
+        viewer.game.refresh_from_db()
+        return _draw(request, viewer, error=error.message, error_title=gettext("Plan not stored:"),
+                     status=_status(error), plan_typed=text)
+    messages.success(request, said)
+    return _redirect(viewer.game.pk)
+
+
 def _status(error: DomainError) -> int:
     return {
         ErrorKind.INVALID: 400,
@@ -490,6 +510,8 @@ def game_page(request: HttpRequest, game_id: str) -> HttpResponse:
             return _answer_invitation(request, viewer, seat)
         if action == "move":
             return _play(request, viewer, seat)
+        if action in ("plan", "plan_clear"):
+            return _plan(request, viewer, seat)
         if _invitation_open(seat):
             return _draw(request, viewer, error=gettext("Choose Accept or Decline."), status=400)
         return _draw(request, viewer, error=gettext("That form sent no action this page knows."), status=400)
