@@ -36,6 +36,7 @@ ACCOUNT_AND_GAME_CALLS = [
     ("post", "/api/v1/games/{id}/sandbox/"),
     ("delete", "/api/v1/me/"),  # refused: the body has no confirmation
     ("post", "/api/v1/me/password/"),
+    ("post", "/api/v1/me/calendar/rotate/"),
     ("get", "/api/v1/me/export/"),
     ("get", "/api/v1/me/vacation/"),
     ("post", "/api/v1/me/vacation/"),
