@@ -54,7 +54,8 @@ from games.admin_moderation import (
     request_moderator,
 )
 
-HIDDEN_FIELDS = frozenset({"seed", "state", "start_state", "private_card"})
+# A seat's plan and which moves came from one are its holder's alone (docs/plans.md).
+HIDDEN_FIELDS = frozenset({"seed", "state", "start_state", "private_card", "plan", "plan_outcomes", "from_plan"})
 
 _ModelT = TypeVar("_ModelT", bound=Model)
 
@@ -271,6 +272,8 @@ admin.site.register(Game, GameModerationAdmin)
 @admin.register(Seat)
 class SeatAdmin(ReadOnlyMixin, HiddenInformationMixin[Seat], admin.ModelAdmin[Seat]):
     list_display = ["game", "user", "index", "invited", "joined_at", "resigned"]
+    # Its plan is its holder's alone, moderators and operators included (docs/plans.md).
+    exclude = ["plan", "plan_outcomes"]
     list_filter = ["game__status", "game__variant", "invited", "resigned"]
     search_fields = ["game__id", "user__username"]
     list_select_related = ["game", "user"]

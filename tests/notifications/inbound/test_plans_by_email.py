@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.conf import settings
+from django.core import mail
 from tests.notifications.email_helpers import start_game
 from tests.notifications.inbound.mail_helpers import answer, latest, receive, reply_bytes
 
@@ -113,3 +114,21 @@ def test_the_owner_is_told_in_the_next_game_email_what_the_plan_did(
     turn = latest(planner, "Your turn").body
     assert "After take WRK no line of your plan matched" in turn
     assert "plan" not in latest(mover, "Your turn").body.lower()
+
+
+def test_no_email_to_the_other_player_tells_of_the_plan_or_its_moves(
+    clock: Any, commit: Any, alice: Any, bob: Any
+) -> None:
+    """Leak test: the mover's emails (turn emails, the answers to its moves) say
+    nothing of the planner's plan, before or after it plays."""
+    game = start_game(commit, alice, bob)
+    mover, planner = _players(game)
+    receive(commit, _to_seat(game, planner, "if any then take white blue green\n  if any then reserve deck 3"))
+    for move in ("reserve deck1", "reserve deck2"):
+        receive(commit, reply_bytes(latest(mover, "Your turn"), sender=mover.email, body=move))
+    assert Move.objects.filter(game=game, from_plan=True).count() == 2
+    to_mover = [m for m in mail.outbox if mover.email in m.to]
+    assert len(to_mover) >= 3
+    for message in to_mover:
+        text = f"{message.subject}\n{message.body}\n{message.alternatives}".lower()
+        assert "plan" not in text
