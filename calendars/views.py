@@ -49,6 +49,9 @@ def calendar_feed(request: HttpRequest, secret: str) -> HttpResponse:
     response["ETag"] = etag
     patch_cache_control(response, private=True, max_age=MAX_AGE_SECONDS)
     response["Content-Disposition"] = 'inline; filename="deadlines.ics"'
+    # The address is a secret: not for search engines, and not passed on as a referrer.
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    response["Referrer-Policy"] = "no-referrer"
     # The body follows the account's language, not the request's.
     response["Content-Language"] = language_of(user)
     return response

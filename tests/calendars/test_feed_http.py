@@ -26,6 +26,7 @@ def test_the_feed_is_text_calendar_in_utf_8_cached_privately_for_a_short_while(a
     cache_control = {part.strip() for part in answer["Cache-Control"].split(",")}
     assert "private" in cache_control and "max-age=300" in cache_control
     assert answer["ETag"].startswith('"') and answer["ETag"].endswith('"')
+    assert answer["X-Robots-Tag"] == "noindex, nofollow" and answer["Referrer-Policy"] == "no-referrer"
 
 
 def test_a_poll_with_the_etag_gets_304_without_a_body(alice: Any, bob: Any) -> None:
