@@ -23,7 +23,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from icalendar import Alarm, Calendar, Event
+from icalendar import Alarm, Calendar, Event, Timezone, TimezoneStandard, vDuration
 
 from calendars.selectors import CalendarContent, SeasonDates, Turn
 
@@ -125,7 +125,7 @@ def calendar_render(*, content: CalendarContent, language: str, site_url: str, t
         calendar.add("x-wr-calname", _("Splendor deadlines"))
         calendar.add("x-wr-timezone", "UTC")
         calendar.add("refresh-interval", REFRESH_INTERVAL, parameters={"VALUE": "DURATION"})
-        calendar.add("x-published-ttl", REFRESH_INTERVAL)
+        calendar.add("x-published-ttl", vDuration(REFRESH_INTERVAL))
         for turn in content.turns:
             calendar.add_component(
                 _turn_event(turn, site_url=site_url, reminder_hours=content.reminder_hours, today=today)
@@ -133,8 +133,24 @@ def calendar_render(*, content: CalendarContent, language: str, site_url: str, t
         for season in content.seasons:
             for event in _season_events(season, site_url=site_url):
                 calendar.add_component(event)
+        if not calendar.subcomponents:
+            # RFC 5545 (3.4, 3.6) asks for at least one component: a calendar with
+            # nothing to show describes the time zone its (absent) events would be in.
+            calendar.add_component(_utc_zone())
         body: bytes = calendar.to_ical()
         return body
+
+
+def _utc_zone() -> Timezone:
+    zone = Timezone()
+    zone.add("tzid", "UTC")
+    standard = TimezoneStandard()
+    standard.add("dtstart", datetime(1970, 1, 1))
+    standard.add("tzoffsetfrom", timedelta(0))
+    standard.add("tzoffsetto", timedelta(0))
+    standard.add("tzname", "UTC")
+    zone.add_component(standard)
+    return zone
 
 
 def today_utc(now: datetime) -> date:

@@ -54,7 +54,10 @@ def test_every_event_has_what_rfc_5545_requires_and_every_alarm_its_trigger_acti
     _games_waiting_on(alice, bob, charlie)
     body = fetch(alice).content
     calendar = Calendar.from_ical(body)
+    calendar.validate()  # PRODID, VERSION, at least one component
+    assert [component.errors for component in calendar.walk() if component.errors] == []  # every value parsed
     assert calendar["VERSION"] == "2.0" and "PRODID" in calendar and "X-WR-CALNAME" in calendar
+    assert b"\r\nREFRESH-INTERVAL;VALUE=DURATION:PT1H\r\n" in body and b"\r\nX-PUBLISHED-TTL:PT1H\r\n" in body
     assert body.startswith(b"BEGIN:VCALENDAR\r\n") and body.endswith(b"END:VCALENDAR\r\n")
     assert all(len(line) <= 75 for line in body.split(b"\r\n"))  # folded, RFC 5545 3.1
     assert events(calendar)
@@ -75,6 +78,13 @@ def test_the_alarms_ring_at_the_reminder_hours_before_the_deadline(alice: Any, b
     triggers = sorted(alarm.decoded("TRIGGER") for alarm in event.walk("VALARM"))
     assert triggers == [-timedelta(hours=12), -timedelta(hours=1)]
     assert {alarm["TRIGGER"].params["RELATED"] for alarm in event.walk("VALARM")} == {"END"}
+
+
+def test_no_alarm_rings_before_the_turn_began(alice: Any, bob: Any) -> None:
+    preferences_update(user=alice, reminder_hours=[100, 2])  # the turn has 72 hours
+    _games_waiting_on(alice, bob)
+    (event,) = turn_events(parsed(alice))
+    assert [alarm.decoded("TRIGGER") for alarm in event.walk("VALARM")] == [-timedelta(hours=2)]
 
 
 def test_no_reminder_hours_means_no_alarm(alice: Any, bob: Any) -> None:
@@ -161,6 +171,14 @@ def test_an_alarm_in_latvian_counts_hours_in_the_languages_three_forms(alice: An
     (event,) = turn_events(parsed(alice))
     words = sorted(str(alarm["DESCRIPTION"]).split(" atli")[1] for alarm in event.walk("VALARM"))
     assert words == ["cis 12 stundu", "kusi 21 stunda", "kušas 2 stundas"]
+
+
+def test_a_calendar_with_nothing_to_show_is_still_valid(alice: Any) -> None:
+    body = fetch(alice).content
+    calendar = Calendar.from_ical(body)
+    calendar.validate()
+    assert events(calendar) == [] and calendar.errors == []
+    assert [str(zone["TZID"]) for zone in calendar.walk("VTIMEZONE")] == ["UTC"]
 
 
 def test_the_same_games_give_the_same_bytes(alice: Any, bob: Any) -> None:
