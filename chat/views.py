@@ -10,7 +10,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from django.urls import reverse
+
 from accounts.permissions import CanRead, CanReadOrPlay, request_user
+from api.openapi import location_header
 from chat import errors, selectors, services
 from chat.models import ChatPreference
 from chat.serializers import (
@@ -74,7 +77,7 @@ class ChatView(APIView):
         "`?thread=spectators`, in a public game's spectators' thread (signed-in people who are not its players). "
         "At most `CHAT_MESSAGES_PER_MINUTE` lines a minute (10 by default), all games together: past it, 429 with "
         "Retry-After. The others hear of it as a `chat` event. Needs a `play` token.",
-        parameters=[GAME_ID_PARAMETER, _THREAD],
+        parameters=[GAME_ID_PARAMETER, _THREAD, location_header("The thread, in which the new line is the last")],
         request=ChatPostSerializer,
         responses={
             201: ChatLineSerializer,
@@ -91,7 +94,10 @@ class ChatView(APIView):
         message = services.chat_message_post(
             game_id=game_id, user=request_user(request), text=serializer.validated_data["text"], thread=thread
         )
-        return Response(ChatLineSerializer(selectors.lines_of([message])[0]).data, status=201)
+        response = Response(ChatLineSerializer(selectors.lines_of([message])[0]).data, status=201)
+        location = reverse("game-chat", kwargs={"game_id": game_id})
+        response["Location"] = location + ("?thread=spectators" if thread == "spectators" else "")
+        return response
 
 
 def _preferences_body(choice: ChatPreference) -> dict[str, Any]:

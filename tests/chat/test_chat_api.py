@@ -25,6 +25,7 @@ def test_a_player_writes_and_the_other_reads_the_players_thread(commit: Any, ali
     response = api(alice).post(chat_url(game), {"text": "Good luck, Bob!"}, format="json")
     assert response.status_code == 201, response.json()
     assert response.json()["text"] == "Good luck, Bob!" and response.json()["author"] == "Alice"
+    assert response["Location"] == f"/api/v1/games/{game.pk}/chat/"
     lines = api(bob).get(chat_url(game)).json()["lines"]
     assert [(line["author_id"], line["text"], line["thread"]) for line in lines] == [
         (alice.pk, "Good luck, Bob!", "players")
