@@ -13,6 +13,9 @@ workers = 3
 # gunicorn's own answers to requests it cannot read are problem details like every
 # other API error (api.gunicorn_workers).
 worker_class = "api.gunicorn_workers.ProblemJsonSyncWorker"
+# No access log unless asked for (--access-logfile); if it is, it is written without
+# the secrets a path may hold (a calendar's address, a seat link's token: api.gunicorn_logging).
+logger_class = "api.gunicorn_logging.RedactedAccessLogger"
 # gunicorn would believe X-Forwarded-Proto: https (and -Ssl, -Protocol) from
 # 127.0.0.1 by default and call the request secure itself, whatever
 # SECURE_PROXY_SSL_HEADER says: anything on the machine could then pass for https.
