@@ -101,7 +101,7 @@ def _plan_rows(seat: Seat | None) -> list[dict[str, object]]:
 
 def _recent_outcomes(game: Game, seat: Seat) -> list[str]:
     """What the plan did in the last round (since the seat's turn before)."""
-    if game.state is None:
+    if game.state is None or not seat.plan_outcomes:
         return []
     ply = engine.from_dict(game.state).ply
     outcomes = [cast(PlanOutcome, o) for o in (seat.plan_outcomes or []) if isinstance(o, dict)]
