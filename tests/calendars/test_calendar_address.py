@@ -76,3 +76,16 @@ def test_the_schema_describes_calendar_url_and_the_rotation(client: Any) -> None
     assert "calendar_url" in schema["components"]["schemas"]["Me"]["required"]
     rotate = schema["paths"]["/api/v1/me/calendar/rotate/"]["post"]
     assert rotate["operationId"] == "me_calendar_rotate" and "200" in rotate["responses"]
+
+
+def test_two_first_requests_at_once_make_one_address(alice: Any) -> None:
+    from django.contrib.auth import get_user_model
+
+    from accounts.services import calendar_feed_get
+
+    # Read before the other request made the row: this one believes there is none.
+    late = get_user_model().objects.select_related("calendar_feed").get(pk=alice.pk)
+    first = calendar_feed_get(user=get_user_model().objects.get(pk=alice.pk))
+    second = calendar_feed_get(user=late)
+    assert second.pk == first.pk and second.secret == first.secret
+    assert CalendarFeed.objects.filter(user=alice).count() == 1
