@@ -334,6 +334,37 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
                          "`next_invitation_at` says when you may invite again."),
             gettext_noop("Wait `Retry-After`, or create a game with open seats (those are not limited)."),
         ),
+        # --- table talk (chat.errors) ---------------------------------------------------------
+        ProblemType(
+            "chat_not_allowed", 403, gettext_noop("You cannot write in this chat"),
+            gettext_noop("This thread is not yours to write in: players write in the players' thread, people who "
+                         "watch a public game in the spectators' thread; practice games have no table talk, and a "
+                         "suspended account writes nowhere."),
+            gettext_noop("Write in the thread that is yours (`?thread=players` or `?thread=spectators`)."),
+        ),
+        ProblemType(
+            "chat_thread_not_found", 404, gettext_noop("This game has no such chat thread"),
+            gettext_noop("Only a public game has a spectators' thread."),
+            gettext_noop("Read or write the players' thread (the default) if you play in the game."),
+        ),
+        ProblemType(
+            "chat_message_not_found", 404, gettext_noop("Chat message not found"),
+            gettext_noop("No line of this game's table talk has that id."),
+            gettext_noop("Take the id from the game's chat (`GET /api/v1/games/{id}/chat/`)."),
+        ),
+        ProblemType(
+            "too_many_chat_messages", 429,
+            gettext_noop("You have written as many chat messages as you may in a minute"),
+            gettext_noop("One person may write `CHAT_MESSAGES_PER_MINUTE` lines a minute (10 by default), all games "
+                         "together; `limit` says how many."),
+            gettext_noop("Wait `Retry-After` seconds, then send the line again."),
+        ),
+        ProblemType(
+            "chat_export_not_ready", 409, gettext_noop("The game is not over"),
+            gettext_noop("A game's table talk is exported once the game is over: while it is played it is the "
+                         "players' own."),
+            gettext_noop("Ask again once the game has finished."),
+        ),
         ProblemType(
             "invalid_vacation", 400, gettext_noop("That vacation cannot be taken"),
             gettext_noop("A vacation is one whole day or more."),

@@ -16,6 +16,7 @@ import pytest
 from drf_spectacular.generators import SchemaGenerator
 
 import accounts.errors
+import chat.errors
 import games.errors
 import games.links
 import webhooks.errors
@@ -76,7 +77,7 @@ def _domain_error_codes() -> set[str]:
         error = pending.pop()
         pending.extend(error.__subclasses__())
         # Every app's errors, wherever the app defines them (games.links has its own).
-        if error.__module__.split(".")[0] in {"games", "accounts", "notifications", "webhooks", "leagues", "core"}:
+        if error.__module__.split(".")[0] in {"games", "accounts", "notifications", "webhooks", "leagues", "chat", "core"}:
             found.add(error.code)
     found.discard(DomainError.code)  # the abstract base's placeholder, never raised
     return found
@@ -126,6 +127,7 @@ def test_the_gathering_finds_the_codes_of_every_source() -> None:
     assert {"payload_too_large", "length_required", "bad_request"} <= codes  # api.middleware, api.problems
     assert {"uri_too_long", "request_header_fields_too_large"} <= codes  # api.gunicorn_workers
     assert {"league_not_found", "reliability_too_low", "season_not_startable"} <= codes  # leagues.errors
+    assert {"chat_not_allowed", "too_many_chat_messages"} <= codes  # chat.errors
 
 
 @pytest.mark.parametrize("code", sorted(every_code() - PAGE_ONLY_CODES - ADMIN_ONLY_CODES - EMAIL_ONLY_CODES))
