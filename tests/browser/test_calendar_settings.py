@@ -1,7 +1,8 @@
 """The deadlines calendar from the settings page, in a real browser: the player
 copies the address from its field, a calendar app (here ``icalendar``) reads the
 three games waiting for them from it, and "Replace the address" gives a new one
-while the old one answers 404. Screenshot: `calendar-settings.png`."""
+while the old one answers 404. The page has no serious or critical axe-core
+violation. Screenshot: `calendar-settings.png`."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from icalendar import Calendar
 from playwright.sync_api import expect
 
 from games.models import Game, Seat
+from tests.browser.test_site_pages import assert_accessible
 from tests.games.game_helpers import make_player, start_two_player_game
 
 PASSWORD = "a long and unusual passphrase"
@@ -46,6 +48,7 @@ def test_the_player_copies_the_calendar_address_reads_three_deadlines_and_replac
     old = field.input_value()
     assert old.startswith(live_server.url + "/calendar/") and old.endswith(".ics")
     page.locator("#calendar").scroll_into_view_if_needed()
+    assert_accessible(page)
     screenshot(page, "calendar-settings")
 
     answer = page.request.get(old)

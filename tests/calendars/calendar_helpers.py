@@ -10,6 +10,8 @@ from icalendar import Calendar
 
 from accounts.services import calendar_feed_get
 from games.models import Game, Seat
+from tests.games.board_helpers import first_take, play
+from tests.games.game_helpers import start_two_player_game
 
 
 def feed_path(user: Any) -> str:
@@ -42,3 +44,14 @@ def game_of(event: Any) -> str:
 def seat_to_move(game: Game) -> Seat:
     game.refresh_from_db()
     return Seat.objects.get(game=game, index=game.to_move)
+
+
+def games_waiting_on(user: Any, *others: Any) -> list[Game]:
+    """A game against each of ``others``, every one of them at ``user``'s turn."""
+    games = []
+    for other in others:
+        game = start_two_player_game(user, other)
+        if seat_to_move(game).user_id != user.pk:
+            play(game, first_take(game))
+        games.append(game)
+    return games

@@ -24,8 +24,7 @@ from accounts.models import CalendarFeed
 from accounts.services import calendar_feed_get, calendar_feed_rotate
 from api.log_redaction import RedactUsernamesInPaths
 from games.models import Game, Seat
-from tests.calendars.calendar_helpers import feed_path, fetch, game_of, parsed, turn_events
-from tests.calendars.test_feed import _games_waiting_on
+from tests.calendars.calendar_helpers import feed_path, fetch, game_of, games_waiting_on, parsed, turn_events
 from tests.games.board_helpers import blind_reserve_game, deck_card_ids, first_take, play
 from tests.games.game_helpers import client_for, make_player
 
@@ -35,7 +34,7 @@ pytestmark = pytest.mark.django_db
 def test_no_log_line_of_a_fetch_a_refusal_or_a_rotation_holds_the_secret(
     alice: Any, bob: Any, caplog: pytest.LogCaptureFixture, log_format: str
 ) -> None:
-    _games_waiting_on(alice, bob)
+    games_waiting_on(alice, bob)
     old = calendar_feed_get(user=alice).secret
     with caplog.at_level(logging.DEBUG):
         assert Client().get(f"/calendar/{old}.ics").status_code == 200
@@ -60,7 +59,7 @@ def test_the_development_servers_request_line_is_written_without_the_secret(alic
 
 
 def test_the_account_export_never_holds_the_calendar_secret(alice: Any, bob: Any) -> None:
-    _games_waiting_on(alice, bob)
+    games_waiting_on(alice, bob)
     client = client_for(alice, ("read",))
     secret = calendar_feed_get(user=alice).secret
     export = client.get("/api/v1/me/export/")
@@ -107,7 +106,7 @@ def test_no_feed_of_a_game_with_a_blind_reserve_holds_a_hidden_card_or_the_seed(
 
 
 def test_an_accounts_secret_never_opens_another_accounts_games(alice: Any, bob: Any, charlie: Any) -> None:
-    games = _games_waiting_on(alice, bob, charlie)
+    games = games_waiting_on(alice, bob, charlie)
     mallory = make_player("mallory")
     mine = parsed(mallory)
     assert turn_events(mine) == []
@@ -118,7 +117,7 @@ def test_an_accounts_secret_never_opens_another_accounts_games(alice: Any, bob: 
 
 
 def test_a_rotated_secret_cannot_be_used_to_read_the_new_calendar(alice: Any, bob: Any) -> None:
-    _games_waiting_on(alice, bob)
+    games_waiting_on(alice, bob)
     old = feed_path(alice)
     calendar_feed_rotate(user=alice)
     answer = Client().get(old)

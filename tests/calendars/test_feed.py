@@ -14,28 +14,18 @@ from icalendar import Calendar
 from games import services
 from games.models import Game
 from notifications.preferences.services import preferences_update
-from tests.calendars.calendar_helpers import events, fetch, game_of, parsed, seat_to_move, turn_events
-from tests.games.game_helpers import start_two_player_game
+from tests.calendars.calendar_helpers import (
+    events, fetch, game_of, games_waiting_on, parsed, seat_to_move, turn_events,
+)
 from tests.games.board_helpers import first_take, play
 
 pytestmark = pytest.mark.django_db
 
 
-def _games_waiting_on(user: Any, *others: Any) -> list[Game]:
-    """A game against each of ``others``, every one of them at ``user``'s turn."""
-    games = []
-    for other in others:
-        game = start_two_player_game(user, other)
-        if seat_to_move(game).user_id != user.pk:
-            play(game, first_take(game))
-        games.append(game)
-    return games
-
-
 def test_the_calendar_of_an_account_with_three_games_shows_their_three_deadlines(
     alice: Any, bob: Any, charlie: Any, dave: Any
 ) -> None:
-    games = _games_waiting_on(alice, bob, charlie, dave)
+    games = games_waiting_on(alice, bob, charlie, dave)
     calendar = parsed(alice)
     found = {game_of(event): event for event in turn_events(calendar)}
     assert set(found) == {game.pk for game in games}
@@ -51,7 +41,7 @@ def test_the_calendar_of_an_account_with_three_games_shows_their_three_deadlines
 def test_every_event_has_what_rfc_5545_requires_and_every_alarm_its_trigger_action_and_words(
     alice: Any, bob: Any, charlie: Any
 ) -> None:
-    _games_waiting_on(alice, bob, charlie)
+    games_waiting_on(alice, bob, charlie)
     body = fetch(alice).content
     calendar = Calendar.from_ical(body)
     calendar.validate()  # PRODID, VERSION, at least one component
@@ -73,7 +63,7 @@ def test_every_event_has_what_rfc_5545_requires_and_every_alarm_its_trigger_acti
 
 def test_the_alarms_ring_at_the_reminder_hours_before_the_deadline(alice: Any, bob: Any) -> None:
     preferences_update(user=alice, reminder_hours=[12, 1])
-    _games_waiting_on(alice, bob)
+    games_waiting_on(alice, bob)
     (event,) = turn_events(parsed(alice))
     triggers = sorted(alarm.decoded("TRIGGER") for alarm in event.walk("VALARM"))
     assert triggers == [-timedelta(hours=12), -timedelta(hours=1)]
@@ -82,20 +72,20 @@ def test_the_alarms_ring_at_the_reminder_hours_before_the_deadline(alice: Any, b
 
 def test_no_alarm_rings_before_the_turn_began(alice: Any, bob: Any) -> None:
     preferences_update(user=alice, reminder_hours=[100, 2])  # the turn has 72 hours
-    _games_waiting_on(alice, bob)
+    games_waiting_on(alice, bob)
     (event,) = turn_events(parsed(alice))
     assert [alarm.decoded("TRIGGER") for alarm in event.walk("VALARM")] == [-timedelta(hours=2)]
 
 
 def test_no_reminder_hours_means_no_alarm(alice: Any, bob: Any) -> None:
     preferences_update(user=alice, reminder_hours=[])
-    _games_waiting_on(alice, bob)
+    games_waiting_on(alice, bob)
     (event,) = turn_events(parsed(alice))
     assert list(event.walk("VALARM")) == []
 
 
 def test_an_event_names_the_opponents_and_links_the_game_page(alice: Any, bob: Any) -> None:
-    (game,) = _games_waiting_on(alice, bob)
+    (game,) = games_waiting_on(alice, bob)
     (event,) = turn_events(parsed(alice))
     assert "Bob" in str(event["SUMMARY"]) and "Bob" in str(event["DESCRIPTION"])
     assert str(event["URL"]) == f"http://testserver/games/{game.pk}/" or str(event["URL"]).endswith(f"/games/{game.pk}/")
@@ -104,7 +94,7 @@ def test_an_event_names_the_opponents_and_links_the_game_page(alice: Any, bob: A
 
 
 def test_after_a_move_the_game_leaves_the_movers_calendar_and_enters_the_opponents(alice: Any, bob: Any) -> None:
-    (game,) = _games_waiting_on(alice, bob)
+    (game,) = games_waiting_on(alice, bob)
     assert [game_of(event) for event in turn_events(parsed(alice))] == [game.pk]
     assert turn_events(parsed(bob)) == []
     play(game, first_take(game))
@@ -116,7 +106,7 @@ def test_after_a_move_the_game_leaves_the_movers_calendar_and_enters_the_opponen
 
 
 def test_a_finished_game_is_not_in_the_calendar(alice: Any, bob: Any) -> None:
-    (game,) = _games_waiting_on(alice, bob)
+    (game,) = games_waiting_on(alice, bob)
     services.game_resign(game=game, user=bob)
     assert turn_events(parsed(alice)) == []
 
@@ -130,7 +120,7 @@ def test_a_practice_game_against_a_bot_has_no_deadline_and_is_not_in_the_calenda
 
 
 def test_a_paused_game_is_an_all_day_event_today_that_says_so_without_an_alarm(alice: Any, bob: Any) -> None:
-    (game,) = _games_waiting_on(alice, bob)
+    (game,) = games_waiting_on(alice, bob)
     services.game_pause(game_id=game.pk, reason="server")
     (event,) = turn_events(parsed(alice))
     today = timezone.now().astimezone(UTC).date()
@@ -140,7 +130,7 @@ def test_a_paused_game_is_an_all_day_event_today_that_says_so_without_an_alarm(a
 
 
 def test_a_turn_keeps_its_uid_through_a_pause_and_its_sequence_grows(alice: Any, bob: Any) -> None:
-    (game,) = _games_waiting_on(alice, bob)
+    (game,) = games_waiting_on(alice, bob)
     (running,) = turn_events(parsed(alice))
     services.game_pause(game_id=game.pk, reason="server")
     (paused,) = turn_events(parsed(alice))
@@ -152,7 +142,7 @@ def test_the_calendar_is_in_the_accounts_language(alice: Any, bob: Any) -> None:
     from accounts.services import player_language_set
 
     player_language_set(user=alice, language="it")
-    _games_waiting_on(alice, bob)
+    games_waiting_on(alice, bob)
     answer = fetch(alice)
     calendar = Calendar.from_ical(answer.content)
     (event,) = turn_events(calendar)
@@ -167,7 +157,7 @@ def test_an_alarm_in_latvian_counts_hours_in_the_languages_three_forms(alice: An
 
     player_language_set(user=alice, language="lv")
     preferences_update(user=alice, reminder_hours=[21, 12, 2])
-    _games_waiting_on(alice, bob)
+    games_waiting_on(alice, bob)
     (event,) = turn_events(parsed(alice))
     words = sorted(str(alarm["DESCRIPTION"]).split(" atli")[1] for alarm in event.walk("VALARM"))
     assert words == ["cis 12 stundu", "kusi 21 stunda", "kušas 2 stundas"]
@@ -182,7 +172,7 @@ def test_a_calendar_with_nothing_to_show_is_still_valid(alice: Any) -> None:
 
 
 def test_the_same_games_give_the_same_bytes(alice: Any, bob: Any) -> None:
-    _games_waiting_on(alice, bob)
+    games_waiting_on(alice, bob)
     assert fetch(alice).content == fetch(alice).content
 
 

@@ -12,8 +12,7 @@ from icalendar import Calendar
 
 from accounts.models import CalendarFeed
 from accounts.services import calendar_feed_get, player_erase, player_suspend
-from tests.calendars.calendar_helpers import feed_path, fetch, turn_events, parsed
-from tests.calendars.test_feed import _games_waiting_on
+from tests.calendars.calendar_helpers import feed_path, fetch, games_waiting_on, parsed, turn_events
 from tests.games.board_helpers import first_take, play
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +29,7 @@ def test_the_feed_is_text_calendar_in_utf_8_cached_privately_for_a_short_while(a
 
 
 def test_a_poll_with_the_etag_gets_304_without_a_body(alice: Any, bob: Any) -> None:
-    _games_waiting_on(alice, bob)
+    games_waiting_on(alice, bob)
     first = fetch(alice)
     again = fetch(alice, **{"If-None-Match": first["ETag"]})
     assert again.status_code == 304 and again.content == b""
@@ -38,7 +37,7 @@ def test_a_poll_with_the_etag_gets_304_without_a_body(alice: Any, bob: Any) -> N
 
 
 def test_a_move_changes_the_etag_and_a_poll_with_the_old_one_gets_the_new_calendar(alice: Any, bob: Any) -> None:
-    (game,) = _games_waiting_on(alice, bob)
+    (game,) = games_waiting_on(alice, bob)
     before = fetch(alice)
     play(game, first_take(game))
     after = fetch(alice, **{"If-None-Match": before["ETag"]})
@@ -100,10 +99,10 @@ def test_the_feed_costs_the_same_few_queries_for_one_game_or_five(
 ) -> None:
     from tests.games.game_helpers import make_player
 
-    _games_waiting_on(alice, bob)
+    games_waiting_on(alice, bob)
     path = feed_path(alice)
     with django_assert_max_num_queries(5):
         assert len(turn_events(Calendar.from_ical(Client().get(path).content))) == 1
-    _games_waiting_on(alice, charlie, dave, make_player("erin"), make_player("frank"))
+    games_waiting_on(alice, charlie, dave, make_player("erin"), make_player("frank"))
     with django_assert_max_num_queries(5):
         assert len(turn_events(Calendar.from_ical(Client().get(path).content))) == 5
