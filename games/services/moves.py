@@ -38,7 +38,9 @@ class MovePlayed:
     """What ``move_submit`` did.
 
     ``game`` is the saved row with its seats loaded; ``move`` the player's move;
-    ``automatic`` the quiet moves the server then played for resigned seats;
+    ``automatic`` the moves played after it in the same change (quiet moves for
+    resigned seats, the bot's for a seat handed to it, forced passes, and the
+    lines of other seats' plans, which are those players' own moves);
     ``details`` what the engine says the move did (it may name a blind-reserved
     card: server-side only, never for another seat).
     """
