@@ -12,7 +12,7 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from api.admin_tools import ReadOnlyMixin
 from chat import services
@@ -74,4 +74,6 @@ class ChatReportAdmin(ReadOnlyMixin, admin.ModelAdmin[ChatReport]):
     @admin.action(description=gettext_lazy("Leave the reported lines as they are"))
     def chat_reports_dismiss(self, request: HttpRequest, queryset: QuerySet[ChatReport]) -> None:
         count = services.chat_reports_dismiss(report_ids=list(queryset.values_list("pk", flat=True)))
-        self.message_user(request, gettext("%(count)s reports closed.") % {"count": count})
+        self.message_user(
+            request, ngettext("%(count)s report closed.", "%(count)s reports closed.", count) % {"count": count}
+        )

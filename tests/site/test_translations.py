@@ -21,7 +21,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 APPS = (
-    "accounts", "api", "core", "engine", "games", "leagues", "notifications", "webhooks", "streams", "calendars",
+    "accounts", "api", "core", "engine", "games", "leagues", "notifications", "webhooks", "streams", "calendars", "chat",
     "splendor_site",
 )
 LANGUAGES = ("it", "lv")
