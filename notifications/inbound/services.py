@@ -78,7 +78,7 @@ def inbound_message_process(*, inbound_id: int) -> str:
 def _process(inbound: InboundMessage) -> str:
     raw = bytes(inbound.raw or b"")
     parsed = inbound_parse(raw, reply_domain=reply_domain(), envelope_to=list(inbound.envelope_to))
-    inbound.command = parsed.command.text[:200]
+    inbound.command = _command_record(parsed.command)
     if parsed.drop_reason:
         if parsed.is_dsn:
             dsn_record(raw)
@@ -86,7 +86,7 @@ def _process(inbound: InboundMessage) -> str:
     user = _verified_user(parsed.sender)
     _answer_to_sender(inbound, user, parsed.sender)
     parsed = _in_language_of(parsed, user)
-    inbound.command = parsed.command.text[:200]
+    inbound.command = _command_record(parsed.command)
     # What the services say while carrying it out (their refusals) is in the
     # sender's language, as the answer that repeats it (English for a stranger).
     with in_language_of(user):
@@ -209,6 +209,12 @@ def _without_token(inbound: InboundMessage, parsed: InboundEmail, user: Any | No
 # --- challenges and confirmations -----------------------------------------------------
 
 
+def _command_record(command: Command) -> str:
+    """What the message's record keeps of its command: as written, but a plan's
+    lines are its owner's alone (docs/plans.md), so only the word "plan"."""
+    return "plan" if command.kind is CommandKind.PLAN else command.text[:200]
+
+
 def _summary(command: Command, game: Game | None) -> str:
     """What the owner is asked to confirm, in a few words: the command as its
     sender wrote it, and the game it names (nothing else of the game)."""
@@ -228,6 +234,8 @@ def _summary(command: Command, game: Game | None) -> str:
         return f"take your seat{where}"
     if kind is CommandKind.DECLINE:
         return f"decline the invitation{where}"
+    if kind is CommandKind.PLAN:
+        return f"store or show your plan{where}"
     return f"carry out \"{command.text[:60]}\"{where}"
 
 
@@ -321,7 +329,7 @@ def _confirmed_command(inbound: InboundMessage, parsed: InboundEmail, user: Any,
         if seat is None:
             refusal = InboundRefusal(gettext("That seat is no longer yours: nothing was done."))
             return command_refuse(inbound, user, None, refusal)
-    inbound.command = command.text[:200]
+    inbound.command = _command_record(command)
     version = details.get("version")
     confirmed = replace(parsed, command=command, answers_version=version if isinstance(version, int) else None)
     return command_run(inbound, confirmed, user, seat)

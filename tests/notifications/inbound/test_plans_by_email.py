@@ -4,6 +4,7 @@ lists it, and the plan's moves are played as the mover's replies come in."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -132,3 +133,37 @@ def test_no_email_to_the_other_player_tells_of_the_plan_or_its_moves(
     for message in to_mover:
         text = f"{message.subject}\n{message.body}\n{message.alternatives}".lower()
         assert "plan" not in text
+
+
+def test_a_plan_from_a_sender_not_authenticated_waits_for_the_code_and_its_record_names_no_line(
+    clock: Any, commit: Any, alice: Any, bob: Any
+) -> None:
+    game = start_game(commit, alice, bob)
+    _, planner = _players(game)
+    seat = Seat.objects.get(game=game, user=planner)
+    address = f"play+{reply_token_for(seat=seat)}@{settings.EMAIL_REPLY_DOMAIN}"
+    forged = reply_bytes(None, sender=planner.email, body=FOUR_DEEP_EMAIL, to=address, authenticated=False)
+    inbound = receive(commit, forged)
+    assert inbound is not None and inbound.status == Status.CHALLENGED and inbound.command == "plan"
+    assert Seat.objects.get(pk=seat.pk).plan == []
+    challenge = latest(planner, "Please confirm")
+    code = re.search(r"confirm ([0-9A-Z-]{8,})", str(challenge.body))
+    assert code is not None, challenge.body
+    confirmed = receive(commit, reply_bytes(challenge, sender=planner.email, body=f"confirm {code.group(1)}"))
+    assert confirmed is not None and confirmed.status == Status.APPLIED, confirmed and confirmed.outcome
+    assert confirmed.command == "plan"
+    assert Seat.objects.get(pk=seat.pk).plan[0]["then"] == "take WUG"
+
+
+def test_a_plan_in_latvian_is_read_in_the_players_words(clock: Any, commit: Any, alice: Any, bob: Any) -> None:
+    game = start_game(commit, alice, bob)
+    _, planner = _players(game)
+    planner.player.language = "lv"
+    planner.player.save(update_fields=["language"])
+    body = "ja ņem baltu zilu zaļu tad ņem sarkanu melnu baltu\n  ja jebkurš tad rezervē kaudzīti 1\n"
+    inbound = receive(commit, _to_seat(game, planner, body))
+    assert inbound is not None and inbound.status == Status.APPLIED, inbound and inbound.outcome
+    assert Seat.objects.get(game=game, user=planner).plan == [
+        {"if": "take WUG", "then": "take WRK", "next": [{"if": "any", "then": "reserve deck1", "next": []}]},
+    ]
+    assert "  ja jebkurš tad reserve deck1" in answer(planner, "reply_plan").body
