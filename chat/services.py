@@ -31,6 +31,7 @@ from games.moderation import moderation_entry_record
 from games.selectors import game_get_visible
 from games.services import game_change
 from notifications.email.services import notify
+from notifications.models import InboundMessage
 from streams.models import StreamEvent
 
 if TYPE_CHECKING:
@@ -215,12 +216,17 @@ def chat_reports_dismiss(*, report_ids: list[int], now: datetime | None = None) 
 def chat_forget_account(*, user_id: int) -> int:
     """An account is being erased (``accounts.signals.account_erased``, in the
     erasing transaction): its lines lose their text (they show as from "deleted
-    player N", the erased account's name), everywhere the text was copied too,
-    and its reports their reasons. Returns how many lines were blanked."""
+    player N", the erased account's name), everywhere the text was copied too
+    (its events, the streams, the answers to its say by email), and its reports
+    their reasons. Returns how many lines were blanked."""
     ids = list(ChatMessage.objects.filter(author_id=user_id).values_list("pk", flat=True))
     ChatMessage.objects.filter(pk__in=ids).update(text="", author_erased=True)
     _copies_blank(ids, erased=True)
     ChatReport.objects.filter(reporter_id=user_id).update(reason="")
+    # The answer to a say by email keeps the line until it is sent (chat.emails).
+    for inbound in InboundMessage.objects.filter(user_id=user_id, reply__done="say"):
+        inbound.reply = {**inbound.reply, "said": ""}
+        inbound.save(update_fields=["reply"])
     return len(ids)
 
 
