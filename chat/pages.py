@@ -56,7 +56,7 @@ def game_page_panel(request: HttpRequest, viewer: Viewer) -> Panel | None:
             threads.append(
                 {
                     "name": Thread.PLAYERS.value,
-                    "title": gettext("Table talk"),
+                    "title": gettext("Players"),
                     "lines": selectors.chat_lines(game=game, thread=Thread.PLAYERS),
                     "can_write": True,
                 }
