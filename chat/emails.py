@@ -52,7 +52,7 @@ def _shown(lines: list[ChatLine]) -> list[dict[str, object]]:
 def _lines_range(notification: Notification, game: Game) -> tuple[int, int]:
     """The ids after which and up to which this email's lines are: those it was
     given when first rendered, else from the end of the last game email's lines to
-    the latest line now."""
+    the latest line now (recorded when there is a line between)."""
     kept = ChatEmailed.objects.filter(notification_id=notification.pk).first()
     if kept is not None:
         return kept.after_id, kept.up_to_id
@@ -64,9 +64,10 @@ def _lines_range(notification: Notification, game: Game) -> tuple[int, int]:
     )
     after = int(last or 0)
     up_to = selectors.latest_message_id(game=game)
-    ChatEmailed.objects.create(
-        notification_id=notification.pk, user_id=notification.user_id, game=game, after_id=after, up_to_id=up_to
-    )
+    if up_to > after:  # an email with no new line records nothing
+        ChatEmailed.objects.create(
+            notification_id=notification.pk, user_id=notification.user_id, game=game, after_id=after, up_to_id=up_to
+        )
     return after, up_to
 
 
