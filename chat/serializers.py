@@ -71,8 +71,9 @@ class ChatPreferencesUpdateSerializer(StrictInputSerializer):
 
 
 class ChatReportSerializer(StrictInputSerializer):
-    """Why the line should be looked at by a moderator."""
+    """The line to report to the moderators, and why (optional)."""
 
+    message_id = serializers.IntegerField(help_text="The line's `id`.")
     reason = PlainTextField(
         required=False, allow_blank=True, max_length=MAX_REPORT_REASON_LENGTH * 4,
         help_text=f"What is wrong with the line, at most {MAX_REPORT_REASON_LENGTH} characters (optional).",

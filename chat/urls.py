@@ -6,7 +6,5 @@ urlpatterns = [
     path("games/<str:game_id>/chat/", views.ChatView.as_view(), name="game-chat"),
     path("games/<str:game_id>/chat/preferences/", views.ChatPreferencesView.as_view(), name="game-chat-preferences"),
     path("games/<str:game_id>/chat/export/", views.ChatExportView.as_view(), name="game-chat-export"),
-    path(
-        "games/<str:game_id>/chat/<int:message_id>/report/", views.ChatReportView.as_view(), name="game-chat-report"
-    ),
+    path("games/<str:game_id>/chat/report/", views.ChatReportView.as_view(), name="game-chat-report"),
 ]

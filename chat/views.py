@@ -29,6 +29,7 @@ from chat.serializers import (
 )
 from core.errors import InvalidInput
 from games.errors import AccountSuspended, GameNotFound, NotAPlayer
+from games.permissions import CanSeeGame
 from games.schema import GAME_ID_PARAMETER, game_problems
 from games.selectors import game_get_visible
 
@@ -50,7 +51,7 @@ def _after(request: Request) -> int | None:
 
 
 class ChatView(APIView):
-    permission_classes = [CanReadOrPlay]
+    permission_classes = [CanReadOrPlay, CanSeeGame]
 
     @extend_schema(
         operation_id="games_chat",
@@ -109,7 +110,7 @@ def _preferences_body(choice: ChatPreference) -> dict[str, Any]:
 
 
 class ChatPreferencesView(APIView):
-    permission_classes = [CanReadOrPlay]
+    permission_classes = [CanReadOrPlay, CanSeeGame]
 
     @extend_schema(
         operation_id="games_chat_preferences",
@@ -138,23 +139,24 @@ class ChatPreferencesView(APIView):
 
 
 class ChatReportView(APIView):
-    permission_classes = [CanReadOrPlay]
+    permission_classes = [CanReadOrPlay, CanSeeGame]
 
     @extend_schema(
         operation_id="games_chat_report",
         summary="Report a line to the moderators",
         description="Anyone who may read the line may report it, once (a second report keeps the first). "
         "A moderator may hide it, with a reason written in the game's moderation log.",
-        parameters=[GAME_ID_PARAMETER, OpenApiParameter("message_id", OpenApiTypes.INT, OpenApiParameter.PATH)],
+        parameters=[GAME_ID_PARAMETER],
         request=ChatReportSerializer,
         responses={
             200: ChatReportAnswerSerializer,
             **game_problems(GameNotFound, NotAPlayer, errors.ChatMessageNotFound, extra=_VALIDATION),
         },
     )
-    def post(self, request: Request, game_id: str, message_id: int) -> Response:
+    def post(self, request: Request, game_id: str) -> Response:
         serializer = ChatReportSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
+        message_id = serializer.validated_data["message_id"]
         services.chat_message_report(
             game_id=game_id, message_id=message_id, user=request_user(request),
             reason=serializer.validated_data.get("reason", ""),
@@ -163,7 +165,7 @@ class ChatReportView(APIView):
 
 
 class ChatExportView(APIView):
-    permission_classes = [CanRead]
+    permission_classes = [CanRead, CanSeeGame]
 
     @extend_schema(
         operation_id="games_chat_export",

@@ -104,7 +104,9 @@ def test_a_stranger_of_a_private_game_gets_404_as_for_the_game(commit: Any, alic
         stranger.post(chat_url(game), {"text": "hi"}, format="json"),
         stranger.post(chat_url(game, "spectators"), {"text": "hi"}, format="json"),
         stranger.get(f"/api/v1/games/{game.pk}/chat/preferences/"),
-        stranger.post(f"/api/v1/games/{game.pk}/chat/{ChatMessage.objects.get().pk}/report/", {}, format="json"),
+        stranger.post(
+            f"/api/v1/games/{game.pk}/chat/report/", {"message_id": ChatMessage.objects.get().pk}, format="json"
+        ),
     ):
         assert response.status_code == 404
         assert response.json()["code"] == "game_not_found"
@@ -177,11 +179,12 @@ def test_a_player_sets_mute_hide_spectators_and_an_email_per_line(commit: Any, a
 def test_a_player_reports_a_line_once(commit: Any, alice: Any, bob: Any) -> None:
     game = game_of(commit, alice, bob)
     message = say(commit, game, alice, "rude words")
-    url = f"/api/v1/games/{game.pk}/chat/{message.pk}/report/"
-    assert api(bob).post(url, {"reason": "insult"}, format="json").json() == {"message_id": message.pk, "reported": True}
-    api(bob).post(url, {"reason": "again"}, format="json")
+    url = f"/api/v1/games/{game.pk}/chat/report/"
+    answer = api(bob).post(url, {"message_id": message.pk, "reason": "insult"}, format="json").json()
+    assert answer == {"message_id": message.pk, "reported": True}
+    api(bob).post(url, {"message_id": message.pk, "reason": "again"}, format="json")
     assert list(ChatReport.objects.values_list("reporter_id", "reason")) == [(bob.pk, "insult")]
-    missing = api(bob).post(f"/api/v1/games/{game.pk}/chat/{message.pk + 100}/report/", {}, format="json")
+    missing = api(bob).post(url, {"message_id": message.pk + 100}, format="json")
     assert missing.status_code == 404 and missing.json()["code"] == "chat_message_not_found"
 
 
