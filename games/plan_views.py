@@ -13,7 +13,6 @@ from accounts.permissions import CanReadOrPlay, request_user
 from core.errors import InvalidInput
 from games import plan_selectors, selectors, services
 from games.errors import AlreadyResigned, GameNotActive, GameNotFound, NotAPlayer, PlanOnYourTurn, StaleVersion
-from games.permissions import CanSeeGame
 from games.plan_serializers import PlanInputSchemaSerializer, PlanInputSerializer, PlanSerializer
 from games.schema import GAME_ID_PARAMETER, game_problems
 from games.views import move_languages_of
@@ -34,8 +33,9 @@ def _plan_response(game_id: str, request: Request) -> Response:
 
 class GamePlanView(APIView):
     # Only the seat's holder: anyone else who may see the game is not_a_player
-    # (moderators included); anyone who may not, game_not_found.
-    permission_classes = [CanReadOrPlay, CanSeeGame]
+    # (moderators included); anyone who may not, game_not_found, once the body
+    # has been read (a malformed body is a 400 before the game is looked up).
+    permission_classes = [CanReadOrPlay]
 
     @extend_schema(
         operation_id="games_plan_read",
@@ -45,6 +45,7 @@ class GamePlanView(APIView):
         responses={200: PlanSerializer, **game_problems(GameNotFound, NotAPlayer)},
     )
     def get(self, request: Request, game_id: str) -> Response:
+        selectors.game_check_visible(game_id=game_id, user=request.user)
         return _plan_response(game_id, request)
 
     @extend_schema(
@@ -66,6 +67,7 @@ class GamePlanView(APIView):
     def put(self, request: Request, game_id: str) -> Response:
         body = PlanInputSerializer(data=request.data)
         body.is_valid(raise_exception=True)
+        selectors.game_check_visible(game_id=game_id, user=request.user)
         services.plan_store(
             game_id=game_id,
             user=request_user(request),
@@ -83,5 +85,6 @@ class GamePlanView(APIView):
         responses={200: PlanSerializer, **game_problems(GameNotFound, NotAPlayer)},
     )
     def delete(self, request: Request, game_id: str) -> Response:
+        selectors.game_check_visible(game_id=game_id, user=request.user)
         services.plan_clear(game_id=game_id, user=request_user(request))
         return _plan_response(game_id, request)

@@ -73,7 +73,11 @@ def test_the_walk_finds_every_route_of_a_game() -> None:
 
 
 def call(client: APIClient, method: str, path: str, game_id: str) -> Any:
-    body = {"move": "take WUG", "expected_version": 1} if path.endswith("/moves/") and method == "post" else {}
+    body: dict[str, Any] = {}
+    if path.endswith("/moves/") and method == "post":
+        body = {"move": "take WUG", "expected_version": 1}
+    elif path.endswith("/plan/") and method == "put":
+        body = {"lines": [], "expected_version": 1}  # well formed: a malformed body is a 400 before the lookup
     return getattr(client, method)(path.format(id=game_id), body, format="json")
 
 

@@ -177,3 +177,15 @@ def test_the_export_shows_which_moves_came_from_a_plan_only_once_the_game_is_ove
     assert mover.get(f"/api/v1/games/{game.pk}/export/").json()["from_plan"] is None
     assert mover.post(f"/api/v1/games/{game.pk}/resign/").status_code == 200
     assert mover.get(f"/api/v1/games/{game.pk}/export/").json()["from_plan"] == [1]
+
+
+def test_a_body_with_a_field_a_plan_does_not_have_is_refused_before_the_game_is_looked_up(
+    alice: Any, bob: Any, charlie: Any
+) -> None:
+    table = two_player_table(alice, bob)
+    answer = client_for(charlie).put(
+        _url(table.game), {"lines": [], "expected_version": 1, "expected_versoin": 1}, format="json"
+    )
+    assert answer.status_code == 400 and list(answer.json()["errors"]) == ["expected_versoin"]
+    answer = client_for(charlie).put(_url(table.game), {"lines": [], "expected_version": 1}, format="json")
+    assert answer.status_code == 404 and answer.json()["code"] == "game_not_found"
