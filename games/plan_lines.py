@@ -222,7 +222,7 @@ def outcome_sentence(outcome: PlanOutcome) -> str:
 
 def line_rows(lines: Sequence[PlanLine], depth: int = 0) -> list[tuple[int, str]]:
     """The plan as written lines, depth first, each with its depth (0 for the
-    top): "if take WUG then buy 1-05", in the active language's words for if/then."""
+    top): "if take WUG then buy 1a", in the active language's words for if/then."""
     rows: list[tuple[int, str]] = []
     for line in lines:
         # The words the email reader takes back (engine.grammar's plan words).

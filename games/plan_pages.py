@@ -1,6 +1,6 @@
 """The plan editor of the game page (docs/plans.md): what it shows the seat's
 holder, and storing or clearing the plan written in its box, in the words the
-email reader takes (``if take WUG then buy 1-05``, indented lines for the next
+email reader takes (``if take WUG then buy 1a``, indented lines for the next
 lines). ``games.pages`` draws it and posts to it; nobody but the seat's holder
 ever gets it."""
 
@@ -69,7 +69,7 @@ def plan_text_store(*, game: Game, user: User, text: str, version: int) -> str:
     languages = move_languages(user)
     lines, written = plan_text_read(text, grammar_for(languages))
     if not lines:
-        raise InvalidInput({"plan": [gettext('Write each line as "if take WUG then buy 1-05".')]})
+        raise InvalidInput({"plan": [gettext('Write each line as "if take WUG then buy 1a".')]})
     try:
         services.plan_store(game_id=game.pk, user=user, lines=lines, expected_version=version, languages=languages)
     except InvalidInput as error:
