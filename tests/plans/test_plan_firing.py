@@ -142,3 +142,18 @@ def test_each_move_of_a_plan_is_a_version_of_its_own_and_its_next_lines_wait_for
         "take WUG", "take WRK", "reserve deck1", "reserve deck2"
     ]
     assert game.version == version + 4 and game.to_move == mover.index
+
+
+def test_a_suspended_players_plan_is_cleared_at_its_turn_instead_of_playing(alice: Any, bob: Any) -> None:
+    game = services.game_create(creator=alice, variant="base", seats=2, invited=[bob])
+    services.seat_join(game=game, user=bob)
+    game.refresh_from_db()
+    mover = Seat.objects.get(game=game, index=game.to_move)
+    waiting = Seat.objects.exclude(pk=mover.pk).get(game=game)
+    _store(game, waiting, [{"if": "any", "then": "take WUG"}])
+    mo = get_user_model().objects.create_user("mo", "mo@example.com", "a long moderator password", is_staff=True)
+    moderation.moderation_player_suspend(user=waiting.user, by_user=mo, reason="spam")
+    _play(game, mover, "take RKW")
+    waiting.refresh_from_db()
+    assert not Move.objects.filter(game=game, ply=1).exists()
+    assert waiting.plan == [] and waiting.plan_outcomes[-1]["cleared"] == "suspended"
