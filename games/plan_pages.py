@@ -6,7 +6,7 @@ ever gets it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import engine
 from django.utils.translation import gettext
@@ -16,7 +16,7 @@ from engine.grammar import grammar_for, plan_text_read
 from games import services
 from games.models import Game
 from games.page_session import Viewer
-from games.plan_lines import ANY, PlanLine, outcome_sentence, plan_stored
+from games.plan_lines import ANY, PlanLine, PlanOutcome, outcome_sentence, plan_stored
 from games.services.moves import move_languages
 
 if TYPE_CHECKING:
@@ -47,12 +47,16 @@ def plan_panel(viewer: Viewer, *, typed: str | None = None) -> dict[str, Any] | 
     if game.kind == Game.Kind.SANDBOX or game.state is None:
         return None
     ply = engine.from_dict(game.state).ply
-    recent = [o for o in (seat.plan_outcomes or []) if isinstance(o, dict) and int(o.get("ply", -1)) >= ply - game.seat_count]
+    # What the plan did in the last round (since the seat's turn before).
+    recent = [
+        cast(PlanOutcome, o) for o in (seat.plan_outcomes or [])
+        if isinstance(o, dict) and int(o.get("ply", -1)) >= ply - game.seat_count
+    ]
     return {
         "text": plan_as_text(plan_stored(seat.plan)) if typed is None else typed,
         "stored": bool(seat.plan),
         "can_store": game.to_move != seat.index,
-        "said": [outcome_sentence(o) for o in recent],  # type: ignore[arg-type]
+        "said": [outcome_sentence(o) for o in recent],
         "version": game.version,
         "max_length": MAX_PLAN_TEXT,
     }
