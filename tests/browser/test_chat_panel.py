@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from django.core import mail
+
 from chat import services
 from games import links, services as game_services
 from games.models import Game, Seat
@@ -96,3 +98,27 @@ def test_a_refused_line_keeps_its_text_and_says_why(live_server: Any, new_page: 
     assert page.input_value("#chat-text-players") == "third, too fast"
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.locator("#chat").screenshot(path=str(SCREENSHOTS / "chat-panel-refused-desktop.png"))
+
+
+def test_the_next_turn_email_shows_the_table_talk_without_links(
+    new_page: Any, screenshot: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        game, seat = _talking_game()
+    game.refresh_from_db()
+    mover = Seat.objects.get(game=game, index=game.to_move)
+    other = Seat.objects.select_related("user").get(game=game, index=1 - game.to_move)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.chat_message_post(game_id=game.pk, user=mover.user, text="Read https://rules.example/nobles first!")
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        play_moves(game, 1)
+    turn = next(m for m in mail.outbox if other.user.email in m.to and m.subject.startswith("Your turn"))
+    html = next(content for content, mime in turn.alternatives if mime == "text/html")
+    page = new_page(viewport={"width": 600, "height": 900})
+    page.set_content(html)
+    screenshot(page, "email-your-turn-with-table-talk")
+    text = str(page.locator("body").inner_text())
+    assert "Table talk since your last email:" in text and "nobles first!" in text
+    assert "spam.example" not in html  # the line a moderator hid
+    assert page.locator("a[href*='rules.example']").count() == 0  # no line made a link
