@@ -139,6 +139,8 @@ def test_the_admin_shows_no_plan_and_refuses_to_filter_by_one(public_table: Tabl
     for path in (
         "/admin/games/game/", f"/admin/games/game/{game.pk}/change/", "/admin/games/seat/",
         f"/admin/games/seat/{seat.pk}/change/", "/admin/games/move/", "/admin/games/gameevent/",
+        # A moderator's look at the board as the planner's seat sees it.
+        f"/admin/games/game/{game.pk}/board/{seat.index}/",
     ):
         answer = staff.get(path)
         assert answer.status_code == 200, path
