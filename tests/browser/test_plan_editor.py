@@ -45,3 +45,25 @@ def test_the_waiting_player_stores_a_plan_on_the_page_and_the_opponents_move_pla
     assert "After reserve deck1 your plan played take WUG." in text
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
+
+
+def test_the_plan_editor_fits_a_phone_in_latvian(live_server: Any, new_page: Any, screenshot: Any) -> None:
+    """The editor's words in the player's language, and nothing wider than a 390 px phone."""
+    ann, ben = make_player("ann"), make_player("ben")
+    game = services.game_create(creator=ann, variant="base", seats=2, invited=[ben])
+    services.seat_join(game=game, user=ben)
+    game.refresh_from_db()
+    waiting = Seat.objects.exclude(index=game.to_move).get(game=game)
+    waiting.user.player.language = "lv"
+    waiting.user.player.save(update_fields=["language"])
+    services.plan_store(
+        game_id=game.pk, user=waiting.user, expected_version=game.version,
+        lines=[{"if": "reserve deck1", "then": "take WUG", "next": [{"if": "any", "then": "take RR"}]}],
+    )
+    phone = new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    phone.goto(live_server.url + _path(waiting))
+    text = phone.locator("#plan").inner_text()
+    assert "Tavs plāns" in text and "Saglabāt plānu" in text and "Dzēst plānu" in text
+    assert phone.evaluate("() => document.documentElement.scrollWidth - window.innerWidth") <= 0
+    phone.locator("#plan").scroll_into_view_if_needed()
+    screenshot(phone, "game-page-plan-editor-phone-lv")
