@@ -31,7 +31,7 @@ from games.moderation import moderation_entry_record
 from games.selectors import game_get_visible
 from games.services import game_change
 from notifications.email.services import notify
-from notifications.models import InboundMessage
+from notifications.models import InboundMessage, PendingConfirmation
 from streams.models import StreamEvent
 
 if TYPE_CHECKING:
@@ -223,10 +223,15 @@ def chat_forget_account(*, user_id: int) -> int:
     ChatMessage.objects.filter(pk__in=ids).update(text="", author_erased=True)
     _copies_blank(ids, erased=True)
     ChatReport.objects.filter(reporter_id=user_id).update(reason="")
-    # The answer to a say by email keeps the line until it is sent (chat.emails).
+    # The answer to a say by email keeps the line until it is sent (chat.emails), and
+    # a say from a sender not yet proven keeps it until confirmed: neither outlives them.
     for inbound in InboundMessage.objects.filter(user_id=user_id, reply__done="say"):
         inbound.reply = {**inbound.reply, "said": ""}
         inbound.save(update_fields=["reply"])
+    for inbound in InboundMessage.objects.filter(user_id=user_id, reply__details__kind="say"):
+        inbound.reply = {**inbound.reply, "details": {**inbound.reply["details"], "argument": ""}}
+        inbound.save(update_fields=["reply"])
+    PendingConfirmation.objects.filter(user_id=user_id, details__kind="say").delete()
     return len(ids)
 
 

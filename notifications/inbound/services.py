@@ -211,8 +211,12 @@ def _without_token(inbound: InboundMessage, parsed: InboundEmail, user: Any | No
 
 def _command_record(command: Command) -> str:
     """What the message's record keeps of its command: as written, but a plan's
-    lines are its owner's alone (docs/plans.md), so only the word "plan"."""
-    return "plan" if command.kind is CommandKind.PLAN else command.text[:200]
+    lines are its owner's alone (docs/plans.md), so only the word "plan", and a
+    table-talk line lives in the chat (where hiding it or erasing its author reaches
+    it), so only the word "say"."""
+    if command.kind in (CommandKind.PLAN, CommandKind.SAY):
+        return command.kind.value
+    return command.text[:200]
 
 
 def _summary(command: Command, game: Game | None) -> str:
@@ -236,6 +240,8 @@ def _summary(command: Command, game: Game | None) -> str:
         return f"decline the invitation{where}"
     if kind is CommandKind.PLAN:
         return f"store or show your plan{where}"
+    if kind is CommandKind.SAY:
+        return f"post your line in the table talk{where}"
     return f"carry out \"{command.text[:60]}\"{where}"
 
 
@@ -253,8 +259,9 @@ def _challenge(inbound: InboundMessage, parsed: InboundEmail, user: Any, seat: S
     version = parsed.answers_version if parsed.answers_version is not None else (game.version if game else None)
     details = {
         "kind": command.kind.value,
-        "text": command.text[:200],
-        "argument": command.argument[:200],
+        "text": "say" if command.kind is CommandKind.SAY else command.text[:200],
+        # A table-talk line whole (the chat refuses it past 500 characters when confirmed).
+        "argument": command.argument[: 2000 if command.kind is CommandKind.SAY else 200],
         "seat": seat.pk if seat is not None else None,
         "version": version,
         "summary": _summary(command, game),

@@ -109,3 +109,41 @@ def test_an_erased_authors_say_by_email_keeps_no_words(clock: Any, commit: Any, 
         player_erase(user=mover)
     inbound.refresh_from_db()
     assert "secret" not in str(inbound.reply) and "secret" not in inbound.command
+
+
+def test_a_say_from_an_unproven_sender_is_posted_once_its_owner_confirms(
+    clock: Any, commit: Any, alice: Any, bob: Any
+) -> None:
+    import re
+
+    game = game_of(commit, alice, bob)
+    mover, _ = _players(game)
+    line = "Well played. " + "x" * 300  # longer than a move, shorter than a line's limit
+    turn_email = latest(mover, "Your turn")
+    inbound = receive(commit, reply_bytes(turn_email, sender=mover.email, body=f"say {line}", authenticated=False))
+    assert inbound is not None and inbound.status == InboundMessage.Status.CHALLENGED
+    assert inbound.command == "say"
+    from chat.models import ChatMessage
+
+    assert not ChatMessage.objects.exists()
+    challenge = latest(mover, "Please confirm")
+    code = re.search(r"confirm ([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})", challenge.body)
+    assert code is not None, challenge.body
+    confirmed = receive(commit, reply_bytes(challenge, sender=mover.email, body=f"confirm {code.group(1)}", authenticated=False))
+    assert confirmed is not None and confirmed.status == InboundMessage.Status.APPLIED, confirmed and confirmed.outcome
+    assert ChatMessage.objects.get().text == line
+
+
+def test_an_unconfirmed_say_goes_with_its_erased_author(clock: Any, commit: Any, alice: Any, bob: Any) -> None:
+    from notifications.models import PendingConfirmation
+
+    game = game_of(commit, alice, bob)
+    mover, _ = _players(game)
+    turn_email = latest(mover, "Your turn")
+    receive(commit, reply_bytes(turn_email, sender=mover.email, body="say unsure words", authenticated=False))
+    assert PendingConfirmation.objects.filter(user=mover).exists()
+    with commit():
+        player_erase(user=mover)
+    kept = [str(p.details) for p in PendingConfirmation.objects.all()]
+    kept += [str(m.reply) + m.command for m in InboundMessage.objects.all()]
+    assert kept and not [text for text in kept if "unsure" in text]
