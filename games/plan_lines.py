@@ -48,15 +48,6 @@ class PlanOutcome(TypedDict, total=False):
     reason: str
 
 
-def plan_count(lines: Sequence[PlanLine]) -> int:
-    """How many lines a plan has, ``next`` lines included."""
-    return sum(1 + plan_count(line["next"]) for line in lines)
-
-
-def plan_depth(lines: Sequence[PlanLine]) -> int:
-    return max((1 + plan_depth(line["next"]) for line in lines), default=0)
-
-
 @dataclass
 class _Reader:
     state: engine.State
@@ -79,6 +70,8 @@ class _Reader:
 
     def line(self, raw: object, path: str, depth: int) -> PlanLine | None:
         self.count += 1
+        if self.count > MAX_LINES:
+            return None  # refused as a whole (plan_read); read no further
         if not isinstance(raw, dict):
             self.fail(path, gettext('A line is an object with "if", "then" and, if you like, "next".'))
             return None
@@ -133,8 +126,8 @@ def plan_read(
     reader = _Reader(state=state, seat=seat, languages=tuple(languages))
     lines = reader.lines(raw, "lines", 1)
     if reader.count > MAX_LINES:
-        reader.fail("lines", gettext("A plan has at most %(max)s lines in all (this one has %(count)s).")
-                    % {"max": MAX_LINES, "count": reader.count})
+        reader.errors = {"lines": [gettext("A plan has at most %(max)s lines in all (this one has more).")
+                                   % {"max": MAX_LINES}]}
     return lines, reader.errors
 
 
