@@ -142,7 +142,12 @@ def line_matches(pattern: str, move_text: str) -> bool:
     action with any of them; each part written must be the move's own."""
     if pattern == ANY:
         return True
-    want, move = engine.move_from_text(pattern), engine.move_from_text(move_text)
+    try:
+        want, move = engine.move_from_text(pattern), engine.move_from_text(move_text)
+    except engine.InvalidNotation:
+        # A move no turn can be (take WUGR, stored as written): it matches none,
+        # and it never fails the change that played the move before.
+        return False
     if (want.kind, want.take, want.card, want.deck) != (move.kind, move.take, move.card, move.deck):
         return False
     return all(not part or part == got for part, got in ((want.pay, move.pay), (want.ret, move.ret), (want.tile, move.tile)))
@@ -172,17 +177,26 @@ def plan_fire(plan: Sequence[PlanLine], state: engine.State, before: str, *, lan
             return _cleared(state, before, "ambiguous", line["then"], exc, language)
         except engine.IllegalMove as exc:
             return _cleared(state, before, "illegal", line["then"], exc, language)
+        except engine.InvalidNotation as exc:
+            # Stored in canonical text, so read before; never the cause of a failed change.
+            return _cleared(state, before, "illegal", line["then"], exc, language)
         return PlanFiring(move, list(line["next"]), {"ply": state.ply, "after": before, "played": move.text})
     return PlanFiring(None, [], {"ply": state.ply, "after": before, "cleared": "unmatched"})
 
 
 def _cleared(
-    state: engine.State, before: str, why: str, then: str, exc: engine.IllegalMove, language: str | None
+    state: engine.State,
+    before: str,
+    why: str,
+    then: str,
+    exc: engine.IllegalMove | engine.InvalidNotation,
+    language: str | None,
 ) -> PlanFiring:
     with translation.override(language):
         reason = engine_text(exc.text)
+    rule = exc.rule if isinstance(exc, engine.IllegalMove) else ""
     outcome: PlanOutcome = {
-        "ply": state.ply, "after": before, "cleared": why, "move": then, "rule": exc.rule, "reason": reason,
+        "ply": state.ply, "after": before, "cleared": why, "move": then, "rule": rule, "reason": reason,
     }
     return PlanFiring(None, [], outcome)
 

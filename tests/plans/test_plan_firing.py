@@ -157,3 +157,23 @@ def test_a_suspended_players_plan_is_cleared_at_its_turn_instead_of_playing(alic
     waiting.refresh_from_db()
     assert not Move.objects.filter(game=game, ply=1).exists()
     assert waiting.plan == [] and waiting.plan_outcomes[-1]["cleared"] == "suspended"
+
+
+def test_a_line_naming_a_move_no_turn_can_be_never_fails_the_move_before(alice: Any, bob: Any) -> None:
+    """take WUGR is read (four colours) and stored as written; as an `if` it matches
+    nothing, as a `then` it is refused when it fires, naming B-TAKE-3, and the
+    opponent's move that fired it is played all the same."""
+    game = services.game_create(creator=alice, variant="base", seats=2, invited=[bob])
+    services.seat_join(game=game, user=bob)
+    game.refresh_from_db()
+    mover = Seat.objects.get(game=game, index=game.to_move)
+    waiting = Seat.objects.exclude(pk=mover.pk).get(game=game)
+    _store(game, waiting, [
+        {"if": "take white blue green red", "then": "take WUG"},
+        {"if": "any", "then": "take white blue green red"},
+    ])
+    assert Seat.objects.get(pk=waiting.pk).plan[0]["if"] == "take WUGR"
+    _play(game, mover, "take WUG")
+    waiting.refresh_from_db()
+    assert Move.objects.filter(game=game).count() == 1
+    assert waiting.plan == [] and waiting.plan_outcomes[-1]["rule"] == "B-TAKE-3"
