@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from accounts.permissions import CanRead, CanReadOrPlay, request_user
 from api.openapi import location_header
@@ -46,7 +47,7 @@ def _after(request: Request) -> int | None:
     if raw is None or raw == "":
         return None
     if not raw.isdigit():
-        raise InvalidInput({"after": ["Send the id of a line, a whole number."]})
+        raise InvalidInput({"after": [gettext("Send the id of a line, a whole number.")]})
     return int(raw)
 
 

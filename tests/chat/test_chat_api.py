@@ -162,6 +162,8 @@ def test_after_reads_only_the_newer_lines(commit: Any, alice: Any, bob: Any) -> 
     say(commit, game, bob, "two")
     lines = api(alice).get(chat_url(game) + f"?after={first.pk}").json()["lines"]
     assert [line["text"] for line in lines] == ["two"]
+    refused = api(alice).get(chat_url(game) + "?after=last")
+    assert refused.status_code == 400 and refused.json()["errors"]["after"] == ["Send the id of a line, a whole number."]
 
 
 def test_a_player_sets_mute_hide_spectators_and_an_email_per_line(commit: Any, alice: Any, bob: Any, charlie: Any) -> None:
