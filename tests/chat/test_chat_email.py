@@ -147,3 +147,23 @@ def test_an_unconfirmed_say_goes_with_its_erased_author(clock: Any, commit: Any,
     kept = [str(p.details) for p in PendingConfirmation.objects.all()]
     kept += [str(m.reply) + m.command for m in InboundMessage.objects.all()]
     assert kept and not [text for text in kept if "unsure" in text]
+
+
+@pytest.mark.parametrize(
+    ("language", "heading", "answer_with"),
+    [
+        ("it", "Chiacchiere al tavolo dalla tua ultima email:", "comincia con di"),
+        ("lv", "Saruna pie galda kopš tava pēdējā e-pasta:", "sākas ar saki"),
+    ],
+)
+def test_the_lines_in_a_game_email_speak_the_readers_language(
+    clock: Any, commit: Any, alice: Any, bob: Any, language: str, heading: str, answer_with: str
+) -> None:
+    game = game_of(commit, alice, bob)
+    mover, other = _players(game)
+    other.player.language = language
+    other.player.save()
+    say(commit, game, mover, "ciao / sveiki")
+    play(commit, game)
+    body = latest(other, "").body
+    assert heading in body and answer_with in body and "ciao / sveiki" in body
