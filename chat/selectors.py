@@ -190,9 +190,27 @@ def latest_message_id(*, game: Game) -> int:
     return int(last or 0)
 
 
-def chat_export(*, game: Game) -> list[ChatLine] | None:
-    """Both threads, oldest first, once the game is over; None before (table talk
-    is the players' own while they play)."""
+def exported_threads(game: Game, user: User | AnonymousUser | None) -> list[str]:
+    """The threads of a finished game's table talk that ``user`` gets in its export:
+    the players' thread as ``GET .../chat/`` gives it (its players and moderators),
+    and a public game's spectators' thread."""
+    threads: list[str] = []
+    if player_seat(game, user) is not None or is_moderator(user):
+        threads.append(Thread.PLAYERS)
+    if game.public:
+        threads.append(Thread.SPECTATORS)
+    return threads
+
+
+def chat_export(*, game: Game, user: User | AnonymousUser | None) -> list[ChatLine] | None:
+    """The threads ``user`` may read (``exported_threads``), oldest first, once the
+    game is over; None before (table talk is the players' own while they play)."""
     if not game.is_over:
         return None
-    return lines_of(ChatMessage.objects.filter(game=game).order_by("id"))
+    threads = exported_threads(game, user)
+    return lines_of(ChatMessage.objects.filter(game=game, thread__in=threads).order_by("id"))
+
+
+def game_export_chat(*, game: Game, user: User | AnonymousUser | None) -> dict[str, list[ChatLine] | None]:
+    """The ``chat`` part of the game's export (``settings.GAME_EXPORT_EXTRAS``)."""
+    return {"chat": chat_export(game=game, user=user)}

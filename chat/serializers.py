@@ -9,7 +9,8 @@ from django.core.validators import ProhibitNullCharactersValidator
 
 from api.serializers import StrictInputSerializer
 from chat.models import MAX_MESSAGE_LENGTH, MAX_REPORT_REASON_LENGTH
-from chat.selectors import THREADS, ChatLine
+from chat.selectors import THREADS
+from games.serializers import ExportChatLineSerializer
 
 THREAD_HELP = (
     "`players` (the default): the game's players' own table talk. `spectators`: a public game's spectators' thread."
@@ -24,18 +25,8 @@ class PlainTextField(serializers.CharField):
         self.validators = [v for v in self.validators if not isinstance(v, ProhibitNullCharactersValidator)]
 
 
-class ChatLineSerializer(serializers.Serializer[ChatLine]):
-    id = serializers.IntegerField(help_text="Grows with each line: send the last you have as `after`.")
-    thread = serializers.ChoiceField(choices=THREADS)
-    author_id = serializers.IntegerField()
-    author = serializers.CharField(help_text='The author\'s display name ("deleted player N" once erased).')
-    seat = serializers.IntegerField(allow_null=True, help_text="The author's seat; null for a spectator.")
-    text = serializers.CharField(
-        allow_blank=True, help_text="Plain text as written; empty when hidden by a moderator or erased."
-    )
-    hidden = serializers.BooleanField(help_text="Hidden by a moderator: shown as such, without its text.")
-    erased = serializers.BooleanField(help_text="Its author's account was erased: no text.")
-    created_at = serializers.DateTimeField()
+class ChatLineSerializer(ExportChatLineSerializer):
+    """A line of a thread (chat.selectors.ChatLine); the game's export gives the same."""
 
 
 class ChatThreadSerializer(serializers.Serializer[dict[str, Any]]):

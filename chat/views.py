@@ -52,7 +52,7 @@ def _after(request: Request) -> int | None:
 
 
 class ChatView(APIView):
-    permission_classes = [CanReadOrPlay, CanSeeGame]
+    permission_classes = [CanReadOrPlay]  # who may see the game: the services and selectors (game_get_visible), after the body is read
 
     @extend_schema(
         operation_id="games_chat",
@@ -111,7 +111,7 @@ def _preferences_body(choice: ChatPreference) -> dict[str, Any]:
 
 
 class ChatPreferencesView(APIView):
-    permission_classes = [CanReadOrPlay, CanSeeGame]
+    permission_classes = [CanReadOrPlay]  # who may see the game: the services and selectors (game_get_visible), after the body is read
 
     @extend_schema(
         operation_id="games_chat_preferences",
@@ -140,7 +140,7 @@ class ChatPreferencesView(APIView):
 
 
 class ChatReportView(APIView):
-    permission_classes = [CanReadOrPlay, CanSeeGame]
+    permission_classes = [CanReadOrPlay]  # who may see the game: the services and selectors (game_get_visible), after the body is read
 
     @extend_schema(
         operation_id="games_chat_report",
@@ -171,15 +171,16 @@ class ChatExportView(APIView):
     @extend_schema(
         operation_id="games_chat_export",
         summary="Export a finished game's table talk",
-        description="Both threads once the game is over, for whoever may see the game (as the game's export, "
-        "`GET /api/v1/games/{id}/export/`); before the end, 409 chat_export_not_ready: table talk is the players' own "
-        "while they play.",
+        description="Once the game is over, the threads the caller may read, as the `chat` of the game's export "
+        "(`GET /api/v1/games/{id}/export/`): the players' thread for its players and moderators, a public game's "
+        "spectators' thread for whoever sees the game. Before the end, 409 chat_export_not_ready: table talk is the "
+        "players' own while they play.",
         parameters=[GAME_ID_PARAMETER],
         responses={200: ChatExportSerializer, **game_problems(GameNotFound, errors.ChatNotOver)},
     )
     def get(self, request: Request, game_id: str) -> Response:
         game = game_get_visible(game_id=game_id, user=request.user)
-        lines = selectors.chat_export(game=game)
+        lines = selectors.chat_export(game=game, user=request.user)
         if lines is None:
             raise errors.ChatNotOver()
         return Response(ChatExportSerializer({"game_id": game.pk, "lines": lines}).data)

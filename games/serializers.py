@@ -520,6 +520,22 @@ class ModerationExportEntrySerializer(serializers.Serializer[ModerationExportEnt
     details = ModerationDetailsSerializer(help_text="What the action needed.")
 
 
+class ExportChatLineSerializer(serializers.Serializer[Any]):
+    """A line of table talk as the export and ``GET .../chat/`` give it (chat.selectors.ChatLine)."""
+
+    id = serializers.IntegerField(help_text="Grows with each line: send the last you have as `after`.")
+    thread = serializers.ChoiceField(choices=["players", "spectators"])
+    author_id = serializers.IntegerField()
+    author = serializers.CharField(help_text='The author\'s display name ("deleted player N" once erased).')
+    seat = serializers.IntegerField(allow_null=True, help_text="The author's seat; null for a spectator.")
+    text = serializers.CharField(
+        allow_blank=True, help_text="Plain text as written; empty when hidden by a moderator or erased."
+    )
+    hidden = serializers.BooleanField(help_text="Hidden by a moderator: shown as such, without its text.")
+    erased = serializers.BooleanField(help_text="Its author's account was erased: no text.")
+    created_at = serializers.DateTimeField()
+
+
 class GameExportSerializer(serializers.Serializer[GameExport]):
     id = serializers.CharField()
     variant = serializers.ChoiceField(choices=Game.Variant.choices)
@@ -543,6 +559,15 @@ class GameExportSerializer(serializers.Serializer[GameExport]):
         required=False,
         help_text="The plies (indexes in `moves`) of the moves a player's plan played (docs/plans.md), once the "
         "game is over; null while it runs.",
+    )
+    chat = ExportChatLineSerializer(
+        many=True,
+        allow_null=True,
+        required=False,
+        help_text="The game's table talk once it is over (null while it runs; docs/chat.md): the lines of the threads "
+        "the reader may read, oldest first, each as `GET .../chat/` gives it (`id`, `thread`, `author_id`, `author`, "
+        "`seat`, `text`, `hidden`, `erased`, `created_at`): the players' thread for its players and moderators, a "
+        "public game's spectators' thread for whoever sees the game.",
     )
     result = GameResultField(allow_null=True, help_text="Null until the game is over.")
     moderation = ModerationExportEntrySerializer(

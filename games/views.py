@@ -41,6 +41,7 @@ from core.db import retry_when_database_locked
 from core.errors import DomainError
 from games import plan_selectors, selectors, services
 from games.permissions import CanSeeGame
+from games.export_extras import game_export_extras
 from games.errors import (
     AlreadyResigned,
     GameNotOpen,
@@ -652,6 +653,7 @@ class GameExportView(APIView):
         game = selectors.game_get_visible(game_id=game_id, user=request.user)
         body = dict(GameExportSerializer(selectors.game_export(game=game)).data)
         body["from_plan"] = plan_selectors.plan_plies(game=game)
+        body.update(game_export_extras(game=game, user=request.user))
         return Response(body)
 
 

@@ -598,6 +598,9 @@ GAME_VISIBILITY_EXTRAS: list[str] = ["leagues.selectors.games_administered_q"]
 # Functions (dotted paths) that add a panel to the game page: each takes the request and
 # the page's viewer and returns a template and its context, or None (games.page_panels).
 GAME_PAGE_PANELS: list[str] = ["chat.pages.game_page_panel"]
+# Functions (dotted paths) that add parts to a game's export (GET .../export/): each
+# takes the game and the reader and returns the keys it adds (games.export_extras).
+GAME_EXPORT_EXTRAS: list[str] = ["chat.selectors.game_export_chat"]
 # Functions (dotted paths) that tell whether a game counts in a competition: each
 # takes a game id and returns a bool. A sandbox of such a game has no bots while
 # it is played (games.services.sandbox_create), as a rated game's has none.

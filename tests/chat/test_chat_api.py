@@ -198,11 +198,17 @@ def test_the_export_has_the_table_talk_only_after_the_end(commit: Any, alice: An
     before = api(bob).get(url)
     assert before.status_code == 409 and before.json()["code"] == "chat_export_not_ready"
     assert "good luck" not in before.content.decode()
+    assert api(bob).get(f"/api/v1/games/{game.pk}/export/").json()["chat"] is None
     play_to_end(game)
+    both = [("players", "good luck"), ("spectators", "go alice")]
+    assert [(line["thread"], line["text"]) for line in api(bob).get(url).json()["lines"]] == both
+    game_export = api(bob).get(f"/api/v1/games/{game.pk}/export/").json()
+    assert [(line["thread"], line["text"]) for line in game_export["chat"]] == both
+    # A spectator reads the spectators' thread, as GET .../chat/ lets them, and not the players'.
     after = api(charlie).get(url).json()
-    assert [(line["thread"], line["text"]) for line in after["lines"]] == [
-        ("players", "good luck"), ("spectators", "go alice")
-    ]
+    assert [(line["thread"], line["text"]) for line in after["lines"]] == [("spectators", "go alice")]
+    spectator_export = api(charlie).get(f"/api/v1/games/{game.pk}/export/").json()
+    assert [(line["thread"], line["text"]) for line in spectator_export["chat"]] == [("spectators", "go alice")]
 
 
 def test_practice_games_have_no_table_talk(alice: Any) -> None:

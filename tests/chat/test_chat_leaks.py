@@ -171,6 +171,8 @@ def test_an_erased_authors_lines_show_as_a_deleted_player_without_their_text_eve
     assert SECRET not in shown and f"deleted player {alice.pk}" in shown
     play_to_end(Game.objects.get(pk=game.pk))
     assert SECRET not in api(bob).get(f"/api/v1/games/{game.pk}/chat/export/").content.decode()
+    exported = api(bob).get(f"/api/v1/games/{game.pk}/export/").json()["chat"]
+    assert exported and SECRET not in json.dumps(exported) and exported[0]["erased"] is True
 
 
 # --- a hidden line ---------------------------------------------------------------------------

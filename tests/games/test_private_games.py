@@ -78,6 +78,12 @@ def call(client: APIClient, method: str, path: str, game_id: str) -> Any:
         body = {"move": "take WUG", "expected_version": 1}
     elif path.endswith("/plan/") and method == "put":
         body = {"lines": [], "expected_version": 1}  # well formed: a malformed body is a 400 before the lookup
+    elif path.endswith("/chat/") and method == "post":
+        body = {"text": "hello"}
+    elif path.endswith("/chat/report/") and method == "post":
+        body = {"message_id": 1}
+    elif path.endswith("/chat/preferences/") and method == "patch":
+        body = {"muted": True}
     return getattr(client, method)(path.format(id=game_id), body, format="json")
 
 
