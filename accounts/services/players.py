@@ -81,7 +81,7 @@ RESERVED_USERNAMES = frozenset(
         "webhooks", "deliveries", "rotate-secret", "favicon.ico",
         "leagues", "leave", "next-game", "ratings", "seasons", "standings", "settings",
         "accounts", "problems", "new", "open", "accept", "sandbox", "practice", "emails", "primary", "i18n", "setlang",
-        "addresses", "remove", "stream", "calendar",
+        "addresses", "remove", "stream", "calendar", "chat", "plan", "preferences", "report",
     }
 )
 

@@ -50,6 +50,12 @@ ACCOUNT_AND_GAME_CALLS = [
     ("get", "/api/v1/games/{id}/plan/"),
     ("put", "/api/v1/games/{id}/plan/"),
     ("delete", "/api/v1/games/{id}/plan/"),
+    ("get", "/api/v1/games/{id}/chat/"),
+    ("post", "/api/v1/games/{id}/chat/"),  # no text: a validation problem
+    ("get", "/api/v1/games/{id}/chat/preferences/"),
+    ("patch", "/api/v1/games/{id}/chat/preferences/"),
+    ("post", "/api/v1/games/{id}/chat/report/"),
+    ("get", "/api/v1/games/{id}/chat/export/"),  # before the end: a 409 problem
     ("put", "/api/v1/games/{id}/mute/"),
     ("delete", "/api/v1/games/{id}/mute/"),
     ("post", "/api/v1/games/{id}/link/rotate/"),
