@@ -38,6 +38,11 @@ COMPONENTS: dict[type, str] = {
     models.Token: "Token",
     models.TokenCreated: "TokenCreated",
     models.Problem: "GameProblem",
+    models.Plan: "Plan",
+    models.PlanLine: "PlanLine",
+    models.PlanOutcome: "PlanOutcome",
+    models.ChatLine: "ChatLine",
+    models.ChatThread: "ChatThread",
 }
 
 _SCALARS: dict[Any, set[str]] = {str: {"string"}, int: {"integer"}, bool: {"boolean"}, float: {"number", "integer"}}

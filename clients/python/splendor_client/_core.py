@@ -215,6 +215,42 @@ def cancel(game_id: str, if_match_version: int | None) -> Request:
     return Request("POST", _game(game_id) + "cancel/", json={}, headers=_if_match(if_match_version))
 
 
+def plan(game_id: str) -> Request:
+    return Request("GET", _game(game_id) + "plan/", safe_to_resend=True)
+
+
+def set_plan(game_id: str, lines: Iterable[Mapping[str, Any]], expected_version: int) -> Request:
+    if isinstance(expected_version, bool) or not isinstance(expected_version, int):
+        raise TypeError("expected_version is the game's version as an int")
+    # Storing the same plan twice stores it once: safe to resend.
+    body = {"lines": [dict(line) for line in lines], "expected_version": expected_version}
+    return Request("PUT", _game(game_id) + "plan/", json=body, safe_to_resend=True)
+
+
+def clear_plan(game_id: str) -> Request:
+    return Request("DELETE", _game(game_id) + "plan/", safe_to_resend=True)
+
+
+def _thread(thread: str) -> Params:
+    if thread not in ("players", "spectators"):
+        raise ValueError("a thread is 'players' or 'spectators'")
+    return {} if thread == "players" else {"thread": thread}
+
+
+def chat(game_id: str, thread: str, after: int | None) -> Request:
+    params = _thread(thread)
+    if after is not None:
+        params["after"] = after
+    return Request("GET", _game(game_id) + "chat/", params=params, safe_to_resend=True)
+
+
+def say(game_id: str, text: str, thread: str) -> Request:
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError("a line of table talk is a non-empty text")
+    # Not resent blindly: the line may have been posted already.
+    return Request("POST", _game(game_id) + "chat/", params=_thread(thread), json={"text": text})
+
+
 def create_token(*, name: str, scopes: Iterable[str] | None, username: str | None, password: str | None) -> Request:
     body: dict[str, Any] = {"name": name}
     if scopes is not None:

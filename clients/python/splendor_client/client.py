@@ -15,7 +15,20 @@ import httpx
 from . import _core
 from ._core import Request, RetryPolicy
 from .errors import ApiError, error_for
-from .models import Game, GamePage, GameSummary, LegalMoves, Me, MoveCreated, MoveHistoryEntry, TokenCreated
+from .models import (
+    ChatLine,
+    ChatThread,
+    Game,
+    GamePage,
+    GameSummary,
+    LegalMoves,
+    Me,
+    MoveCreated,
+    MoveHistoryEntry,
+    Plan,
+    PlanLine,
+    TokenCreated,
+)
 from .stream import (
     CLOSED,
     HEARTBEAT,
@@ -214,6 +227,28 @@ class Client(_Base):
         ``stale_version`` or ``not_your_turn``: read the game again and choose again."""
         return cast(MoveCreated, self._send(_core.play(game_id, move, expected_version, idempotency_key)))
 
+    def plan(self, game_id: str) -> Plan:
+        """This account's plan in the game (its conditional moves) and what it did."""
+        return cast(Plan, self._send(_core.plan(game_id)))
+
+    def set_plan(self, game_id: str, lines: Iterable[PlanLine], *, expected_version: int) -> Plan:
+        """Store a plan, replacing the one before: ``[{"if": "take WUG", "then":
+        "buy 1-05", "next": [...]}]`` (docs/plans.md). Only while waiting for the
+        others; ``ConflictError`` ``plan_on_your_turn`` on this account's turn."""
+        return cast(Plan, self._send(_core.set_plan(game_id, lines, expected_version)))
+
+    def clear_plan(self, game_id: str) -> None:
+        """Forget this account's plan in the game."""
+        self._send(_core.clear_plan(game_id))
+
+    def chat(self, game_id: str, *, thread: str = "players", after: int | None = None) -> ChatThread:
+        """A thread of the game's table talk (the latest lines, or those after id ``after``)."""
+        return cast(ChatThread, self._send(_core.chat(game_id, thread, after)))
+
+    def say(self, game_id: str, text: str, *, thread: str = "players") -> ChatLine:
+        """Write a line in the game's table talk."""
+        return cast(ChatLine, self._send(_core.say(game_id, text, thread)))
+
     def create_token(
         self,
         name: str,
@@ -406,6 +441,21 @@ class AsyncClient(_Base):
         self, game_id: str, move: str, *, expected_version: int, idempotency_key: str | None = None
     ) -> MoveCreated:
         return cast(MoveCreated, await self._send(_core.play(game_id, move, expected_version, idempotency_key)))
+
+    async def plan(self, game_id: str) -> Plan:
+        return cast(Plan, await self._send(_core.plan(game_id)))
+
+    async def set_plan(self, game_id: str, lines: Iterable[PlanLine], *, expected_version: int) -> Plan:
+        return cast(Plan, await self._send(_core.set_plan(game_id, lines, expected_version)))
+
+    async def clear_plan(self, game_id: str) -> None:
+        await self._send(_core.clear_plan(game_id))
+
+    async def chat(self, game_id: str, *, thread: str = "players", after: int | None = None) -> ChatThread:
+        return cast(ChatThread, await self._send(_core.chat(game_id, thread, after)))
+
+    async def say(self, game_id: str, text: str, *, thread: str = "players") -> ChatLine:
+        return cast(ChatLine, await self._send(_core.say(game_id, text, thread)))
 
     async def create_token(
         self,

@@ -142,6 +142,8 @@ class Me(TypedDict):
     scopes: list[str]
     time_zone: str
     language: str
+    # The account's secret address of its deadlines calendar (docs/calendar.md).
+    calendar_url: str
 
 
 class Token(TypedDict):
@@ -178,7 +180,63 @@ class Problem(TypedDict):
     current_version: NotRequired[int]
 
 
+#: One line of a plan (docs/plans.md): if the move before your turn is ``if``
+#: (notation, or ``any``), play ``then``; its ``next`` lines become the plan.
+#: ("if" is a keyword, hence the functional form.)
+PlanLine = TypedDict("PlanLine", {"if": str, "then": str, "next": NotRequired[list["PlanLine"]]})
+
+
+class PlanOutcome(TypedDict):
+    """Schema component ``PlanOutcome``: what a plan did at one of your turns."""
+
+    ply: int
+    after: str
+    played: NotRequired[str]
+    cleared: NotRequired[str]
+    move: NotRequired[str]
+    rule: NotRequired[str]
+    reason: NotRequired[str]
+
+
+class Plan(TypedDict):
+    """Schema component ``Plan``: your conditional moves in a game, yours alone."""
+
+    game_id: str
+    version: int
+    your_seat: int | None
+    can_store: bool
+    lines: list[PlanLine]
+    outcomes: list[PlanOutcome]
+
+
+class ChatLine(TypedDict):
+    """Schema component ``ChatLine``: a line of a game's table talk."""
+
+    id: int
+    thread: str
+    author_id: int
+    author: str
+    seat: int | None
+    text: str
+    hidden: bool
+    erased: bool
+    created_at: str
+
+
+class ChatThread(TypedDict):
+    """Schema component ``ChatThread``: a thread's lines, oldest first."""
+
+    game_id: str
+    thread: str
+    lines: list[ChatLine]
+
+
 __all__ = [
+    "ChatLine",
+    "ChatThread",
+    "Plan",
+    "PlanLine",
+    "PlanOutcome",
     "Board",
     "Game",
     "GamePage",

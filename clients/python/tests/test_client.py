@@ -229,3 +229,47 @@ def test_resign_with_a_version_sends_if_match() -> None:
 def test_the_server_address_must_be_http() -> None:
     with pytest.raises(ValueError, match="http"):
         Client("splendor.test", TOKEN)
+
+
+def test_a_plan_is_stored_read_and_cleared_on_its_own_path() -> None:
+    seen: list[httpx.Request] = []
+    plan = {"game_id": "g1", "version": 8, "your_seat": 1, "can_store": True, "outcomes": [],
+            "lines": [{"if": "take WUG", "then": "buy 1-05", "next": [{"if": "any", "then": "take RR"}]}]}
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(204) if request.method == "DELETE" else httpx.Response(200, json=plan)
+
+    client, _ = client_for(handler)
+    stored = client.set_plan("g1", plan["lines"], expected_version=8)  # type: ignore[arg-type]
+    assert stored["lines"][0]["then"] == "buy 1-05"
+    assert client.plan("g1")["your_seat"] == 1
+    assert client.clear_plan("g1") is None
+    assert [(r.method, r.url.path) for r in seen] == [
+        ("PUT", "/api/v1/games/g1/plan/"), ("GET", "/api/v1/games/g1/plan/"), ("DELETE", "/api/v1/games/g1/plan/")
+    ]
+    assert json.loads(seen[0].content) == {"lines": plan["lines"], "expected_version": 8}
+    with pytest.raises(TypeError):
+        client.set_plan("g1", [], expected_version="8")  # type: ignore[arg-type]
+
+
+def test_table_talk_is_read_and_written_in_the_thread_asked_for() -> None:
+    seen: list[httpx.Request] = []
+    line = {"id": 3, "thread": "spectators", "author_id": 2, "author": "Bob", "seat": None, "text": "hi",
+            "hidden": False, "erased": False, "created_at": "2026-12-02T10:00:00Z"}
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        if request.method == "POST":
+            return httpx.Response(201, json=line)
+        return httpx.Response(200, json={"game_id": "g1", "thread": "players", "lines": [line]})
+
+    client, _ = client_for(handler)
+    assert client.say("g1", "hi", thread="spectators")["id"] == 3
+    assert client.chat("g1", after=2)["lines"][0]["text"] == "hi"
+    assert seen[0].url.params["thread"] == "spectators" and json.loads(seen[0].content) == {"text": "hi"}
+    assert "thread" not in seen[1].url.params and seen[1].url.params["after"] == "2"
+    with pytest.raises(ValueError, match="thread"):
+        client.chat("g1", thread="everyone")
+    with pytest.raises(ValueError, match="non-empty"):
+        client.say("g1", "   ")
