@@ -112,6 +112,9 @@ def seat_choices(game: Game) -> list[tuple[int, str]]:
 
 
 class ReplaceSeatForm(ReasonForm):
+    """The seat and who takes it: a player by username, or, left empty, the
+    built-in bot (``moderation_seat_replace`` takes either, never both)."""
+
     seat = forms.TypedChoiceField(
         coerce=int,
         choices=[],
@@ -121,17 +124,16 @@ class ReplaceSeatForm(ReasonForm):
     username = forms.CharField(
         required=False,
         label=gettext_lazy("Username"),
-        help_text=gettext_lazy("The player who takes the seat; empty for the bot."),
-    )
-    bot = forms.BooleanField(
-        required=False, label=gettext_lazy("Bot"), help_text=gettext_lazy("Let the built-in greedy bot play the seat.")
+        help_text=gettext_lazy(
+            "The player who takes the seat (their username); leave it empty to hand the seat to the built-in bot."
+        ),
     )
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
-        username, bot = cleaned.get("username"), cleaned.get("bot")
-        if bool(username) == bool(bot):
-            raise forms.ValidationError(gettext("Give either a username or tick the bot, not both."))
+        username = cleaned.get("username")
+        # None: the bot takes the seat (_replace reads it so).
+        cleaned["new_user"] = None
         if username:
             user = get_user_model().objects.filter(username=username).first()
             if user is None:

@@ -256,7 +256,6 @@ def test_a_seat_the_game_does_not_have_is_refused_by_the_form(root_client: Clien
             "_selected_action": [active_game.pk],
             "post": "yes",
             "seat": "3",
-            "bot": "on",
             "reason": "Gone",
         },
     )

@@ -124,13 +124,38 @@ def test_places_that_are_no_ranking_come_back_as_an_error_message(mo_client: Cli
     assert active_game.status == Game.Status.ACTIVE
 
 
-def test_a_moderator_hands_a_seat_to_the_bot(mo_client: Client, active_game: Game) -> None:
+def test_a_moderator_hands_a_seat_to_the_bot_by_leaving_the_username_empty(mo_client: Client, active_game: Game) -> None:
     seat = seat_to_move(active_game)
+    player = seat.user
 
-    run_action(mo_client, "moderate_replace_seat", [active_game], seat=seat.index, bot="on", reason="Gone")
+    done = run_action(mo_client, "moderate_replace_seat", [active_game], seat=seat.index, username="", reason="Gone")
 
+    assert done.status_code == 302
     seat.refresh_from_db()
-    assert seat.bot and Move.objects.filter(game=active_game, played_by="bot").exists()
+    assert seat.bot and seat.user == player
+    assert Move.objects.filter(game=active_game, played_by="bot").exists()
+    assert ModerationEntry.objects.get(action="seat_replaced").details["bot"] is True
+
+
+def test_the_replace_seat_help_says_what_the_form_does_with_an_empty_username(
+    mo_client: Client, active_game: Game
+) -> None:
+    page = mo_client.post(GAMES, {"action": "moderate_replace_seat", "_selected_action": [active_game.pk]})
+
+    text = page.content.decode()
+    assert page.status_code == 200 and 'name="username"' in text
+    assert "leave it empty to hand the seat to the built-in bot" in text
+    assert 'name="bot"' not in text  # one way to choose the bot: the empty username
+
+
+def test_an_unknown_username_is_refused_by_the_replace_seat_form_and_nothing_changes(
+    mo_client: Client, active_game: Game
+) -> None:
+    page = run_action(mo_client, "moderate_replace_seat", [active_game], seat=0, username="nobody", reason="Swap")
+
+    assert page.status_code == 200 and "There is no player named &#x27;nobody&#x27;." in page.content.decode()
+    assert not Seat.objects.filter(game=active_game, bot=True).exists()
+    assert not ModerationEntry.objects.exists()
 
 
 def test_a_seat_goes_to_a_player_named_by_username(mo_client: Client, active_game: Game, charlie: Any) -> None:
