@@ -8,6 +8,7 @@ from django.utils.translation import gettext_noop
 from core.errors import DomainError, ErrorKind, InvalidInput
 
 __all__ = [
+    "AccountActionRefusedError",
     "AccountSuspendedError",
     "ConfirmationRequiredError",
     "EmailAddressTakenError",
@@ -130,3 +131,14 @@ class EmailAddressUnverifiedError(DomainError):
     default_message = gettext_noop(
         "This address is not verified yet: verify it with the code emailed to it before making it your primary address."
     )
+
+
+class AccountActionRefusedError(DomainError):
+    """Staff may not disable or erase this account (accounts.services.account_actions):
+    without the permission, their own account, a superuser's unless they are one, or
+    an account the service itself holds. Raised to the admin only, never by the API."""
+
+    kind = ErrorKind.FORBIDDEN
+    code = "account_action_refused"
+    title = gettext_noop("Not allowed on this account")
+    default_message = gettext_noop("You may not do this to this account.")

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any, NoReturn
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -69,6 +71,14 @@ class Player(models.Model):
     # sandbox's hot seat): no address, no password, never verified, so it is never
     # emailed, cannot sign in and has no public profile (accounts.services.system_account_get).
     system = models.BooleanField(default=False)
+
+    class Meta:
+        # What staff do to an account from the admin (accounts.services.account_actions):
+        # no model permission fits, since neither edits the row.
+        permissions = [
+            ("disable_player", "Can disable a player's account"),
+            ("erase_player", "Can erase a player's account for good"),
+        ]
 
     def __str__(self) -> str:
         return self.display_name
@@ -270,3 +280,55 @@ class CalendarFeed(models.Model):
     def secret_tail(self) -> str:
         """The last four characters: enough to tell two addresses apart, nothing to open one with."""
         return self.secret[-4:]
+
+
+class AccountActionLogQuerySet(models.QuerySet["AccountActionLog"]):
+    """Rows are only ever added: a bulk update or delete is refused as ``save`` and
+    ``delete`` are on one row."""
+
+    def update(self, **kwargs: Any) -> NoReturn:
+        raise ValueError("The account action log is append-only: an entry is never changed.")
+
+    def delete(self) -> NoReturn:
+        raise ValueError("The account action log is append-only: an entry is never deleted.")
+
+
+class AccountActionLog(models.Model):
+    """What staff did to an account from the admin: disabled or erased it
+    (accounts.services.account_actions). Append-only: nothing updates or deletes a
+    row, and the admin shows them to superusers alone, read-only.
+
+    The account is named by its user id and by its username *at the time*, kept on
+    purpose when the account is erased: it is the record of why and by whom.
+    ``reason`` is the staff's own (never sent); ``message_sent`` is the email the
+    person was sent, word for word, empty when there was no address to send it to."""
+
+    class Action(models.TextChoices):
+        DISABLED = "disabled", "Disabled the account"
+        ERASED = "erased", "Erased the account"
+
+    actor_user_id = models.IntegerField(help_text="The staff user who acted (a user id).")
+    target_user_id = models.IntegerField(db_index=True)
+    target_username = models.CharField(max_length=150)
+    action = models.CharField(max_length=16, choices=Action.choices)
+    reason = models.TextField()
+    message_sent = models.TextField(blank=True, default="")
+    at = models.DateTimeField(db_index=True)
+
+    objects = AccountActionLogQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = "account action log entry"
+        verbose_name_plural = "account action log entries"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise ValueError("The account action log is append-only: an entry is never changed.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise ValueError("The account action log is append-only: an entry is never deleted.")
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display()}: {self.target_username} (user {self.target_user_id})"

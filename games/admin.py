@@ -279,7 +279,11 @@ class SeatAdmin(ReadOnlyMixin, HiddenInformationMixin[Seat], admin.ModelAdmin[Se
     list_select_related = ["game", "user"]
     actions = ["rotate_page_link"]
 
-    @admin.action(description=gettext_lazy("Rotate the page link"))
+    # Rotating a leaked link is a moderator's work: the seat row itself is never edited here.
+    def has_moderate_permission(self, request: HttpRequest) -> bool:
+        return moderation_allowed(request)
+
+    @admin.action(description=gettext_lazy("Rotate the page link"), permissions=["moderate"])
     def rotate_page_link(self, request: HttpRequest, queryset: QuerySet[Seat]) -> None:
         """Revoke every link to the game page sent so far for these seats (a leaked email, say)."""
         rotated = 0

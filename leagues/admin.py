@@ -201,7 +201,7 @@ class SeasonAdmin(LeagueScopedAdmin):
     def standings(self, season: Season) -> str:
         return _standings_table(season) if season.pk else ""
 
-    @admin.action(description=gettext_lazy("Start the season: create and start all its games"))
+    @admin.action(description=gettext_lazy("Start the season: create and start all its games"), permissions=["change"])
     def start_seasons(self, request: HttpRequest, queryset: QuerySet[Season]) -> None:
         for season in queryset.order_by("pk"):
             try:
@@ -301,12 +301,13 @@ class MembershipAdmin(NoAddMixin, ScopedActionsMixin, LeagueScopedAdmin):
         )
 
     @admin.action(
-        description=gettext_lazy("Approve the requests (to join, or to leave: forfeits their running games)")
+        description=gettext_lazy("Approve the requests (to join, or to leave: forfeits their running games)"),
+        permissions=["change"],
     )
     def approve(self, request: HttpRequest, queryset: QuerySet[Membership]) -> None:
         self._decide(request, queryset, True)
 
-    @admin.action(description=gettext_lazy("Turn the requests down"))
+    @admin.action(description=gettext_lazy("Turn the requests down"), permissions=["change"])
     def reject(self, request: HttpRequest, queryset: QuerySet[Membership]) -> None:
         self._decide(request, queryset, False)
 

@@ -24,7 +24,9 @@ class NotificationAdmin(NoAddMixin, admin.ModelAdmin[Notification]):
     readonly_fields = [f.name for f in Notification._meta.fields]
     actions = ["retry_now"]
 
-    @admin.action(description=gettext_lazy("Try the selected failed or queued notifications again now"))
+    @admin.action(
+        description=gettext_lazy("Try the selected failed or queued notifications again now"), permissions=["change"]
+    )
     def retry_now(self, request: HttpRequest, queryset: QuerySet[Notification]) -> None:
         count = notifications_retry(notification_ids=list(queryset.values_list("pk", flat=True)))
         self.message_user(

@@ -10,8 +10,18 @@ its callers use.
   emailed code), making one primary, removing one;
 - ``limits``: wrong passwords per username and client, and how many emails with
   codes or links an address and a client get;
-- ``calendar_feeds``: the secret address of the account's deadlines calendar.
+- ``calendar_feeds``: the secret address of the account's deadlines calendar;
+- ``account_actions``: what staff do to an account from the admin (disable,
+  erase), each with its permission, a reason, a log row and an email to the person.
 """
+
+from accounts.services.account_actions import (
+    DISABLE_PERMISSION,
+    ERASE_PERMISSION,
+    account_action_refusal,
+    account_disable,
+    account_erase,
+)
 
 from accounts.services.calendar_feeds import (
     calendar_feed_get,
@@ -96,6 +106,11 @@ from accounts.services.codes import (
 )
 
 __all__ = [
+    "DISABLE_PERMISSION",
+    "ERASE_PERMISSION",
+    "account_action_refusal",
+    "account_disable",
+    "account_erase",
     "ADDRESSES_PER_ACCOUNT",
     "EmailAddressNotFoundError",
     "email_address_add",

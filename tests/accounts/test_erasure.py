@@ -190,7 +190,7 @@ def test_the_admin_erases_once_confirmed(staff_client, alice, django_capture_on_
     with django_capture_on_commit_callbacks(execute=True):
         answer = staff_client.post(
             "/admin/accounts/player/",
-            {"action": "erase_accounts", "_selected_action": [player.pk], "post": "yes"},
+            {"action": "erase_accounts", "_selected_action": [player.pk], "post": "yes", "reason": "Asked by email"},
             follow=True,
         )
     assert answer.status_code == 200 and "Erased 1 account." in answer.content.decode()

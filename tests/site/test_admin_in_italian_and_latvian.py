@@ -33,7 +33,7 @@ def _disable(client: Client, how_many: int, language: str) -> str:
     ids = list(Player.objects.filter(user__in=players).values_list("pk", flat=True))
     response = client.post(
         "/admin/accounts/player/",
-        {"action": "disable_accounts", "_selected_action": ids},
+        {"action": "disable_accounts", "_selected_action": ids, "post": "yes", "reason": "Spam accounts"},
         HTTP_ACCEPT_LANGUAGE=language,
         follow=True,
     )
