@@ -7,7 +7,9 @@ X-Forwarded-For) or a list of networks (walk X-Forwarded-For from the right,
 skipping addresses inside them, and stop at the first one outside). The
 default, no proxies, uses REMOTE_ADDR alone: any X-Forwarded-For a client sends
 is ignored, so it cannot pick its own rate-limit bucket. The same trust decides
-whether a request's X-Request-ID is taken (api.request_id).
+whether a request's X-Request-ID is taken (api.request_id), and keeps
+METRICS_ALLOWED_NETWORKS from opening /metrics to a proxy (api.metrics): a
+proxy's address is everyone's who comes through it.
 """
 
 from __future__ import annotations

@@ -1,11 +1,14 @@
 """GET /metrics (Prometheus text format), for the operator's scraper only, and the
 HTTP metrics of every request.
 
-Who may read it: a caller whose connection comes from METRICS_ALLOWED_NETWORKS
-(REMOTE_ADDR itself: X-Forwarded-For is never believed here, so a client behind
-the same proxy cannot pass for it) or one that sends ``Authorization: Bearer
-<METRICS_TOKEN>``. Anyone else gets the same 404 problem as a page that does not
-exist: the route is not advertised.
+Who may read it: a caller that sends ``Authorization: Bearer <METRICS_TOKEN>``, or
+one whose connection comes from METRICS_ALLOWED_NETWORKS (REMOTE_ADDR itself:
+X-Forwarded-For is never believed here, so a client behind the same proxy cannot
+pass for it). A connection from one of TRUSTED_PROXIES is opened by the token
+only, never by the networks: whatever the proxy passes on comes from that
+address, whoever sent it. With neither setting, nobody may (loopback included).
+Anyone else gets the same 404 problem as a page that does not exist: the route is
+not advertised.
 """
 
 from __future__ import annotations
@@ -23,20 +26,29 @@ from prometheus_client.metrics_core import Metric
 from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import REGISTRY, Collector
 
+from api.client_address import from_trusted_proxy
 from api.problems import problem_response
 from core import metrics
 
 
-def _allowed(request: HttpRequest) -> bool:
+def _token_sent(request: HttpRequest) -> bool:
     token: str = settings.METRICS_TOKEN
     header = request.headers.get("Authorization", "")
-    if token and header.startswith("Bearer "):
-        if hmac.compare_digest(header[len("Bearer "):].strip().encode(), token.encode()):
-            return True
+    if not token or not header.startswith("Bearer "):
+        return False
+    return hmac.compare_digest(header[len("Bearer "):].strip().encode(), token.encode())
+
+
+def _allowed(request: HttpRequest) -> bool:
+    if _token_sent(request):
+        return True
+    remote_addr = request.META.get("REMOTE_ADDR", "")
     try:
-        address = ipaddress.ip_address(request.META.get("REMOTE_ADDR", ""))
+        address = ipaddress.ip_address(remote_addr)
     except ValueError:
         return False
+    if from_trusted_proxy(remote_addr, settings.TRUSTED_PROXIES):
+        return False  # the proxy's address is everyone's who comes through it
     return any(address in network for network in settings.METRICS_ALLOWED_NETWORKS)
 
 

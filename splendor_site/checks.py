@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
@@ -160,10 +161,39 @@ def _metrics_open() -> CheckWarning | None:
     )
 
 
+_LOOPBACK = (ipaddress.ip_network("127.0.0.0/8"), ipaddress.ip_network("::1/128"))
+
+
+def _metrics_door() -> CheckWarning | None:
+    networks = settings.METRICS_ALLOWED_NETWORKS
+    if not settings.METRICS_TOKEN and not networks:
+        return CheckWarning(
+            "Neither METRICS_TOKEN nor METRICS_ALLOWED_NETWORKS is set: /metrics answers 404 to everyone, this "
+            "machine included, so no Prometheus can read the service's metrics.",
+            hint="Give your Prometheus a long random METRICS_TOKEN (python -c 'import secrets; "
+            "print(secrets.token_urlsafe(32))') and its `authorization:` in the scrape configuration; or, for a "
+            "scraper on a private network that no proxy stands in front of, METRICS_ALLOWED_NETWORKS. "
+            "docs/operations.md, \"Metrics\".",
+            id="splendor.W022",
+        )
+    loopback = [str(net) for net in networks if any(net.version == lo.version and net.overlaps(lo) for lo in _LOOPBACK)]
+    if not loopback or not settings.TRUSTED_PROXIES:
+        return None
+    return CheckWarning(
+        f"METRICS_ALLOWED_NETWORKS holds this machine's loopback ({', '.join(loopback)}) while TRUSTED_PROXIES "
+        "says a proxy stands in front of the service: a proxy on this machine connects from loopback, so every "
+        "request it passes on would come from an allowed address. Callers from TRUSTED_PROXIES are opened by the "
+        "token only, and whatever else connects from loopback passes.",
+        hint="Take loopback out of METRICS_ALLOWED_NETWORKS and give your Prometheus a METRICS_TOKEN instead "
+        "(docs/deploy.md's nginx answers 404 for /metrics itself).",
+        id="splendor.W022",
+    )
+
+
 @register(Tags.security, deploy=True)
 def settings_for_one_machine(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> list[CheckMessage]:
     """A warning for each setting that is fine on a developer's machine or in the
     tests and unsafe on a site that serves people."""
     checks = (_loopback_webhooks, _clocks_in_seconds, _sqlite, _broker_on_one_machine, _cache_per_process,
-              _email_not_sent, _any_host, _email_commands_unauthenticated, _metrics_open)  # fmt: skip
+              _email_not_sent, _any_host, _email_commands_unauthenticated, _metrics_open, _metrics_door)  # fmt: skip
     return [warning for check in checks if (warning := check()) is not None]

@@ -662,10 +662,12 @@ ACCOUNT_EMAIL_CLIENT_RATE = env_rate("ACCOUNT_EMAIL_CLIENT_RATE", "10/hour")
 # Give the web and the workers of a machine the same directory; empty it when they
 # all start (`manage.py serve` does). "" counts in each process alone.
 PROMETHEUS_MULTIPROC_DIR = env_str("PROMETHEUS_MULTIPROC_DIR", str(VAR_DIR / "metrics")) or ""
-# Who may read /metrics: callers from these networks (the connection's address,
-# never X-Forwarded-For) or with `Authorization: Bearer <METRICS_TOKEN>`. Anyone
-# else gets a 404. Default: this machine only.
-METRICS_ALLOWED_NETWORKS = env_networks("METRICS_ALLOWED_NETWORKS", ["127.0.0.1/32", "::1/128"])
+# Who may read /metrics: callers with `Authorization: Bearer <METRICS_TOKEN>`, or
+# from these networks (the connection's address, never X-Forwarded-For; a caller
+# that is one of TRUSTED_PROXIES is opened by the token only). Anyone else gets a
+# 404. Default: neither, so nobody, the machine itself included: a proxy on the
+# same machine connects from loopback, and would pass everyone's requests on.
+METRICS_ALLOWED_NETWORKS = env_networks("METRICS_ALLOWED_NETWORKS", [])
 METRICS_TOKEN = env_str("METRICS_TOKEN", "") or ""
 # /healthz says the beat is late once the last deadline sweep is older than this.
 BEAT_STALE_SECONDS = env_int("BEAT_STALE_SECONDS", 3 * DEADLINE_SWEEP_SECONDS, minimum=1)

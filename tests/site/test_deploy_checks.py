@@ -22,6 +22,7 @@ PRODUCTION = {
     "CELERY_BROKER_URL": "redis://127.0.0.1:6379/0",
     "CACHE_URL": "redis://127.0.0.1:6379/1",
     "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+    "METRICS_TOKEN": "a-scrape-token-long-enough-to-pass",
 }
 
 # One environment with every such setting, as a trial on one machine might have.
@@ -36,6 +37,7 @@ TRIAL = {
     "ALLOWED_HOSTS": "*",
     "INBOUND_REQUIRE_AUTHENTICATION": "false",
     "METRICS_ALLOWED_NETWORKS": "0.0.0.0/0",
+    "TRUSTED_PROXIES": "1",
 }
 
 # Each id, with words of its message and of its hint (what to set instead).
@@ -53,6 +55,8 @@ EXPECTED = {
     "splendor.W020": ("INBOUND_REQUIRE_AUTHENTICATION is off", "Unset INBOUND_REQUIRE_AUTHENTICATION"),
     "splendor.W021": ("METRICS_ALLOWED_NETWORKS lets public addresses read /metrics (0.0.0.0/0)",
                       "Allow only your scraper's private networks"),
+    "splendor.W022": ("METRICS_ALLOWED_NETWORKS holds this machine's loopback (0.0.0.0/0) while TRUSTED_PROXIES",
+                      "Take loopback out of METRICS_ALLOWED_NETWORKS"),
 }
 
 
@@ -127,3 +131,25 @@ def test_metrics_readable_from_public_addresses_or_with_a_short_token_are_warned
     assert "splendor.W021" in ids(settings, METRICS_ALLOWED_NETWORKS=[ipaddress.ip_network("52.0.0.0/8")])
     assert "splendor.W021" in ids(settings, METRICS_ALLOWED_NETWORKS=private, METRICS_TOKEN="short")
     assert "splendor.W021" not in ids(settings, METRICS_ALLOWED_NETWORKS=private, METRICS_TOKEN="x" * 32)
+
+
+def test_metrics_that_nobody_may_read_are_warned_about(settings: Any) -> None:
+    import ipaddress
+
+    assert "splendor.W022" in ids(settings, METRICS_TOKEN="", METRICS_ALLOWED_NETWORKS=[])
+    assert "splendor.W022" not in ids(settings, METRICS_TOKEN="x" * 32, METRICS_ALLOWED_NETWORKS=[])
+    assert "splendor.W022" not in ids(
+        settings, METRICS_TOKEN="", METRICS_ALLOWED_NETWORKS=[ipaddress.ip_network("10.0.0.0/8")], TRUSTED_PROXIES=1
+    )
+
+
+@pytest.mark.parametrize("loopback", ["127.0.0.1/32", "127.0.0.0/8", "::1/128", "0.0.0.0/0"])
+def test_metrics_networks_holding_loopback_behind_a_proxy_are_warned_about(settings: Any, loopback: str) -> None:
+    import ipaddress
+
+    networks = [ipaddress.ip_network("10.0.0.0/8"), ipaddress.ip_network(loopback)]
+    assert "splendor.W022" in ids(settings, METRICS_TOKEN="", METRICS_ALLOWED_NETWORKS=networks, TRUSTED_PROXIES=1)
+    assert "splendor.W022" in ids(
+        settings, METRICS_ALLOWED_NETWORKS=networks, TRUSTED_PROXIES=[ipaddress.ip_network("192.168.0.0/16")]
+    )
+    assert "splendor.W022" not in ids(settings, METRICS_ALLOWED_NETWORKS=networks, TRUSTED_PROXIES=0)

@@ -22,6 +22,8 @@ from tests.metrics_helpers import value
 pytestmark = [pytest.mark.e2e, pytest.mark.postgres, pytest.mark.redis]
 
 REFUSED = "carol@example.com"
+# /metrics is closed to everyone, loopback included, until the operator names a scraper.
+TOKEN = "the-scrapers-token-long-enough"
 
 
 class RefusingHandler:
@@ -59,7 +61,7 @@ def stack(tmp_path: Path, smtp: tuple[RefusingHandler, int]) -> Iterator[Stack]:
     running = start_stack(
         tmp_path, players=("alice", "bob"), workers=1,
         EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend", EMAIL_HOST="127.0.0.1",
-        EMAIL_PORT=str(port), EMAIL_TIMEOUT="10",
+        EMAIL_PORT=str(port), EMAIL_TIMEOUT="10", METRICS_TOKEN=TOKEN,
     )  # fmt: skip
     try:
         yield running
@@ -68,7 +70,7 @@ def stack(tmp_path: Path, smtp: tuple[RefusingHandler, int]) -> Iterator[Stack]:
 
 
 def _scrape(stack: Stack) -> str:
-    answer = requests.get(stack.web.url + "/metrics", timeout=10)
+    answer = requests.get(stack.web.url + "/metrics", headers={"Authorization": f"Bearer {TOKEN}"}, timeout=10)
     assert answer.status_code == 200, answer.text
     return answer.text
 
@@ -76,6 +78,8 @@ def _scrape(stack: Stack) -> str:
 def test_a_timeout_a_forfeit_a_bounce_and_the_moves_of_two_web_workers_are_read_in_metrics(
     stack: Stack, smtp: tuple[RefusingHandler, int]
 ) -> None:
+    closed = requests.get(stack.web.url + "/metrics", timeout=10)
+    assert closed.status_code == 404 and "splendor_" not in closed.text
     api = stack.api
     api.tokens["carol"] = player_token(stack.env, "carol")
 

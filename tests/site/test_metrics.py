@@ -4,6 +4,7 @@ with labels that never name anyone. docs/operations.md, "Metrics"."""
 
 from __future__ import annotations
 
+import ipaddress
 import subprocess
 import sys
 import textwrap
@@ -33,13 +34,69 @@ OUTSIDE = "203.0.113.9"
 # --- who may read it --------------------------------------------------------------
 
 
-def test_metrics_answer_this_machine_in_the_prometheus_text_format(client: Any) -> None:
+TOKEN = "a-scrape-token-long-enough-to-pass"
+LOOPBACK = [ipaddress.ip_network("127.0.0.0/8"), ipaddress.ip_network("::1/128")]
+
+
+def test_metrics_answer_the_token_in_the_prometheus_text_format(client: Any, settings: Any) -> None:
+    settings.METRICS_TOKEN = TOKEN
     client.get("/healthz")
-    answer = client.get("/metrics")
+    answer = client.get("/metrics", HTTP_AUTHORIZATION=f"Bearer {TOKEN}")
     assert answer.status_code == 200
     assert answer["Content-Type"].startswith("text/plain; version=")
     names = {family.name for family in text_string_to_metric_families(answer.content.decode())}
     assert {"splendor_http_requests", "splendor_active_games", "splendor_outbox_unclaimed_events"} <= names
+
+
+def test_with_neither_token_nor_networks_set_metrics_are_closed_to_everyone_loopback_included(
+    client: Any, settings: Any
+) -> None:
+    settings.METRICS_TOKEN = ""
+    settings.METRICS_ALLOWED_NETWORKS = []
+    for address in ("127.0.0.1", "::1", "10.0.0.5", OUTSIDE):
+        answer = client.get("/metrics", REMOTE_ADDR=address)
+        assert answer.status_code == 404, address
+        assert b"splendor_" not in answer.content
+
+
+def test_the_defaults_open_metrics_to_nobody() -> None:
+    from tests.site.test_settings_from_environment import run_manage
+
+    code = "from django.conf import settings; print(repr((settings.METRICS_TOKEN, settings.METRICS_ALLOWED_NETWORKS)))"
+    result = run_manage("shell", "-c", code)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "('', [])"
+
+
+def test_allowed_networks_open_metrics_to_their_addresses_when_no_proxy_is_trusted(client: Any, settings: Any) -> None:
+    settings.METRICS_TOKEN = ""
+    settings.METRICS_ALLOWED_NETWORKS = LOOPBACK
+    settings.TRUSTED_PROXIES = 0
+    assert client.get("/metrics", REMOTE_ADDR="127.0.0.1").status_code == 200
+    assert client.get("/metrics", REMOTE_ADDR=OUTSIDE).status_code == 404
+
+
+@pytest.mark.parametrize("trusted", [1, [ipaddress.ip_network("127.0.0.1/32")]])
+def test_a_caller_that_is_a_trusted_proxy_is_opened_by_the_token_only_never_by_the_networks(
+    client: Any, settings: Any, trusted: object
+) -> None:
+    # nginx on the same machine connects from 127.0.0.1 for everyone it serves.
+    settings.METRICS_TOKEN = TOKEN
+    settings.METRICS_ALLOWED_NETWORKS = LOOPBACK
+    settings.TRUSTED_PROXIES = trusted
+    assert client.get("/metrics", REMOTE_ADDR="127.0.0.1").status_code == 404
+    assert client.get("/metrics", REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR=OUTSIDE).status_code == 404
+    opened = client.get("/metrics", REMOTE_ADDR="127.0.0.1", HTTP_AUTHORIZATION=f"Bearer {TOKEN}")
+    assert opened.status_code == 200
+    assert b"splendor_http_requests" in opened.content
+
+
+def test_networks_still_open_metrics_to_an_address_that_is_no_trusted_proxy(client: Any, settings: Any) -> None:
+    settings.METRICS_TOKEN = ""
+    settings.METRICS_ALLOWED_NETWORKS = [ipaddress.ip_network("10.1.0.0/16")]
+    settings.TRUSTED_PROXIES = [ipaddress.ip_network("127.0.0.1/32")]
+    assert client.get("/metrics", REMOTE_ADDR="10.1.2.3").status_code == 200
+    assert client.get("/metrics", REMOTE_ADDR="127.0.0.1").status_code == 404
 
 
 def test_metrics_are_a_404_problem_to_a_caller_from_elsewhere(client: Any) -> None:
@@ -69,8 +126,6 @@ def test_no_token_set_means_no_token_opens_it(client: Any, settings: Any) -> Non
 
 
 def test_the_allowed_networks_are_the_operators(client: Any, settings: Any) -> None:
-    import ipaddress
-
     settings.METRICS_ALLOWED_NETWORKS = [ipaddress.ip_network("203.0.113.0/24")]
     assert client.get("/metrics", REMOTE_ADDR=OUTSIDE).status_code == 200
     assert client.get("/metrics").status_code == 404  # 127.0.0.1 is no longer in the list
@@ -255,15 +310,16 @@ def test_counts_of_other_processes_in_the_folder_are_added_up() -> None:
 
 
 def test_no_label_names_a_player_an_address_or_a_game(
-    alice: Any, bob: Any, client: Any, django_capture_on_commit_callbacks: Any
+    alice: Any, bob: Any, client: Any, settings: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
+    settings.METRICS_TOKEN = TOKEN
     with django_capture_on_commit_callbacks(execute=True):
         game = start_two_player_game(alice, bob)
         client_for(user_to_move(game)).post(
             f"/api/v1/games/{game.pk}/moves/", {"move": "take WUG", "expected_version": game.version}
         )
         client_for(alice).get(f"/api/v1/players/{alice.username}/")
-    text = client.get("/metrics").content.decode()
+    text = client.get("/metrics", HTTP_AUTHORIZATION=f"Bearer {TOKEN}").content.decode()
     for secret in (game.pk, alice.username, bob.username, alice.email, "example.com"):
         assert secret not in text
     labels = {pair for (_, pairs) in samples(text) for pair in pairs}

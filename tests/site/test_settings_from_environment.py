@@ -153,6 +153,7 @@ def test_deploy_check_is_clean_with_production_settings():
         CELERY_BROKER_URL="redis://127.0.0.1:6379/0",
         CACHE_URL="redis://127.0.0.1:6379/1",
         EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
+        METRICS_TOKEN="a-scrape-token-long-enough-to-pass",
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
