@@ -11,6 +11,7 @@ log that the message itself does not say.
 from __future__ import annotations
 
 import logging
+import os
 from typing import Any
 
 from pythonjsonlogger.json import JsonFormatter
@@ -65,3 +66,20 @@ def log_formatter(log_format: str) -> logging.Formatter:
     if log_format == "plain":
         return PlainFormatter()
     raise ValueError(f"no log format {log_format!r}: use one of {', '.join(LOG_FORMATS)}")
+
+
+def log_format_from_environment() -> str:
+    """LOG_FORMAT as the settings read it (any case; unset or blank: plain), for
+    what logs before Django's settings exist: gunicorn's master process
+    (splendor_site/gunicorn_conf.py) and uvicorn's (splendor_site/uvicorn_logging.json).
+    A value that is no format stops that process, naming the choices."""
+    value = (os.environ.get("LOG_FORMAT") or "").strip().lower() or "plain"
+    if value not in LOG_FORMATS:
+        raise ValueError(f"LOG_FORMAT={os.environ.get('LOG_FORMAT')!r} is not one of {', '.join(LOG_FORMATS)}.")
+    return value
+
+
+def log_formatter_from_environment() -> logging.Formatter:
+    """The formatter of the environment's LOG_FORMAT (a ``()`` factory in a
+    dictConfig that is read before the settings)."""
+    return log_formatter(log_format_from_environment())

@@ -10,11 +10,23 @@ from contextvars import Token
 from typing import Any
 
 from celery import Celery
-from celery.signals import after_setup_logger, after_setup_task_logger, before_task_publish, task_postrun, task_prerun
+from celery.apps import worker as celery_worker
+from celery.apps.beat import Beat
+from celery.signals import (
+    after_setup_logger,
+    after_setup_task_logger,
+    before_task_publish,
+    task_postrun,
+    task_prerun,
+    worker_shutting_down,
+)
+from kombu.utils.objects import cached_property
 from kombu import Connection
+from kombu.transport import redis as kombu_redis
 
 from core.log_context import LogContextFilter, log_context_current, log_context_reset, log_context_set, request_id_valid
 from core.log_format import log_formatter
+from core.redis_budget import BudgetedConnection, BudgetedSSLConnection
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "splendor_site.settings")
 
@@ -32,9 +44,68 @@ def broker_url_for_kombu(url: str) -> str:
     return ";".join(_HOSTLESS_BROKER.sub(r"\1://localhost", part.strip()) for part in url.split(";"))
 
 
+class _BudgetedRedisChannel(kombu_redis.Channel):
+    connection_class = BudgetedConnection
+    connection_class_ssl = BudgetedSSLConnection
+
+
+class BudgetedRedisTransport(kombu_redis.Transport):
+    """kombu's Redis transport whose connections wait within the request's Redis
+    budget and fail at once while the broker's circuit is open (core.redis_budget)."""
+
+    Channel = _BudgetedRedisChannel
+
+
+def _logs_are_json() -> bool:
+    from django.conf import settings
+
+    return str(settings.LOG_FORMAT) == "json"
+
+
+class SiteWorker(celery_worker.Worker):  # type: ignore[misc]  # celery's apps are untyped
+    """`celery worker`, which with LOG_FORMAT=json writes nothing but JSON lines:
+    no banner (its settings and task list are printed, not logged; the worker's
+    "<name> ready." line is logged), a warning raised before Celery sets up its
+    logging (running as root) logged through the site's handlers, and how it
+    shuts down logged instead of printed."""
+
+    def on_before_init(self, quiet: bool = False, **kwargs: Any) -> None:
+        if _logs_are_json():
+            from django.conf import settings
+            from django.utils.log import configure_logging
+
+            configure_logging(settings.LOGGING_CONFIG, settings.LOGGING)
+            logging.captureWarnings(True)
+            quiet = True
+        super().on_before_init(quiet=quiet, **kwargs)
+
+    def install_platform_tweaks(self, worker: Any) -> None:
+        super().install_platform_tweaks(worker)
+        if _logs_are_json():
+            # Celery's handlers print "worker: Warm shutdown (MainProcess)" on the
+            # terminal's descriptor; the same handlers, silent (_shutdown_logged says it).
+            celery_worker.install_worker_term_handler(worker, verbose=False)
+            celery_worker.install_worker_term_hard_handler(worker, verbose=False)
+
+
+class SiteBeat(Beat):  # type: ignore[misc]
+    """`celery beat`, with no printed banner when LOG_FORMAT=json (beat logs
+    "beat: Starting..." itself)."""
+
+    def __init__(self, *args: Any, quiet: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, quiet=quiet or _logs_are_json(), **kwargs)
+
+
+@worker_shutting_down.connect(weak=False)
+def _shutdown_logged(sig: str = "", how: str = "", **kwargs: Any) -> None:
+    if _logs_are_json():
+        logging.getLogger("celery.apps.worker").info("worker: %s shutdown (%s)", how, sig)
+
+
 class SiteCelery(Celery):
-    """Celery with short timeouts on the connections that publish, and the
-    embedded brokers' URLs given the host kombu would otherwise warn about.
+    """Celery with short timeouts on the connections that publish, the
+    embedded brokers' URLs given the host kombu would otherwise warn about, and
+    a worker and a beat that keep to LOG_FORMAT (SiteWorker, SiteBeat).
 
     Celery gives every connection the same transport options; a worker's consumer
     needs a read timeout of seconds (it waits on the broker by design), but a web
@@ -44,6 +115,14 @@ class SiteCelery(Celery):
     options go there. The worker consumes through ``connection_for_read``.
     """
 
+    @cached_property
+    def Worker(self) -> Any:
+        return self.subclass_with_self(SiteWorker)
+
+    @cached_property
+    def Beat(self) -> Any:
+        return self.subclass_with_self(SiteBeat)
+
     def connection_for_read(self, url: str | None = None, **kwargs: Any) -> Connection:
         return super().connection_for_read(broker_url_for_kombu(url or self.conf.broker_read_url), **kwargs)
 
@@ -52,7 +131,10 @@ class SiteCelery(Celery):
 
         publishing: dict[str, Any] = getattr(settings, "BROKER_PUBLISH_TRANSPORT_OPTIONS", {})
         kwargs["transport_options"] = {**publishing, **(kwargs.get("transport_options") or {})}
-        return super().connection_for_write(broker_url_for_kombu(url or self.conf.broker_write_url), **kwargs)
+        url = broker_url_for_kombu(url or self.conf.broker_write_url)
+        if kwargs.get("transport") is None and url.lower().startswith(("redis://", "rediss://")):
+            kwargs["transport"] = BudgetedRedisTransport
+        return super().connection_for_write(url, **kwargs)
 
 
 def _closed_redis_channels_raise_connection_errors() -> None:
@@ -71,8 +153,6 @@ def _closed_redis_channels_raise_connection_errors() -> None:
     BROKER_VISIBILITY_TIMEOUT_SECONDS, and their work is claimed again sooner
     (the claim leases), so nothing is lost.
     """
-    from kombu.transport import redis as kombu_redis
-
     # kombu's stubs leave these out: the transport's channel and the redis client module.
     channel: Any = kombu_redis.Channel
     client: Any = getattr(kombu_redis, "redis", None)

@@ -26,3 +26,18 @@ forwarded_allow_ips = ""
 timeout = 30
 # On SIGTERM (systemctl stop, a release), requests under way get this long to end.
 graceful_timeout = 20
+
+# LOG_FORMAT=json: gunicorn's own lines (its master's and workers' start, stop and
+# errors) are JSON lines too, as the site's are (core.log_format), on stderr. The
+# access log stays off unless asked for (--access-logfile; api.gunicorn_logging).
+from core.log_format import log_format_from_environment  # noqa: E402  (no Django in it)
+
+if log_format_from_environment() == "json":
+    logconfig_dict = {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"json": {"()": "core.log_format.log_formatter", "log_format": "json"}},
+        "handlers": {"json": {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stderr"}},
+        "root": {"level": "INFO", "handlers": ["json"]},
+        "loggers": {"gunicorn.error": {"handlers": ["json"], "propagate": False}},
+    }

@@ -180,10 +180,10 @@ class Command(BaseCommand):
 
         signal.signal(signal.SIGINT, stop)
         signal.signal(signal.SIGTERM, stop)
-        self.stdout.write(f"smtpd listening on {options['host']}:{options['port']} for @{domain}", ending="\n")
-        self.stdout.flush()
+        # Logged, not printed: with LOG_FORMAT=json every line the process writes is JSON.
+        logger.info("smtpd listening on %s:%s for @%s", options["host"], options["port"], domain)
         try:
             stopped.wait()
         finally:
             controller.stop()
-            self.stdout.write("smtpd stopped")
+            logger.info("smtpd stopped")
