@@ -26,6 +26,12 @@ forwarded_allow_ips = ""
 timeout = 30
 # On SIGTERM (systemctl stop, a release), requests under way get this long to end.
 graceful_timeout = 20
+# gunicorn's control socket (for `gunicornc`) is off. Its default path,
+# $XDG_RUNTIME_DIR/gunicorn.ctl or ~/.gunicorn/gunicorn.ctl, is one socket for every
+# gunicorn a user runs on the machine: a second instance (a second site, a test)
+# takes it over, and gunicornc would then stop or resize the wrong one. systemd's
+# signals do what the service needs (docs/deploy.md: HUP reloads, TERM stops).
+control_socket_disable = True
 
 # LOG_FORMAT=json: gunicorn's own lines (its master's and workers' start, stop and
 # errors) are JSON lines too, as the site's are (core.log_format), on stderr. The
@@ -41,9 +47,3 @@ if log_format_from_environment() == "json":
         "root": {"level": "INFO", "handlers": ["json"]},
         "loggers": {"gunicorn.error": {"handlers": ["json"], "propagate": False}},
     }
-# gunicorn's control socket (for `gunicornc`) is off. Its default path,
-# $XDG_RUNTIME_DIR/gunicorn.ctl or ~/.gunicorn/gunicorn.ctl, is one socket for every
-# gunicorn a user runs on the machine: a second instance (a second site, a test)
-# takes it over, and gunicornc would then stop or resize the wrong one. systemd's
-# signals do what the service needs (docs/deploy.md: HUP reloads, TERM stops).
-control_socket_disable = True
