@@ -3,7 +3,8 @@
 A superuser sees everything. A staff user in the "League admins" group sees and
 changes only the leagues whose ``admins`` include them, and what belongs to those
 leagues; they moderate those leagues' games with the game moderation actions of
-games.admin (scoped by overriding ``moderation_allowed``), and edit a season's
+games.admin and their table talk with chat.admin's (both scoped by overriding
+``moderation_allowed``), and edit a season's
 pairings (change a player, cancel a pairing) from the league games list, with the
 same confirmation page and required reason. Changes go through leagues.services.
 """
@@ -25,6 +26,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from api.admin_tools import NoAddMixin, ReadOnlyMixin, ScopedActionsMixin
+from chat.admin import ChatMessageAdmin
+from chat.models import ChatMessage
 from core.errors import DomainError
 from games.admin import GameModerationAdmin, HiddenInformationMixin, ModerationLogMixin
 from games.admin_moderation import ModerationAction, ReasonForm, moderation_confirm, seat_choices
@@ -33,6 +36,7 @@ from leagues import selectors, services
 from leagues.models import (
     Division,
     League,
+    LeagueChatMessage,
     LeagueGame,
     LeagueModerationEntry,
     LeagueScopedGame,
@@ -59,18 +63,22 @@ def leagues_of(request: HttpRequest) -> QuerySet[League]:
 
 # The permission that lets a league admin moderate (the "league games to moderate" proxy's).
 MODERATE_LEAGUE_GAMES_PERMISSION = "leagues.view_leaguescopedgame"
+# The permission that lets a league admin hide lines of table talk (the "league chat messages" proxy's).
+MODERATE_LEAGUE_CHAT_PERMISSION = "leagues.view_leaguechatmessage"
 
 
-def league_moderation_allowed(request: HttpRequest, game_id: str | None = None) -> bool:
-    """A superuser; or a staff user in "League admins" (its permission on the
-    "league games to moderate" proxy) who administers the league of the game
-    ``game_id`` (any league, without one)."""
+def league_moderation_allowed(
+    request: HttpRequest, game_id: str | None = None, *, permission: str = MODERATE_LEAGUE_GAMES_PERMISSION
+) -> bool:
+    """A superuser; or a staff user in "League admins" (its ``permission``: by
+    default on the "league games to moderate" proxy) who administers the league of
+    the game ``game_id`` (any league, without one)."""
     user = request.user
     if not (user.is_active and user.is_staff):
         return False
     if user.is_superuser:
         return True
-    if not user.has_perm(MODERATE_LEAGUE_GAMES_PERMISSION):
+    if not user.has_perm(permission):
         return False
     mine = leagues_of(request)
     if game_id is None:
@@ -547,6 +555,49 @@ class LeagueScopedGameAdmin(ScopedActionsMixin, GameModerationAdmin):
         self._own_game_or_404(request, object_id)
         return super().history_view(request, object_id, extra_context)
 
+
+_OWN_LEAGUE_OF_THE_LINE = own_league_filter("game__league_game__season__league")
+
+
+@admin.register(LeagueChatMessage)
+class LeagueChatMessageAdmin(ScopedActionsMixin, ChatMessageAdmin):
+    """The table talk of the games of the leagues the user administers (both
+    threads), read-only, with chat.admin's action that hides a line with a reason
+    (chat.services.chat_message_hide, logged in the game's moderation log)."""
+
+    scoped_action_words = "moderate the lines"
+
+    def get_list_filter(self, request: HttpRequest) -> list[Any]:
+        return [_OWN_LEAGUE_OF_THE_LINE, *super().get_list_filter(request)]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[ChatMessage]:
+        queryset = super().get_queryset(request).filter(game__league_game__isnull=False)
+        if request.user.is_superuser:
+            return queryset
+        return queryset.filter(game__league_game__season__league__in=leagues_of(request))
+
+    def moderation_allowed(self, request: HttpRequest, message: ChatMessage | None = None) -> bool:
+        """A superuser; or a staff user in "League admins" (its permission on this
+        proxy) who administers the league of the line's game (any league, without one)."""
+        game_id = message.game_id if message is not None else None
+        return league_moderation_allowed(request, game_id, permission=MODERATE_LEAGUE_CHAT_PERMISSION)
+
+    def _own_line_or_404(self, request: HttpRequest, object_id: str) -> None:
+        # Another league's line (or none): 404, not the admin's redirect to its index.
+        if self.get_object(request, unquote(object_id)) is None:
+            raise Http404(gettext("No line %(id)s in the games of your leagues.") % {"id": object_id})
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        self._own_line_or_404(request, object_id)
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def history_view(
+        self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        self._own_line_or_404(request, object_id)
+        return super().history_view(request, object_id, extra_context)
 
 
 @admin.register(LeagueModerationEntry)

@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 
+from chat.models import ChatMessage
 from games.models import Game, ModerationEntry
 
 DEFAULT_POINTS = {2: [3, 1], 3: [3, 1, 0], 4: [4, 2, 1, 0]}
@@ -265,6 +266,17 @@ class LeagueScopedGame(Game):
         proxy = True
         verbose_name = "league game to moderate"
         verbose_name_plural = "league games to moderate"
+
+
+class LeagueChatMessage(ChatMessage):
+    """The table talk of league games, as the league admin sees it (leagues.admin):
+    a proxy of chat.ChatMessage, so that its permission is the leagues' own and the
+    admin lists only the lines of the games of the leagues the user administers."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "league chat message"
+        verbose_name_plural = "league chat messages"
 
 
 class LeagueModerationEntry(ModerationEntry):

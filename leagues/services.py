@@ -65,6 +65,7 @@ LEAGUE_ADMIN_PERMISSIONS = (
     "view_seasonentry",
     "view_leaguegame",
     "view_leaguescopedgame",
+    "view_leaguechatmessage",
     "view_leaguemoderationentry",
 )
 

@@ -8,7 +8,9 @@ import html
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from chat.models import ChatMessage, ChatPreference, ChatReport
 from games.models import ModerationEntry, Seat
@@ -51,6 +53,40 @@ def test_the_chat_admin_is_for_moderators_only(commit: Any, alice: Any, bob: Any
     charlie.is_staff = True
     charlie.save()
     assert _admin(charlie).get(LINES).status_code == 403
+
+
+def test_the_chat_lists_name_the_author_and_the_reporter(commit: Any, alice: Any, bob: Any, dave: Any) -> None:
+    game = game_of(commit, alice, bob)
+    message = say(commit, game, alice, "buy my gold, cheap")
+    ChatReport.objects.create(message=message, reporter=bob, created_at=message.created_at)
+    client = _admin(make_moderator(dave))
+
+    lines = client.get(LINES).content.decode()
+    reports = client.get("/admin/chat/chatreport/").content.decode()
+
+    assert "buy my gold, cheap" in lines
+    assert '<td class="field-author_name">alice</td>' in lines
+    assert '<td class="field-message_author">alice</td>' in reports
+    assert '<td class="field-reporter_name">bob</td>' in reports
+
+
+def test_the_chat_lists_read_the_names_without_a_query_per_row(
+    commit: Any, alice: Any, bob: Any, dave: Any, django_assert_max_num_queries: Any
+) -> None:
+    game = game_of(commit, alice, bob)
+    first = say(commit, game, alice, "one")
+    ChatReport.objects.create(message=first, reporter=bob, created_at=first.created_at)
+    client = _admin(make_moderator(dave))
+    with CaptureQueriesContext(connection) as one_row:
+        assert client.get(LINES).status_code == 200
+        assert client.get("/admin/chat/chatreport/").status_code == 200
+    for text in ("two", "three", "four"):
+        line = say(commit, game, bob, text)
+        ChatReport.objects.create(message=line, reporter=alice, created_at=line.created_at)
+
+    with django_assert_max_num_queries(len(one_row)):
+        assert client.get(LINES).status_code == 200
+        assert client.get("/admin/chat/chatreport/").status_code == 200
 
 
 def test_a_moderator_closes_reports_and_leaves_the_line(commit: Any, alice: Any, bob: Any, dave: Any) -> None:
