@@ -27,6 +27,7 @@ from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
+from accounts.errors import AccountActionRefusedError
 from accounts.models import AccountActionLog, ApiToken, CalendarFeed, EmailAddress, Player
 from api.admin_tools import NoAddMixin, ReadOnlyMixin, happened, titled
 from accounts.services import (
@@ -181,6 +182,9 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
                     )
                 except DomainError as error:
                     self.message_user(request, f"{player.user.get_username()}: {error.message}", messages.ERROR)
+                    continue
+                except AccountActionRefusedError as refusal:
+                    self.message_user(request, f"{player.user.get_username()}: {refusal}", messages.ERROR)
                     continue
                 if changed:
                     done += 1

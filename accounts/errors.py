@@ -133,12 +133,11 @@ class EmailAddressUnverifiedError(DomainError):
     )
 
 
-class AccountActionRefusedError(DomainError):
+
+class AccountActionRefusedError(PermissionError):
     """Staff may not disable or erase this account (accounts.services.account_actions):
     without the permission, their own account, a superuser's unless they are one, or
-    an account the service itself holds. Raised to the admin only, never by the API."""
-
-    kind = ErrorKind.FORBIDDEN
-    code = "account_action_refused"
-    title = gettext_noop("Not allowed on this account")
-    default_message = gettext_noop("You may not do this to this account.")
+    an account the service itself holds. The message says which, in the active
+    language. Raised to the admin alone (it shows it, or answers 403), never through
+    the API, so it has no problem code: like ``token_revoke``'s refusal, a plain
+    ``PermissionError``."""

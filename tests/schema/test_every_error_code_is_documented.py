@@ -64,7 +64,6 @@ ADMIN_ONLY_CODES = {
     "pairing_not_found",
     "pairing_not_editable",
     "not_a_season_player",
-    "account_action_refused",
 }
 # Written only in the answer to an emailed command (notifications.inbound.replies):
 # docs/email.md names it.
