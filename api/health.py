@@ -6,8 +6,8 @@ count per process) and the broker only carries notifications (the outbox keeps
 them until it is back), so either being down makes the answer "degraded" but
 still 200: the service keeps taking moves. docs/operations.md says the same.
 The beat is reported too, from the deadline sweep's last run (games.models.PeriodicRun):
-"late" once it is older than BEAT_STALE_SECONDS, which makes the answer "degraded":
-missed deadlines wait until the beat and a worker run again.
+"late" once it, and beat's own last start, are older than BEAT_STALE_SECONDS, which
+makes the answer "degraded": missed deadlines wait until the beat and a worker run again.
 
 The answer comes within half a second whatever Redis does: the cache and the
 broker are checked side by side in threads of their own, and one that has not
@@ -70,24 +70,34 @@ def _check_broker() -> str:
 
 
 def _beat_state() -> dict[str, object]:
-    """Whether the deadline sweep runs: "late" once its last run is older than
-    BEAT_STALE_SECONDS (deadlines are not being enforced: the beat or every worker
-    is down), "never" before its first run (a site just installed)."""
+    """Whether the deadline sweep runs: "late" once its last run, and beat's own
+    last start (core.metrics.BEAT_START), are both older than BEAT_STALE_SECONDS
+    (deadlines are not being enforced: the beat or every worker is down). A beat
+    just restarted is given that long for its first sweep, however old the last
+    sweep of its run before. "never" before the first sweep of a site whose beat
+    has not started, or started a moment ago."""
     try:
-        last = metrics.beat_last_runs().get("deadline_sweep")
+        runs = metrics.beat_last_runs()
     except Exception as exc:  # the database answered the check above; say so and go on
         logger.warning("Health check beat failed: %r", exc)
         return {"state": "unknown", "required": False, "error": type(exc).__name__}
-    if last is None:
+    now = timezone.now()
+    last, started = runs.get("deadline_sweep"), runs.get(metrics.BEAT_START)
+    ages: dict[str, object] = {}
+    if last is not None:
+        ages["last_sweep_age_seconds"] = max(0, round((now - last).total_seconds()))
+    if started is not None:
+        ages["beat_started_age_seconds"] = max(0, round((now - started).total_seconds()))
+    if last is None and started is None:
         return {"state": "never", "required": False}
-    age = max(0, round((timezone.now() - last).total_seconds()))
+    since = max(moment for moment in (last, started) if moment is not None)
     stale: int = settings.BEAT_STALE_SECONDS
-    if age > stale:
+    if (now - since).total_seconds() > stale:
         return {
-            "state": "late", "required": False, "last_sweep_age_seconds": age,
+            "state": "late", "required": False, **ages,
             "meanwhile": "missed deadlines wait: nobody times out until the beat and a worker run",
         }
-    return {"state": "up", "required": False, "last_sweep_age_seconds": age}
+    return {"state": "up" if last is not None else "never", "required": False, **ages}
 
 
 @dataclass(frozen=True)

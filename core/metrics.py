@@ -158,6 +158,9 @@ BEAT_LAST_RUN = "splendor_beat_last_run_timestamp_seconds"
 
 # The beat's jobs whose last run is kept (games.models.PeriodicRun) and shown.
 BEAT_JOBS = ("deadline_sweep", "reminders", "redelivery")
+# Kept beside them: when beat itself last started (splendor_site.celery), so that
+# /healthz gives a restarted beat time for its first sweep (api.health).
+BEAT_START = "beat_start"
 
 ScrapeCollector = Callable[[], Iterable[Metric]]
 _scrape_collectors: list[ScrapeCollector] = []

@@ -106,11 +106,13 @@ def _beat() -> Iterable[Metric]:
     family = GaugeMetricFamily(
         metrics.BEAT_LAST_RUN,
         "When each beat job (beat_job: deadline_sweep, reminders, redelivery) last ran, in Unix time. "
-        "Missing until it first runs.",
+        "0 until it first runs.",
         labels=["beat_job"],
     )
-    for job, at in sorted(periodic_runs().items()):
-        family.add_metric([job], at.timestamp())
+    runs = periodic_runs()
+    for job in metrics.BEAT_JOBS:
+        at = runs.get(job)
+        family.add_metric([job], at.timestamp() if at is not None else 0.0)
     yield family
 
 

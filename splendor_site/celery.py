@@ -15,6 +15,7 @@ from celery.apps.beat import Beat
 from celery.signals import (
     after_setup_logger,
     after_setup_task_logger,
+    beat_init,
     before_task_publish,
     task_postrun,
     task_prerun,
@@ -195,6 +196,21 @@ def _close_old_connections(**kwargs: Any) -> None:
     from django.db import close_old_connections
 
     close_old_connections()
+
+
+@beat_init.connect(weak=False)
+def _beat_start_record(**kwargs: Any) -> None:
+    """Beat says when it starts (core.metrics.BEAT_START, a PeriodicRun row), so that
+    /healthz counts the deadline sweep late only BEAT_STALE_SECONDS after this
+    start, not after the last sweep of the run before (api.health). A database
+    that cannot be written now does not keep beat from starting."""
+    from core.metrics import BEAT_START
+    from games.services import periodic_run_mark
+
+    try:
+        periodic_run_mark(BEAT_START)
+    except Exception:
+        logging.getLogger(__name__).warning("beat could not record its start", exc_info=True)
 
 
 def broker_folders_make() -> None:

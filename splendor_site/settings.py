@@ -669,7 +669,8 @@ PROMETHEUS_MULTIPROC_DIR = env_str("PROMETHEUS_MULTIPROC_DIR", str(VAR_DIR / "me
 # same machine connects from loopback, and would pass everyone's requests on.
 METRICS_ALLOWED_NETWORKS = env_networks("METRICS_ALLOWED_NETWORKS", [])
 METRICS_TOKEN = env_str("METRICS_TOKEN", "") or ""
-# /healthz says the beat is late once the last deadline sweep is older than this.
+# /healthz says the beat is late once the last deadline sweep, and beat's own last
+# start, are older than this (a restarted beat has this long for its first sweep).
 BEAT_STALE_SECONDS = env_int("BEAT_STALE_SECONDS", 3 * DEADLINE_SWEEP_SECONDS, minimum=1)
 
 # Proxies in front of the service whose X-Forwarded-For is believed: a count or
