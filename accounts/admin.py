@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
+from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
@@ -276,3 +277,22 @@ class AccountActionLogAdmin(ReadOnlyMixin, admin.ModelAdmin[AccountActionLog]):
         if user is None:
             return gettext("user %(id)s (deleted)") % {"id": entry.actor_user_id}
         return f"{user.get_username()} ({entry.actor_user_id})"
+
+
+class AccountUserAdmin(UserAdmin):  # type: ignore[type-arg]
+    """Django's own user admin, in which staff who are not superusers change no
+    account's standing: whether it is active (disabling is the players list's
+    action, with its permission, reason, email and log), staff or superuser, nor
+    its groups and permissions (else ``auth.change_user`` would grant anything)."""
+
+    STANDING = ("is_active", "is_staff", "is_superuser", "groups", "user_permissions")
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        fields = list(super().get_readonly_fields(request, obj))
+        if obj is not None and not request.user.is_superuser:
+            fields += [name for name in self.STANDING if name not in fields]
+        return fields
+
+
+admin.site.unregister(get_user_model())
+admin.site.register(get_user_model(), AccountUserAdmin)

@@ -144,7 +144,9 @@ def test_a_disable_email_in_latvian(sam: Any, bob: Any, django_capture_on_commit
     assert "Servisa komanda atspējoja" in email.body
 
 
-def test_disabling_a_disabled_account_logs_and_sends_nothing(sam: Any, alice: Any, django_capture_on_commit_callbacks: Any) -> None:
+def test_disabling_a_disabled_account_logs_and_sends_nothing(
+    sam: Any, alice: Any, django_capture_on_commit_callbacks: Any
+) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         assert account_disable(user=alice, by_user=sam, reason="Spam") is True
         assert account_disable(user=alice, by_user=sam, reason="Spam again") is False
@@ -197,7 +199,9 @@ def test_a_blank_reason_is_refused_by_the_service(sam: Any, alice: Any) -> None:
     assert alice.is_active
 
 
-def test_the_admin_refuses_the_whole_selection_when_one_account_is_a_superusers(sam: Any, alice: Any, root: Any) -> None:
+def test_the_admin_refuses_the_whole_selection_when_one_account_is_a_superusers(
+    sam: Any, alice: Any, root: Any
+) -> None:
     root_player = Player.objects.create(user=root, display_name="Root")
 
     answer = _client(sam).post(
@@ -249,3 +253,33 @@ def test_superusers_read_the_log_and_no_one_adds_changes_or_deletes_there(sam: A
     as_root.post(f"{base}{entry.pk}/change/", {"reason": "Nothing happened"})
     assert AccountActionLog.objects.get().reason == "Spam"
     assert _client(sam).get(base).status_code == 403
+
+
+# --- the other door: Django's user form --------------------------------------------------
+
+
+def test_staff_who_may_change_users_cannot_untick_active_or_grant_themselves_superuser(alice: Any) -> None:
+    clerk = User.objects.create_user("clerk", "clerk@example.com", "pw-for-tests-only", is_staff=True)
+    clerk.user_permissions.set(
+        Permission.objects.filter(content_type__app_label="auth", codename__in=["change_user", "view_user"])
+    )
+    client = _client(User.objects.get(pk=clerk.pk))
+    form = client.get(f"/admin/auth/user/{alice.pk}/change/")
+    assert form.status_code == 200 and 'name="username"' in form.content.decode()
+    assert 'name="is_active"' not in form.content.decode()
+
+    for user, changes in ((alice, {"is_active": ""}), (clerk, {"is_superuser": "on", "is_staff": "on"})):
+        client.post(
+            f"/admin/auth/user/{user.pk}/change/",
+            {
+                "username": user.username,
+                "email": user.email,
+                "date_joined_0": "2026-01-01",
+                "date_joined_1": "00:00:00",
+                **changes,
+            },
+        )
+
+    alice.refresh_from_db()
+    clerk.refresh_from_db()
+    assert alice.is_active and not clerk.is_superuser

@@ -33,7 +33,6 @@ from django.utils import timezone
 from accounts.models import AccountActionLog, Player
 from accounts.services import token_create
 from chat import services as chat_services
-from games import services as game_services
 from leagues import services as league_services
 from leagues.models import LeagueGame
 from notifications.models import Notification
