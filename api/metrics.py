@@ -64,7 +64,9 @@ class _ScrapeCollectors(Collector):
 
 
 def metrics_text() -> bytes:
-    """Every metric of the machine's processes, and the database's gauges."""
+    """Every metric of the machine's processes, and the database's gauges; every
+    series of a fixed set of labels among them, at 0 until counted."""
+    metrics.series_start()
     if metrics.multiproc_dir:
         registry = CollectorRegistry()
         MultiProcessCollector(registry, path=metrics.multiproc_dir)  # type: ignore[no-untyped-call]  # untyped

@@ -16,25 +16,44 @@ reasons): never a username, address, token or game id.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+import warnings
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 
 from django.conf import settings
 
 from prometheus_client import Counter, Histogram, values
+from prometheus_client.metrics import MetricWrapperBase
 from prometheus_client.metrics_core import Metric
 
 # Where this process counts: "" for in the process alone (see ``configure``).
 multiproc_dir = ""
+# Whether this process has made the series exported before their first count
+# (``series_start``, below).
+_series_started = False
+
+
+def _metrics_defined() -> list[MetricWrapperBase]:
+    return [value for value in globals().values() if isinstance(value, MetricWrapperBase)]
 
 
 def configure(directory: str) -> None:
     """Count in files under ``directory``, which every process of the machine given
-    the same one adds up, or with "" in this process alone. Must run before any
-    value is made: every metric here has labels, so values are made at their
-    first count, never at import. The settings' ``PROMETHEUS_MULTIPROC_DIR`` is
-    applied when this module is imported; the tests give each process its own."""
-    global multiproc_dir
+    the same one adds up, or with "" in this process alone. Values this process
+    made before are forgotten by it (in a folder, their counts stay in its files):
+    every metric here has labels, so values are made at their first count or
+    scrape, never at import. The settings' ``PROMETHEUS_MULTIPROC_DIR`` is applied
+    when this module is imported; the tests give each process its own."""
+    global multiproc_dir, _series_started
+    with warnings.catch_warnings():
+        # prometheus_client warns that clearing leaves the values in the files of
+        # the folder: here that is the point (their counts stay where they were made).
+        warnings.filterwarnings("ignore", "Clearing labels has not been implemented", UserWarning)
+        for metric in _metrics_defined():
+            metric.clear()
+    # Let go of the files of the folder this process counted in until now.
+    values.close_all_multiprocess_files()  # type: ignore[no-untyped-call]  # untyped in prometheus_client
+    _series_started = False
     if directory:
         os.makedirs(directory, exist_ok=True)
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = directory
@@ -190,3 +209,75 @@ def beat_last_runs() -> dict[str, datetime]:
 
 def status_class(status: int) -> str:
     return f"{status // 100}xx"
+
+
+# --- Series that exist before their first count --------------------------------------
+#
+# A labelled metric has no series until its first count: the panels of a new site's
+# dashboard would read "No data", and rate() would miss each series' first count. So
+# every counter and histogram whose label values form a fixed set is exported at 0:
+# with the values below (docs/operations.md's table of metrics lists the same), and
+# with those the apps know (email kinds, variants, task names: ``series_declare``).
+# They are made by the process that answers a scrape, before its first answer
+# (``series_start``): a process that never serves /metrics (a worker, a management
+# command) writes no file of zeros into the folder of counts.
+
+STATUS_CLASSES = ("2xx", "3xx", "4xx", "5xx")
+EMAIL_OUTCOMES = ("sent", "retry", "failed", "bounced", "suppressed")
+WEBHOOK_OUTCOMES = ("delivered", "retry", "failed")
+# The refusals docs/operations.md names; any other error code appears at its first count.
+MOVE_REFUSALS = (
+    "illegal_move", "not_your_turn", "stale_version", "invalid_notation", "ambiguous_move", "game_not_active",
+    "not_a_player", "account_suspended",
+)  # fmt: skip
+
+LabelValues = tuple[tuple[str, ...], ...]
+
+# The HTTP metrics start with the scrape's own route, the one route every site
+# answers; the others appear at their first answer (routes are many, and their
+# methods and status classes more).
+FIXED_SERIES: dict[MetricWrapperBase, LabelValues] = {
+    HTTP_REQUESTS: tuple(("metrics", "GET", status) for status in STATUS_CLASSES),
+    HTTP_DURATION: (("metrics", "GET"),),
+    MOVES: (("accepted", "ok"), *(("refused", code) for code in MOVE_REFUSALS)),
+    BOT_MOVES: (("timeout",), ("moderator",)),
+    GAMES_FINISHED: tuple(
+        (reason,) for reason in ("points", "gauntlet", "all-passed", "round-limit", "resignation", "timeout",
+                                 "account-disabled", "adjudicated")
+    ),  # fmt: skip
+    GAMES_ABORTED: (("cancelled",), ("declined",), ("expired",), ("moderator",)),
+    TIMEOUTS: (("vacation",), ("bot",), ("forfeit",)),
+    FORFEITS: (("timeout",), ("resignation",), ("account-disabled",)),
+    EMAIL_BOUNCES: (("smtp",), ("dsn",), ("provider",)),
+    WEBHOOK_DELIVERIES: tuple((outcome,) for outcome in WEBHOOK_OUTCOMES),
+    WEBHOOK_DURATION: tuple((outcome,) for outcome in WEBHOOK_OUTCOMES),
+    WEBHOOK_ENDPOINTS_DISABLED: (("failing",), ("refused_url",), ("port",), ("account",)),
+}
+
+_declared: list[tuple[MetricWrapperBase, Callable[[], Iterable[Sequence[str]]]]] = []
+
+
+def series_declare(metric: MetricWrapperBase, label_values: Callable[[], Iterable[Sequence[str]]]) -> None:
+    """Export ``metric`` at 0 for each of the label values ``label_values`` gives
+    (called when the series are made, so it may read what is only known once every
+    app is loaded: the kinds of email, the Celery tasks)."""
+    global _series_started
+    if (metric, label_values) not in _declared:
+        _declared.append((metric, label_values))
+        _series_started = False
+
+
+def series_start() -> None:
+    """Make every series of FIXED_SERIES and of the apps' declarations, at 0 (a
+    series counted already keeps its count). Once per process, before its first
+    scrape is answered; again after ``configure`` or a later declaration."""
+    global _series_started
+    if _series_started:
+        return
+    for metric, fixed in FIXED_SERIES.items():
+        for labels in fixed:
+            metric.labels(*labels)
+    for metric, label_values in _declared:
+        for declared in label_values():
+            metric.labels(*declared)
+    _series_started = True

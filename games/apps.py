@@ -18,3 +18,4 @@ class GamesConfig(AppConfig):
 
         core_metrics.scrape_collector_register(metrics.scrape)
         core_metrics.beat_reader_register(metrics.periodic_runs)
+        core_metrics.series_declare(core_metrics.GAMES_STARTED, metrics.variant_series)

@@ -19,6 +19,7 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.metrics_core import Metric
 
 from core import metrics
+from engine import VARIANTS
 from games.models import Game, GameEvent, GameEventClaim, PeriodicRun
 
 Kind = GameEvent.Kind
@@ -55,6 +56,12 @@ def events_count(variant: str, events: Sequence[GameEvent]) -> None:
         _count_one(variant, event.kind, event.payload)
 
 
+def variant_series() -> list[tuple[str]]:
+    """``splendor_games_started_total``'s series, one per variant, exported at 0
+    before their first count (core.metrics.series_declare)."""
+    return [(variant,) for variant in VARIANTS]
+
+
 def move_refused(code: str) -> None:
     metrics.MOVES.labels("refused", code).inc()
 
@@ -67,7 +74,7 @@ def _games() -> Iterable[Metric]:
     active = GaugeMetricFamily(metrics.ACTIVE_GAMES, "Games being played, by variant.", labels=["variant"])
     rows = Game.objects.filter(status=Game.Status.ACTIVE).values("variant").annotate(n=Count("pk"))
     counts = {row["variant"]: row["n"] for row in rows}
-    for variant in sorted({"base", "marvel", *counts}):
+    for variant in sorted({*VARIANTS, *counts}):
         active.add_metric([variant], counts.get(variant, 0))
     yield active
     overdue = GaugeMetricFamily(

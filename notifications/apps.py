@@ -33,3 +33,11 @@ class NotificationsConfig(AppConfig):
         import notifications.inbound.provider_webhook  # noqa: F401
         import notifications.inbound.reply_emails  # noqa: F401
         import notifications.inbound.tasks  # noqa: F401
+
+        # The series of the emails' and replies' counters, at 0 from the first scrape.
+        from core import metrics
+        from notifications.email.services import email_series
+        from notifications.inbound.replies import inbound_series
+
+        metrics.series_declare(metrics.EMAILS, email_series)
+        metrics.series_declare(metrics.INBOUND, inbound_series)

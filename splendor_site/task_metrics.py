@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from celery import current_app
 from celery.signals import task_failure, task_postrun, task_prerun
 
 from core import metrics
@@ -14,6 +15,17 @@ from core import metrics
 # When each running task started, by task id (a worker process runs one at a time
 # with the prefork and solo pools; threads would each have their own ids).
 _started: dict[str, float] = {}
+
+
+def _task_series() -> list[tuple[str]]:
+    """The site's own tasks (Celery's built-in ones aside), whose run time and
+    failures are exported at 0 before their first run (core.metrics.series_declare)."""
+    # The site's app, which imports this module: the current one once it is made.
+    return [(name,) for name in sorted(current_app.tasks) if not name.startswith("celery.")]
+
+
+metrics.series_declare(metrics.TASK_DURATION, _task_series)
+metrics.series_declare(metrics.TASK_FAILURES, _task_series)
 
 
 @task_prerun.connect(weak=False)

@@ -33,7 +33,7 @@ from accounts.services import player_email_undeliverable_mark
 from core import metrics
 from notifications.addresses import address_digest, address_redacted
 from notifications.email.links import unsubscribe_url
-from notifications.email.render import RenderedEmail, email_render, renderer_for
+from notifications.email.render import RenderedEmail, email_render, registered_kinds, renderer_for
 from notifications.inbound.reply_tokens import reply_token_for
 from notifications.models import GameMute, InvitationOptOut, Notification, Preferences
 
@@ -272,6 +272,12 @@ def notification_send(*, notification_id: int, now: datetime | None = None) -> s
     )
     logger.info("notification %s (%s) sent to %s", notification_id, notification.kind, address_redacted(address))
     return _counted(notification.kind, "sent")
+
+
+def email_series() -> list[tuple[str, str]]:
+    """Every kind of email with every outcome: ``splendor_emails_total``'s series,
+    exported at 0 before their first count (core.metrics.series_declare)."""
+    return [(kind, outcome) for kind in registered_kinds() for outcome in metrics.EMAIL_OUTCOMES]
 
 
 def _counted(kind: str, outcome: str) -> str:

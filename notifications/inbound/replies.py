@@ -90,6 +90,15 @@ def inbound_reason(status: str, outcome: str) -> str:
     return "other"
 
 
+def inbound_series() -> list[tuple[str, str]]:
+    """One series of ``splendor_inbound_replies_total`` per outcome, exported at 0
+    before their first count (core.metrics.series_declare): its reasons are open
+    (a refused command's error code), so each outcome starts with the reason that
+    takes in the rest."""
+    return [(Status.APPLIED, ""), (Status.REFUSED, "other"), (Status.DROPPED, "other"),
+            (Status.CHALLENGED, "unauthenticated")]  # fmt: skip
+
+
 def inbound_counted(status: str, reason: str) -> None:
     metrics.INBOUND.labels(status, reason).inc()
 
