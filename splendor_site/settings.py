@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 import dj_database_url
 import engine.bots as _engine_bots
+from core.redis_budget import connection_class_for
 import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 
@@ -98,6 +99,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Each request's id, on its log lines and in X-Request-ID (api.request_id).
     "api.request_id.RequestIdMiddleware",
+    # One time budget for Redis per request, whatever uses it (core.redis_budget).
+    "api.redis_budget.RedisBudgetMiddleware",
     # Counts and times every answer below (docs/operations.md, "Metrics").
     "api.metrics.HttpMetricsMiddleware",
     "api.middleware.PrivateApiResponsesMiddleware",
@@ -182,18 +185,18 @@ assert CACHE_URL is not None
 # timeouts keep a cache that is down or hangs from holding a worker (api.throttling
 # then counts in the process instead; /healthz reports it).
 CACHE_TIMEOUT_SECONDS = env_seconds("CACHE_TIMEOUT_SECONDS", 0.25, maximum=5)
-# As Django's own settings declare it; the two shapes below differ.
-CACHES: dict[str, dict[str, Any]]
+# What one request may wait on Redis in all (cache, stream, broker), and how long a
+# server that timed out or refused is left alone (core.redis_budget, api.redis_budget).
+REDIS_REQUEST_BUDGET_SECONDS = env_seconds("REDIS_REQUEST_BUDGET_SECONDS", 0.5, maximum=30)
+REDIS_CIRCUIT_OPEN_SECONDS = env_seconds("REDIS_CIRCUIT_OPEN_SECONDS", 5.0, maximum=300)
+CACHES: dict[str, dict[str, Any]]  # as Django's own settings declare it; the two shapes below differ
 if CACHE_URL.startswith(("redis://", "rediss://")):
+    _cache_options = {"socket_connect_timeout": CACHE_TIMEOUT_SECONDS, "socket_timeout": CACHE_TIMEOUT_SECONDS}
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": CACHE_URL,
-            "OPTIONS": {
-                "socket_connect_timeout": CACHE_TIMEOUT_SECONDS,
-                "socket_timeout": CACHE_TIMEOUT_SECONDS,
-                "retry_on_timeout": False,
-            },
+            "OPTIONS": {**_cache_options, "retry_on_timeout": False, "connection_class": connection_class_for(CACHE_URL)},
         }
     }
 elif CACHE_URL == "locmem://":

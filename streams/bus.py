@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
@@ -25,19 +24,19 @@ from django.conf import settings
 from django.db import close_old_connections
 from django.utils import timezone
 
+from core.redis_budget import RedisBudgetSpent, RedisCircuitOpen, connection_class_for
 from streams import selectors
 
 logger = logging.getLogger(__name__)
 
 CHANNEL = "splendor:stream"
 _publishers: dict[str, redis.Redis] = {}
-# After a publish that failed, this process does not try again for so long: Redis is
-# down or hung, and each try would cost the request that made a change a timeout.
-PUBLISH_PAUSE_SECONDS = 5.0
-_publish_failed_at: float | None = None
 
 
 def _client(url: str) -> redis.Redis:
+    """The publishing client for ``url``: within the request's Redis budget, and
+    failing at once while the server's circuit is open (core.redis_budget) — after
+    a publish that timed out, the requests that follow do not wait on it again."""
     publisher = _publishers.get(url)
     if publisher is None:
         publisher = _publishers[url] = redis.Redis.from_url(
@@ -45,6 +44,7 @@ def _client(url: str) -> redis.Redis:
             socket_connect_timeout=settings.BROKER_TIMEOUT_SECONDS,
             socket_timeout=settings.BROKER_TIMEOUT_SECONDS,
             retry_on_timeout=False,
+            connection_class=connection_class_for(url),
         )
     return publisher
 
@@ -52,18 +52,16 @@ def _client(url: str) -> redis.Redis:
 def publish(user_ids: Iterable[int]) -> None:
     """Tell the processes serving streams that these accounts have news. Never
     raises: a stream that misses the message reads its events at its next heartbeat."""
-    global _publish_failed_at
     ids = ",".join(str(user_id) for user_id in user_ids)
     if not ids or not settings.STREAM_REDIS_URL:
         return
-    if _publish_failed_at is not None and time.monotonic() - _publish_failed_at < PUBLISH_PAUSE_SECONDS:
-        return
     try:
         _client(str(settings.STREAM_REDIS_URL)).publish(CHANNEL, ids)
-        _publish_failed_at = None
     except redis.RedisError as exc:
-        _publish_failed_at = time.monotonic()
-        logger.warning("stream news for users %s not published (%s); their streams read it at the next heartbeat", ids, exc)
+        if not isinstance(exc, RedisCircuitOpen | RedisBudgetSpent):  # said once, when the server failed
+            logger.warning(
+                "stream news for users %s not published (%s); their streams read it at the next heartbeat", ids, exc
+            )
 
 
 class Hub:

@@ -285,6 +285,17 @@ def _fresh_cache() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def _redis_circuits_closed() -> Iterator[None]:
+    """Each test starts with every Redis server's circuit closed, whatever servers
+    the test before it found hung or stopped (core.redis_budget)."""
+    from core.redis_budget import redis_circuits_reset
+
+    redis_circuits_reset()
+    yield
+    redis_circuits_reset()
+
+
+@pytest.fixture(autouse=True)
 def _english_between_tests() -> Iterator[None]:
     """Each test starts in English, whatever language the one before it left active
     (a page rendered in Italian, a task that ran in a Latvian player's language)."""

@@ -15,16 +15,18 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def redis_nowhere(settings: Any, monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    settings.STREAM_REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens on port 1
-    monkeypatch.setattr(bus, "_publish_failed_at", None)
+    """Redis on port 1, where nothing listens; the connections tried to it."""
+    from core.redis_budget import BudgetedConnection
+
+    settings.STREAM_REDIS_URL = "redis://127.0.0.1:1/0"
     tries: list[str] = []
-    real = bus._client
+    real = BudgetedConnection._connect
 
-    def counting(url: str) -> Any:
-        tries.append(url)
-        return real(url)
+    def counting(connection: Any) -> Any:
+        tries.append(connection._host_error())
+        return real(connection)
 
-    monkeypatch.setattr(bus, "_client", counting)
+    monkeypatch.setattr(BudgetedConnection, "_connect", counting)
     return tries
 
 
@@ -42,7 +44,8 @@ def test_a_move_is_played_when_redis_cannot_be_reached_and_later_ones_do_not_try
                 f"/api/v1/games/{game.pk}/moves/", {"move": move, "expected_version": game.version}, format="json"
             )
         assert answer.status_code == 201, answer.content
-    assert redis_nowhere == ["redis://127.0.0.1:1/0"]  # the second move did not try
+    # The first publish found the server refusing and opened its circuit: the second did not try.
+    assert redis_nowhere == ["127.0.0.1:1"]
     assert "read it at the next heartbeat" in caplog.text
 
 
@@ -57,7 +60,6 @@ def test_the_accounts_ids_are_published_on_the_channel(settings: Any, monkeypatc
     import redis
 
     settings.STREAM_REDIS_URL = settings.REDIS_URL
-    monkeypatch.setattr(bus, "_publish_failed_at", None)
     listener = redis.Redis.from_url(settings.REDIS_URL).pubsub()
     listener.subscribe(bus.CHANNEL)
     assert listener.get_message(timeout=2)["type"] == "subscribe"
