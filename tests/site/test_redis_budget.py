@@ -59,7 +59,7 @@ def hung() -> Iterator[SilentListener]:
 def connects(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The servers a budgeted connection opened a socket to, in order."""
     tried: list[str] = []
-    real = redis_budget.BudgetedConnection._connect
+    real: Any = redis_budget.BudgetedConnection._connect
 
     def counting(connection: Any) -> Any:
         tried.append(connection._host_error())
@@ -73,7 +73,7 @@ def connects(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def timeouts(monkeypatch: pytest.MonkeyPatch) -> list[tuple[float, float]]:
     """The (connect, read) timeouts of each socket a budgeted connection opened."""
     seen: list[tuple[float, float]] = []
-    real = redis_budget.BudgetedConnection._connect
+    real: Any = redis_budget.BudgetedConnection._connect
 
     def recording(connection: Any) -> Any:
         seen.append((connection.socket_connect_timeout, connection.socket_timeout))
@@ -265,7 +265,11 @@ def test_every_request_is_given_the_budget_and_nothing_outside_one(settings: Any
     from tests.games.game_helpers import client_for, make_player
 
     seen: list[float | None] = []
-    monkeypatch.setattr(cache, "incr", lambda *args, **kwargs: seen.append(redis_budget_remaining()) or 1)
+    def counted(*args: Any, **kwargs: Any) -> int:
+        seen.append(redis_budget_remaining())
+        return 1
+
+    monkeypatch.setattr(cache, "incr", counted)
     settings.REDIS_REQUEST_BUDGET_SECONDS = 0.4
     assert client_for(make_player("alice")).get("/api/v1/me/").status_code == 200
     assert seen and seen[0] == 0.4  # the rate limit counted within the request's budget
@@ -289,7 +293,9 @@ def test_the_cache_the_stream_and_the_broker_publish_through_budgeted_connection
     publisher = bus._client("redis://stream.example:6379/0")
     assert publisher.connection_pool.connection_class is redis_budget.BudgetedConnection
 
-    assert app.connection_for_write("redis://broker.example:6379/0").transport_cls is BudgetedRedisTransport
+    writing: Any = app.connection_for_write("redis://broker.example:6379/0").transport_cls
+    assert writing is BudgetedRedisTransport
     assert BudgetedRedisTransport.Channel.connection_class is redis_budget.BudgetedConnection
     # The worker's consumer waits on the broker by design: no budget and no circuit there.
-    assert app.connection_for_read("redis://broker.example:6379/0").transport_cls == "redis"
+    reading: Any = app.connection_for_read("redis://broker.example:6379/0").transport_cls
+    assert reading == "redis"
