@@ -29,8 +29,8 @@ graceful_timeout = 20
 # gunicorn's control socket (for `gunicornc`) is off. Its default path,
 # $XDG_RUNTIME_DIR/gunicorn.ctl or ~/.gunicorn/gunicorn.ctl, is one socket for every
 # gunicorn a user runs on the machine: a second instance (a second site, a test)
-# takes it over, and gunicornc would then stop or resize the wrong one. systemd's
-# signals do what the service needs (docs/deploy.md: HUP reloads, TERM stops).
+# takes it over, and gunicornc would then stop or resize the wrong one. Signals do
+# what the service needs: TERM stops gunicorn gracefully, HUP reloads its workers.
 control_socket_disable = True
 
 # LOG_FORMAT=json: gunicorn's own lines (its master's and workers' start, stop and
