@@ -63,7 +63,7 @@ def _logs_are_json() -> bool:
     return str(settings.LOG_FORMAT) == "json"
 
 
-class SiteWorker(celery_worker.Worker):  # type: ignore[misc]  # celery's apps are untyped
+class SiteWorker(celery_worker.Worker):
     """`celery worker`, which with LOG_FORMAT=json writes nothing but JSON lines:
     no banner (its settings and task list are printed, not logged; the worker's
     "<name> ready." line is logged), a warning raised before Celery sets up its
@@ -85,16 +85,18 @@ class SiteWorker(celery_worker.Worker):  # type: ignore[misc]  # celery's apps a
         if _logs_are_json():
             # Celery's handlers print "worker: Warm shutdown (MainProcess)" on the
             # terminal's descriptor; the same handlers, silent (_shutdown_logged says it).
-            celery_worker.install_worker_term_handler(worker, verbose=False)
-            celery_worker.install_worker_term_hard_handler(worker, verbose=False)
+            handlers: Any = celery_worker  # the stubs leave these out
+            handlers.install_worker_term_handler(worker, verbose=False)
+            handlers.install_worker_term_hard_handler(worker, verbose=False)
 
 
-class SiteBeat(Beat):  # type: ignore[misc]
+class SiteBeat(Beat):
     """`celery beat`, with no printed banner when LOG_FORMAT=json (beat logs
     "beat: Starting..." itself)."""
 
-    def __init__(self, *args: Any, quiet: bool = False, **kwargs: Any) -> None:
-        super().__init__(*args, quiet=quiet or _logs_are_json(), **kwargs)
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs["quiet"] = bool(kwargs.get("quiet")) or _logs_are_json()
+        super().__init__(**kwargs)
 
 
 @worker_shutting_down.connect(weak=False)
