@@ -11,6 +11,7 @@ log that the message itself does not say.
 from __future__ import annotations
 
 import logging
+import logging.config
 import os
 from typing import Any
 
@@ -83,3 +84,14 @@ def log_formatter_from_environment() -> logging.Formatter:
     """The formatter of the environment's LOG_FORMAT (a ``()`` factory in a
     dictConfig that is read before the settings)."""
     return log_formatter(log_format_from_environment())
+
+
+def logging_configure(config: dict[str, Any]) -> None:
+    """Django's LOGGING_CONFIG: settings.LOGGING applied as Django would, and with
+    LOG_FORMAT=json Python's warnings logged (logger ``py.warnings``) instead of
+    printed, so that a warning is a JSON line too and not a line of plain text
+    among them."""
+    logging.config.dictConfig(config)
+    handlers = [handler for handler in logging.getLogger().handlers if isinstance(handler.formatter, JsonLineFormatter)]
+    if handlers:
+        logging.captureWarnings(True)

@@ -776,13 +776,12 @@ if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
 # (core.log_format). Either way each line carries the request id, the game, the
 # events and the task it is about, when there is one (core.log_context).
 LOG_FORMAT = env_choice("LOG_FORMAT", "plain", ("plain", "json"))
+# settings.LOGGING applied, and with json Python's warnings logged too, not printed.
+LOGGING_CONFIG = "core.log_format.logging_configure"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {
-        "plain": {"()": "core.log_format.log_formatter", "log_format": "plain"},
-        "json": {"()": "core.log_format.log_formatter", "log_format": "json"},
-    },
+    "formatters": {name: {"()": "core.log_format.log_formatter", "log_format": name} for name in ("plain", "json")},
     "filters": {
         # Paths that name a player (GET /api/v1/players/{username}/) are logged without the name.
         "redact_usernames": {"()": "api.log_redaction.RedactUsernamesInPaths"},

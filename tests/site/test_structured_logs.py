@@ -71,6 +71,14 @@ def test_log_format_json_writes_one_json_object_a_line_with_time_level_logger_me
     assert "ValueError: line one\nline two" in failed["exc_info"]
 
 
+def test_with_log_format_json_a_python_warning_is_a_json_line_too() -> None:
+    done = run_manage("shell", "-c", "import warnings; warnings.warn('the old way')", LOG_FORMAT="json")
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in done.stderr.splitlines()]  # each line is a whole JSON object
+    (warned,) = [line for line in lines if line["logger"] == "py.warnings"]
+    assert warned["level"] == "WARNING" and "UserWarning: the old way" in warned["message"]
+
+
 def test_plain_text_is_the_default_and_ends_each_line_with_its_context() -> None:
     done = run_logging()
     assert done.returncode == 0, done.stderr
