@@ -222,6 +222,8 @@ class _Budgeted:
                     me._sock.settimeout(timeout)
 
     def connect_check_health(self, *args: Any, **kwargs: Any) -> None:
+        if getattr(self, "_sock", None) is not None:  # connected: nothing is asked of the server
+            return
         with self._budgeted():
             super().connect_check_health(*args, **kwargs)  # type: ignore[misc]
 
