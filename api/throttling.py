@@ -8,9 +8,12 @@ request. A client may send up to twice the limit around the turn of a window;
 in exchange the count costs the same however high the limit is.
 
 The cache is not needed to serve: when it is down or slow (its timeouts are a
-fraction of a second, settings.CACHE_TIMEOUT_SECONDS) the count goes on in a
-cache private to the process, a warning is logged (once a minute at most) and
-``cache_failures`` counts it for /healthz. Limits then hold per process.
+fraction of a second, settings.CACHE_TIMEOUT_SECONDS, and no more than the
+request has left of its Redis budget) the count goes on in a cache private to the
+process, a warning is logged (once a minute at most) and ``cache_failures`` counts
+it for /healthz. Limits then hold per process. A cache that timed out is not asked
+again for REDIS_CIRCUIT_OPEN_SECONDS (core.redis_budget): the requests meanwhile
+count in the process at once.
 
 Anonymous callers are told apart by ``api.client_address``, which believes
 X-Forwarded-For only from the proxies in settings.TRUSTED_PROXIES.
