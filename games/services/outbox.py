@@ -60,8 +60,10 @@ def game_events_dispatch(*, event_ids: Sequence[int]) -> None:
 
     Runs after commit, in the request (or task) that made the change, so it
     costs that request one failed publish at most: it waits on the broker for
-    BROKER_TIMEOUT_SECONDS at most (the Celery app's publishing connections), and
-    for PUBLISH_PAUSE_SECONDS after a failure this process does not try at all. A
+    BROKER_TIMEOUT_SECONDS at most (the Celery app's publishing connections), no
+    more than the request has left of its Redis budget and not at all while a Redis
+    broker's circuit is open (core.redis_budget), and for PUBLISH_PAUSE_SECONDS
+    after a failure this process does not try at all, whatever the broker. A
     broker that cannot take the message loses nothing: the events stay unclaimed
     and ``game_events_redeliver`` queues them again.
     """
