@@ -4,19 +4,21 @@
 
 Starts what the end-to-end tests start (tests/e2e_support/processes.py): a private
 redis-server on a free port as the broker, a second one as the rate-limit cache
-(``CACHE_URL``), a third as the stream's (``STREAM_REDIS_URL``), a PostgreSQL database of its
-own (dropped at the end) and gunicorn with the shipped config; no worker and no beat
+(``CACHE_URL``), a third as the stream's (``STREAM_REDIS_URL``), a PostgreSQL
+database of its own (dropped at the end) and gunicorn with the shipped config; no worker and no beat
 (nothing here needs them). Then prints, for the POST of a move as the client sees it,
 median, 95th percentile and max seconds, how many answered 5xx, and how many moves
 were lost (answered but not stored):
 
 - with every Redis up;
 - with the broker's Redis hung, then the cache's, then the stream's, then all three
-  (SIGSTOP: the kernel still accepts connections and nothing answers them): --moves
+  (SIGSTOP: the kernel still accepts connections and nothing answers them; with
+  --stream-on-broker the stream publishes on the broker's Redis, as it does by
+  default, and the scenarios are the broker's, the cache's, then both): --moves
   moves one after another (each after a GET of its legal moves), then --spaced moves
   each more than the circuit's open period (REDIS_CIRCUIT_OPEN_SECONDS, 5 s) after
   the request before, each of which tries the hung servers again;
-- a join that fills the last seat and starts a game, with all three hung;
+- a join that fills the last seat and starts a game, with every Redis hung;
 - GET /healthz with Redis up and hung;
 - one webhook attempt (webhooks.services.http_post, in this process) against a
   receiver that answers one byte a second, with WEBHOOKS_ATTEMPT_SECONDS=10.
@@ -165,17 +167,19 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--moves", type=int, default=20, help="moves one after another, per scenario")
     parser.add_argument("--spaced", type=int, default=3, help="moves each after the circuit closed, per scenario")
+    parser.add_argument("--stream-on-broker", action="store_true",
+                        help="the stream publishes on the broker's Redis (the default of STREAM_REDIS_URL)")  # fmt: skip
     options = parser.parse_args()
     results: list[tuple[str, Moves]] = []
     with tempfile.TemporaryDirectory() as folder:
         cache = PrivateRedis(Path(folder) / "cache-redis.log").start()
-        stream = PrivateRedis(Path(folder) / "stream-redis.log").start()
+        stream = None if options.stream_on_broker else PrivateRedis(Path(folder) / "stream-redis.log").start()
         stack = None
         try:
-            stack = start_stack(
-                Path(folder), players=("alice", "bob", "carol", "dave"), workers=0, beat=False,
-                CACHE_URL=cache.url(0), STREAM_REDIS_URL=stream.url(0),
-            )  # fmt: skip
+            env: dict[str, Any] = {"CACHE_URL": cache.url(0)}
+            if stream is not None:
+                env["STREAM_REDIS_URL"] = stream.url(0)
+            stack = start_stack(Path(folder), players=("alice", "bob", "carol", "dave"), workers=0, beat=False, **env)
             api = stack.api
             games: dict[str, int] = {}
 
@@ -193,9 +197,11 @@ def main() -> None:
             health_up = [health(stack.web.url) for _ in range(5)]
             health_hung: list[float] = []
             join: tuple[int, float] | None = None
-            for name, servers in (
-                ("broker", [stack.redis]), ("cache", [cache]), ("stream", [stream]), ("every", [stack.redis, cache, stream]),
-            ):  # fmt: skip
+            scenarios = [("broker", [stack.redis]), ("cache", [cache])]
+            if stream is not None:
+                scenarios.append(("stream", [stream]))
+            scenarios.append(("every", [stack.redis, cache, *([] if stream is None else [stream])]))
+            for name, servers in scenarios:
                 in_a_row, spaced = Moves(), Moves()
                 game_id = new_game()
                 with hung(*servers):
@@ -206,7 +212,7 @@ def main() -> None:
                         chosen = choose(api, game_id)
                         time.sleep(OPEN_SECONDS + 0.5)
                         move(api, game_id, spaced, chosen)
-                    if len(servers) == 3:
+                    if name == "every":
                         open_game = api.call("carol", "POST", "/api/v1/games/", {"seats": 2, "invited": ["dave"]})
                         time.sleep(OPEN_SECONDS + 0.5)
                         joined, took = timed(lambda: requests.post(
@@ -225,7 +231,8 @@ def main() -> None:
             if stack is not None:
                 stack.stop()
             cache.stop()
-            stream.stop()
+            if stream is not None:
+                stream.stop()
 
     for name, moves in results:
         summary(name, moves)
