@@ -21,7 +21,6 @@ from django.core.exceptions import ImproperlyConfigured
 from splendor_site.environment import (
     env_bool,
     env_broker_url,
-    env_choice,
     env_class,
     env_delays,
     env_int,
@@ -34,6 +33,8 @@ from splendor_site.environment import (
     env_trusted_proxies,
     url_redacted,
 )
+# Logging (LOG_LEVEL, LOG_FORMAT, LOGGING) has a module of its own.
+from splendor_site.logging_settings import LOG_FORMAT, LOG_LEVEL, LOGGING, LOGGING_CONFIG  # noqa: F401
 
 # Lets classes that are generic only in the type stubs take type arguments at
 # run time too (`admin.ModelAdmin[Game]`), so `mypy --strict` can check them.
@@ -766,34 +767,3 @@ SECURE_PROXY_SSL_HEADER = (
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
-
-# --- logging ----------------------------------------------------------------------
-
-LOG_LEVEL = (env_str("LOG_LEVEL", "INFO") or "INFO").upper()
-if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
-    raise ImproperlyConfigured(f"LOG_LEVEL={LOG_LEVEL!r} is not one of DEBUG, INFO, WARNING, ERROR, CRITICAL.")
-# LOG_FORMAT=json: one JSON object a line, for a log collector; plain text otherwise
-# (core.log_format). Either way each line carries the request id, the game, the
-# events and the task it is about, when there is one (core.log_context).
-LOG_FORMAT = env_choice("LOG_FORMAT", "plain", ("plain", "json"))
-# settings.LOGGING applied, and with json Python's warnings logged too, not printed.
-LOGGING_CONFIG = "core.log_format.logging_configure"
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {name: {"()": "core.log_format.log_formatter", "log_format": name} for name in ("plain", "json")},
-    "filters": {
-        # Paths that name a player (GET /api/v1/players/{username}/) are logged without the name.
-        "redact_usernames": {"()": "api.log_redaction.RedactUsernamesInPaths"},
-        "log_context": {"()": "core.log_context.LogContextFilter"},
-        # django.request logs an error answer once the request's log context has ended.
-        "request_id": {"()": "api.request_id.RequestIdOfLoggedRequest"},
-    },
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT, "filters": ["log_context"]}},
-    "root": {"handlers": ["console"], "level": LOG_LEVEL},
-    "loggers": {
-        "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
-        "django.request": {"filters": ["redact_usernames", "request_id"]},
-        "django.server": {"filters": ["redact_usernames"]},
-    },
-}

@@ -111,7 +111,8 @@ def test_each_setting_in_the_deploy_table_says_which_processes_read_it() -> None
 
 
 def test_each_variable_in_the_deploy_table_is_a_setting() -> None:
-    source = (ROOT / "splendor_site" / "settings.py").read_text()
+    # The settings file and the settings modules it imports (logging_settings, ...).
+    source = "".join(path.read_text() for path in sorted((ROOT / "splendor_site").glob("*settings.py")))
     read = set(re.findall(r'env_[a-z_]+\("([A-Z0-9_]+)"', source))
     for variable, _ in settings_table(DEPLOY):
         for name in re.findall(r"`([A-Z][A-Z0-9_]+)`", variable):
