@@ -3,7 +3,8 @@
 ``result_from_outcome`` ranks a game the engine scored (points, the Gauntlet,
 everyone passing, the round limit) with the seats that left it ranked last;
 ``result_last_standing`` ranks a game that ended because only one player was
-left. Both give every field, so a client reads every ending the same way.
+left, ``result_person_left`` a practice game or a sandbox its person left. Each
+gives every field, so a client reads every ending the same way.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ class ResultReason(enum.StrEnum):
     GAUNTLET = "gauntlet"  # M-END-2
     ALL_PASSED = "all-passed"
     ROUND_LIMIT = "round-limit"
-    RESIGNATION = "resignation"  # every other player resigned
+    RESIGNATION = "resignation"  # every other player resigned (a practice game's or a sandbox's person did)
     TIMEOUT = "timeout"  # every other player resigned or ran out of time, the last on time
     ACCOUNT_DISABLED = "account-disabled"  # the last to leave did so because their account was disabled
     ADJUDICATED = "adjudicated"  # a moderator decided the places (games.moderation)
@@ -85,6 +86,31 @@ def result_last_standing(
         "ranking": ranking,
         "reason": reason.value,
         "resigned": sorted(left_in_order),
+        "timed_out": sorted(timed_out),
+    }
+
+
+def result_person_left(
+    *, left_in_order: Sequence[int], scores: Sequence[int], timed_out: Collection[int], reason: ResultReason
+) -> GameResult:
+    """The result of a practice game or a sandbox whose person left it: the seats
+    still in (bots, a sandbox's hot seats), who play for nobody now, ranked by their
+    points so far (equal points share a place), above the seats that left,
+    ``left_in_order`` (the last to leave first)."""
+    gone = set(left_in_order)
+    stayed = sorted((seat for seat in range(len(scores)) if seat not in gone), key=lambda seat: (-scores[seat], seat))
+    places = [0] * len(scores)
+    for seat in stayed:
+        places[seat] = 1 + sum(1 for other in stayed if scores[other] > scores[seat])
+    for place, seat in enumerate(left_in_order, start=len(stayed) + 1):
+        places[seat] = place
+    return {
+        "winners": [seat for seat in stayed if places[seat] == 1],
+        "scores": list(scores),
+        "places": places,
+        "ranking": [*stayed, *left_in_order],
+        "reason": reason.value,
+        "resigned": sorted(gone),
         "timed_out": sorted(timed_out),
     }
 

@@ -27,7 +27,7 @@ from core.queue import task_send
 from games import errors
 from games.models import Game, GameEvent, GamePause, Move, PlayedBy, Seat
 from games.plan_lines import plan_fire, plan_stored
-from games.results import GameResult, ResultReason, result_from_outcome, result_last_standing
+from games.results import GameResult, ResultReason, result_from_outcome, result_last_standing, result_person_left
 from games.services.change import GameWrites
 
 if TYPE_CHECKING:
@@ -399,13 +399,13 @@ def seat_leave(writes: GameWrites, seat: Seat, *, reason: ResultReason, now: dat
     seats = list(game.seats.all().order_by("index"))
     remaining = [s for s in seats if not s.resigned]
     timed_out = {s.index for s in seats if s.timed_out and s.index is not None}
+    # The last to leave outlasted the others, so ranks above them.
+    left = sorted(
+        (s for s in seats if s.resigned and s.index is not None),
+        key=lambda s: (s.resigned_at or now, s.index or 0),
+        reverse=True,
+    )
     if len(remaining) == 1 and remaining[0].index is not None:
-        # The last to leave outlasted the others, so ranks above them.
-        left = sorted(
-            (s for s in seats if s.resigned and s.index is not None),
-            key=lambda s: (s.resigned_at or now, s.index or 0),
-            reverse=True,
-        )
         result = result_last_standing(
             winner=remaining[0].index,
             left_in_order=[s.index for s in left if s.index is not None],
@@ -414,6 +414,20 @@ def seat_leave(writes: GameWrites, seat: Seat, *, reason: ResultReason, now: dat
             reason=reason,
         )
         finish(writes, result=result, now=now)
+        return
+    if game.is_practice and seat.user_id == game.created_by_id:
+        # Its person left a practice game or a sandbox: the bots (and hot seats) would
+        # play for nobody, so it ends here, as it stands.
+        finish(
+            writes,
+            result=result_person_left(
+                left_in_order=[s.index for s in left if s.index is not None],
+                scores=scores(state, game.seat_count),
+                timed_out=timed_out,
+                reason=reason,
+            ),
+            now=now,
+        )
         return
     resigned = {s.index for s in seats if s.resigned and s.index is not None}
     state = autoplay(writes, state, resigned, bot_seats(seats))
