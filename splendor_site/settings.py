@@ -8,6 +8,7 @@ Every variable is listed in README.md.
 
 from __future__ import annotations
 
+from fnmatch import fnmatchcase as fnmatch
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -33,7 +34,14 @@ from splendor_site.environment import (
     env_trusted_proxies,
     url_redacted,
 )
-# Logging (LOG_LEVEL, LOG_FORMAT, LOGGING) has a module of its own.
+# The REST API's settings (DRF, throttle rates, OpenAPI) and logging's have modules of their own.
+from splendor_site.api_settings import (  # noqa: F401
+    API_THROTTLE_ANON_RATE,
+    API_THROTTLE_RESEND_RATE,
+    API_THROTTLE_USER_RATE,
+    REST_FRAMEWORK,
+    SPECTACULAR_SETTINGS,
+)
 from splendor_site.logging_settings import LOG_FORMAT, LOG_LEVEL, LOGGING, LOGGING_CONFIG  # noqa: F401
 
 # Lets classes that are generic only in the type stubs take type arguments at
@@ -372,6 +380,25 @@ else:
         "socket_connect_timeout": BROKER_TIMEOUT_SECONDS,
         "socket_timeout": BROKER_TIMEOUT_SECONDS,
     }
+# Each class of work has a queue of its own and its own workers (docs/deploy.md,
+# "Queues"), so that no class's backlog stands in front of another's work:
+# DEFAULT_QUEUE: game email, the outbox's consumers, the stream, inbound email;
+# WEBHOOKS_QUEUE: webhook attempts (slow receivers); BOTS_QUEUE: every move a bot
+# makes (practice games, sandboxes, a seat a moderator handed to the bot, the
+# takeover of a missed deadline), seconds of search each; BEAT_QUEUE: the periodic
+# tasks beat sends, which only find due rows and queue or do small work.
+DEFAULT_QUEUE = "celery"
+WEBHOOKS_QUEUE = "webhooks"
+BOTS_QUEUE = "bots"
+BEAT_QUEUE = "beat"
+CELERY_TASK_DEFAULT_QUEUE = DEFAULT_QUEUE
+# Routes by task name (a glob for the bots' tasks); the periodic tasks are added to
+# BEAT_QUEUE below, after the last entry of CELERY_BEAT_SCHEDULE.
+CELERY_TASK_ROUTES: dict[str, dict[str, str]] = {
+    "games.tasks.bot_*": {"queue": BOTS_QUEUE},
+    "games.tasks.play_bots": {"queue": BOTS_QUEUE},
+    "games.tasks.time_out_game": {"queue": BOTS_QUEUE},
+}
 # `celery beat` keeps when each entry last ran here (`manage.py serve` and the
 # systemd units in docs/deploy.md pass it as --schedule).
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
@@ -496,13 +523,11 @@ if WEBHOOK_CLAIM_LEASE_SECONDS <= WEBHOOKS_ATTEMPT_SECONDS:
 # The only ports deliveries connect to (loopback, when allowed, keeps any port):
 # a webhook URL cannot reach a public host's mail, database or admin ports.
 WEBHOOKS_ALLOWED_PORTS = env_ports("WEBHOOKS_ALLOWED_PORTS", [80, 443])
-# Attempts run on a queue of their own, so that slow receivers never hold the
-# workers that send game email and sweep deadlines (docs/deploy.md: a worker for it).
-WEBHOOKS_QUEUE = "webhooks"
-CELERY_TASK_ROUTES = {
-    "webhooks.tasks.deliver": {"queue": WEBHOOKS_QUEUE},
-    "webhooks.tasks.deliver_due": {"queue": WEBHOOKS_QUEUE},
-}
+# Attempts run on a queue of their own (WEBHOOKS_QUEUE), so that slow receivers never
+# hold the workers that send game email and sweep deadlines. Its sweep of retries
+# attempts them itself, so it stays there too, off beat's queue.
+CELERY_TASK_ROUTES["webhooks.tasks.deliver"] = {"queue": WEBHOOKS_QUEUE}
+CELERY_TASK_ROUTES["webhooks.tasks.deliver_due"] = {"queue": WEBHOOKS_QUEUE}
 
 
 # After a failed attempt the next one waits the next of these delays; when they
@@ -645,13 +670,20 @@ CELERY_BEAT_SCHEDULE["streams-prune-events"] = {
     "options": {"expires": 3600},
 }
 
-# --- REST API -------------------------------------------------------------------
+# --- Beat's queue -----------------------------------------------------------------
 
-API_THROTTLE_ANON_RATE = env_rate("API_THROTTLE_ANON_RATE", "30/minute")
-API_THROTTLE_USER_RATE = env_rate("API_THROTTLE_USER_RATE", "120/minute")
-# POST /api/v1/players/resend/ and /api/v1/tokens/recover/ send email: a tighter
-# limit per IP address, for each of them.
-API_THROTTLE_RESEND_RATE = env_rate("API_THROTTLE_RESEND_RATE", "5/hour")
+# Every periodic task runs on BEAT_QUEUE, with a worker of its own, so that no
+# user's work stands in front of the deadline sweep, reminders, digests, send_due,
+# redelivery and pruning: each then starts within seconds of being sent, and its
+# `expires` (a sweep still queued when the next is due is dropped) never fires.
+# A periodic task that is itself a class's work keeps its class's queue: the webhook
+# retries (their attempts wait on receivers) and any bot task (games.tasks.bot_*).
+for _entry in CELERY_BEAT_SCHEDULE.values():
+    if not any(fnmatch(_entry["task"], routed) for routed in CELERY_TASK_ROUTES):
+        CELERY_TASK_ROUTES[_entry["task"]] = {"queue": BEAT_QUEUE}
+
+# --- Limits on emails with a code --------------------------------------------------
+
 # Emails with a code or a link (sign-up and token recovery codes, password reset
 # links), whichever door asks for them (accounts.services.account_email_take): at
 # most this many to one address, and at most this many asked for by one client
@@ -700,47 +732,6 @@ LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/accounts/games/"
 LOGOUT_REDIRECT_URL = "/accounts/login/"
 PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 3600, minimum=300)
-
-REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": ["accounts.authentication.BearerTokenAuthentication"],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["api.parsers.StrictJSONParser"],
-    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "api.negotiation.JSONContentNegotiation",
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "api.problems.problem_exception_handler",
-    "DEFAULT_PAGINATION_CLASS": "api.pagination.LimitOffsetPagination",
-    "PAGE_SIZE": 20,
-    "DEFAULT_THROTTLE_CLASSES": [
-        "api.throttling.UserRateThrottle",
-        "api.throttling.AnonRateThrottle",
-    ],
-    "DEFAULT_THROTTLE_RATES": {
-        "anon": API_THROTTLE_ANON_RATE,
-        "user": API_THROTTLE_USER_RATE,
-        "signup_resend": API_THROTTLE_RESEND_RATE,
-        # POST /api/v1/tokens/recover/ sends email too: the same limit, counted apart.
-        "token_recover": API_THROTTLE_RESEND_RATE,
-    },
-    "TEST_REQUEST_DEFAULT_FORMAT": "json",
-}
-
-SPECTACULAR_SETTINGS = {
-    "TITLE": "Splendor by post API",
-    "DESCRIPTION": (
-        "Slow, asynchronous games of Splendor and Splendor: Marvel. Authenticate with "
-        "`Authorization: Bearer spl_...` (mint a token at POST /api/v1/tokens/). Every error "
-        "is an RFC 9457 problem-details body (application/problem+json) with a stable `code`."
-    ),
-    "VERSION": "1.0.0",
-    "SERVE_INCLUDE_SCHEMA": False,
-    # Swagger UI from the site's own static files: no outside script on the page
-    # where people paste their tokens, and the docs work offline.
-    "SWAGGER_UI_DIST": "SIDECAR",
-    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
-    "REDOC_DIST": "SIDECAR",
-    "COMPONENT_SPLIT_REQUEST": True,
-}
 
 # --- production hardening (on by default when DEBUG is off and SITE_URL is https) ---
 

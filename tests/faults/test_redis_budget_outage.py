@@ -13,7 +13,6 @@ servers again and pay no more. When Redis answers again every event is handled.
 from __future__ import annotations
 
 import signal
-import statistics
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -73,9 +72,11 @@ def test_a_move_with_the_broker_the_cache_and_the_stream_hung_costs_one_budget_a
     site, cache, stream = stack
     game_id = site.api.new_game("alice", ["bob"])
     version = site.db.rows("SELECT version FROM games_game WHERE id = %s", game_id)[0][0]
-    healthy = [timed_move(site, game_id, chosen_move(site, game_id)) for _ in range(5)]
-    assert [status for status, _ in healthy] == [201] * 5
-    limit = BUDGET + statistics.median(took for _, took in healthy) + MARGIN
+    healthy = [timed_move(site, game_id, chosen_move(site, game_id)) for _ in range(6)]
+    assert [status for status, _ in healthy] == [201] * 6
+    # The first move warms the workers up; the slowest of the rest is what a move
+    # costs on this machine now, Redis aside.
+    limit = BUDGET + max(took for _, took in healthy[1:]) + MARGIN
 
     servers = [site.redis, cache, stream]
     for server in servers:

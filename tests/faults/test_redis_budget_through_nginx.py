@@ -9,7 +9,8 @@ used by that gunicorn, one worker and beat. With all three hung (SIGSTOP: the
 kernel still takes connections and nothing answers them) 20 moves of a game
 between two players are played through nginx: each is answered 201 within
 REDIS_REQUEST_BUDGET_SECONDS plus what a move through nginx costs with Redis up
-in the same run (its median) plus 0.1 s. Every few moves the test waits out
+in the same run (the slowest of its healthy moves after the first, so that a
+busy machine's noise is in both sides of the comparison) plus 0.1 s. Every few moves the test waits out
 REDIS_CIRCUIT_OPEN_SECONDS, so those moves try the servers again and wait on
 them. nginx answers /metrics 404 itself, without the token and with it. Once
 Redis answers again every move answered is stored.
@@ -146,10 +147,12 @@ def test_through_the_guides_nginx_a_move_with_every_redis_hung_costs_one_budget_
 
     game_id = api.new_game("alice", ["bob"])
     version = site.db.rows("SELECT version FROM games_game WHERE id = %s", game_id)[0][0]
-    healthy = [timed_move(api, game_id, chosen_move(api, game_id)) for _ in range(5)]
+    healthy = [timed_move(api, game_id, chosen_move(api, game_id)) for _ in range(6)]
     assert [status for status, _ in healthy] == [201] * len(healthy), site.explain()
     median = statistics.median(took for _, took in healthy)
-    limit = BUDGET + median + MARGIN
+    # The first move warms the workers up; the slowest of the rest is what a move
+    # costs on this machine now, Redis aside.
+    limit = BUDGET + max(took for _, took in healthy[1:]) + MARGIN
 
     for server in site.redis:
         server.kill(signal.SIGSTOP)
