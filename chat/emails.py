@@ -1,5 +1,6 @@
-"""Table talk in email: the lines since a player's last game email about a game,
-shown above the footer of the next one (``email_section_register``); the email
+"""Table talk in email: the lines a player's game email has not yet carried, shown
+above the footer of the next one and counted as carried once it is sent
+(``email_section_register``, ``chat.models.ChatEmailMark``); the email
 for each line, for a player who asked for one (kind ``chat_line``); and the
 answer to a ``say`` by email (kind ``chat_said``).
 
@@ -14,10 +15,9 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.html import escape
 
-from chat import selectors
-from chat.models import ChatEmailed, ChatMessage
+from chat import selectors, services
+from chat.models import ChatMessage
 from chat.selectors import ChatLine
-from games.models import Game
 from notifications.email.render import (
     EmailSection,
     KindContext,
@@ -49,31 +49,10 @@ def _shown(lines: list[ChatLine]) -> list[dict[str, object]]:
     return [{**line, "html": unlinked_html(line["text"])} for line in lines]
 
 
-def _lines_range(notification: Notification, game: Game) -> tuple[int, int]:
-    """The ids after which and up to which this email's lines are: those it was
-    given when first rendered, else from the end of the last game email's lines to
-    the latest line now (recorded when there is a line between)."""
-    kept = ChatEmailed.objects.filter(notification_id=notification.pk).first()
-    if kept is not None:
-        return kept.after_id, kept.up_to_id
-    last = (
-        ChatEmailed.objects.filter(user_id=notification.user_id, game=game)
-        .order_by("-up_to_id")
-        .values_list("up_to_id", flat=True)
-        .first()
-    )
-    after = int(last or 0)
-    up_to = selectors.latest_message_id(game=game)
-    if up_to > after:  # an email with no new line records nothing
-        ChatEmailed.objects.create(
-            notification_id=notification.pk, user_id=notification.user_id, game=game, after_id=after, up_to_id=up_to
-        )
-    return after, up_to
-
-
 def chat_section(notification: Notification) -> EmailSection | None:
-    """The lines since the player's last game email about the game (not their
-    own, not of a muted chat, not of a hidden spectators' thread), or None."""
+    """The lines the player's game email has not yet carried (not their own, not
+    of a muted chat, not of a hidden spectators' thread; ``chat_email_lines_take``),
+    or None."""
     game = notification.game
     if game is None or game.is_practice or notification.kind in OWN_LINE_KINDS:
         return None
@@ -82,10 +61,7 @@ def chat_section(notification: Notification) -> EmailSection | None:
     choice = selectors.chat_preference(user=notification.user, game_id=game.pk)
     if choice.email_each_line:
         return None  # each line had an email of its own
-    after, up_to = _lines_range(notification, game)
-    if up_to <= after:
-        return None
-    lines = selectors.lines_for_email(user_id=notification.user_id, game=game, after_id=after, up_to_id=up_to)
+    lines = services.chat_email_lines_take(notification_id=notification.pk, user_id=notification.user_id, game=game)
     if not lines:
         return None
     shown = _shown(lines[-MAX_EMAILED_LINES:])
@@ -134,4 +110,12 @@ def render_chat_said(notification: Notification) -> KindContext:
     )
 
 
-email_section_register(chat_section)
+def chat_section_sent(notification: Notification) -> None:
+    """The email is sent: the reader's mark moves past the lines it carried."""
+    if notification.game_id is not None and notification.kind not in OWN_LINE_KINDS:
+        services.chat_email_lines_sent(
+            notification_id=notification.pk, user_id=notification.user_id, game_id=notification.game_id
+        )
+
+
+email_section_register(chat_section, sent=chat_section_sent)

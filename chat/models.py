@@ -1,5 +1,6 @@
 """Table talk: the messages of a game's two threads, each person's choices about a
-game's chat, the reports players make, and which lines each game email carried."""
+game's chat, the reports players make, and how far each person's game email has
+carried the lines."""
 
 from __future__ import annotations
 
@@ -86,19 +87,25 @@ class ChatReport(models.Model):
         return f"report of chat message {self.message_id} by {self.reporter_id}"
 
 
-class ChatEmailed(models.Model):
-    """The lines one game email carried: those after ``after_id`` up to ``up_to_id``.
-    The next game email to the same person about the same game starts after them;
-    the same email rendered again (a retry) carries the same lines."""
+class ChatEmailMark(models.Model):
+    """How far one person's game email has carried one game's table talk, by line
+    id (never by time: a line written before a late email is in it, whatever the
+    queue did). Every line up to ``last_mailed_id`` was sent to them, or passed over
+    without sending (hidden, erased, their own, of a muted chat).
 
-    notification_id = models.BigIntegerField(unique=True)
+    One email at a time carries the lines after the mark: the one named in
+    ``carrying_notification_id``, up to ``carrying_up_to_id``, claimed when it is
+    rendered under this row's lock. The mark moves to them once that email is sent;
+    if it is given up instead, the next game email takes them (chat.services)."""
+
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
-    after_id = models.BigIntegerField()
-    up_to_id = models.BigIntegerField()
+    last_mailed_id = models.BigIntegerField(default=0)
+    carrying_notification_id = models.BigIntegerField(null=True, blank=True)
+    carrying_up_to_id = models.BigIntegerField(default=0)
 
     class Meta:
-        indexes = [models.Index(fields=["user", "game", "-up_to_id"], name="chat_emailed_user_game_idx")]
+        constraints = [models.UniqueConstraint(fields=["user", "game"], name="chat_email_mark_unique_user_game")]
 
     def __str__(self) -> str:
-        return f"chat lines {self.after_id}-{self.up_to_id} in notification {self.notification_id}"
+        return f"table talk mailed to {self.user_id} in game {self.game_id} up to line {self.last_mailed_id}"

@@ -19,11 +19,19 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
 from chat import errors, selectors
-from chat.models import MAX_MESSAGE_LENGTH, MAX_REPORT_REASON_LENGTH, ChatMessage, ChatPreference, ChatReport
+from chat.models import (
+    MAX_MESSAGE_LENGTH,
+    MAX_REPORT_REASON_LENGTH,
+    ChatEmailMark,
+    ChatMessage,
+    ChatPreference,
+    ChatReport,
+)
 from core.errors import InvalidInput
 from games import errors as game_errors
 from games.models import Game, GameEvent, ModerationEntry
@@ -31,7 +39,7 @@ from games.moderation import moderation_entry_record
 from games.selectors import game_get_visible
 from games.services import game_change
 from notifications.email.services import notify
-from notifications.models import InboundMessage, PendingConfirmation
+from notifications.models import InboundMessage, Notification, PendingConfirmation
 from streams.models import StreamEvent
 
 if TYPE_CHECKING:
@@ -254,3 +262,63 @@ def chat_line_emails_send(*, event: GameEvent) -> int:
         ):
             sent += 1
     return sent
+
+
+# --- the lines in game email ------------------------------------------------------------
+
+
+def _mark_settle(mark: ChatEmailMark) -> None:
+    """Bring the mark up to date with what became of the email carrying lines: sent,
+    the mark moves past them (had the worker stopped before ``chat_email_lines_sent``);
+    given up, suppressed or gone, the lines are free for the next email. Should be
+    called while holding a SELECT FOR UPDATE lock on the mark."""
+    if mark.carrying_notification_id is None:
+        return
+    status = (
+        Notification.objects.filter(pk=mark.carrying_notification_id).values_list("status", flat=True).first()
+    )
+    if status == Notification.Status.QUEUED:
+        return  # still on its way (or waiting for its retry)
+    if status == Notification.Status.SENT:
+        mark.last_mailed_id = max(mark.last_mailed_id, mark.carrying_up_to_id)
+    mark.carrying_notification_id = None
+    mark.carrying_up_to_id = 0
+
+
+def chat_email_lines_take(*, notification_id: int, user_id: int, game: Game) -> list[selectors.ChatLine]:
+    """The lines game email ``notification_id`` carries to ``user_id``: those after
+    the reader's mark (``ChatEmailMark``) up to the latest now, claimed for this
+    email until it is sent or given up; the same lines again when it is rendered
+    again for a retry; none while another email to them about the game is on its
+    way with lines (those follow in the next). Lines the reader is never shown
+    (their own, hidden, erased, of a muted chat or hidden thread) are passed over:
+    an email with nothing to show moves the mark past them at once."""
+    ChatEmailMark.objects.bulk_create([ChatEmailMark(user_id=user_id, game=game)], ignore_conflicts=True)
+    with transaction.atomic():
+        mark = ChatEmailMark.objects.select_for_update().get(user_id=user_id, game=game)
+        _mark_settle(mark)
+        if mark.carrying_notification_id == notification_id:
+            up_to = mark.carrying_up_to_id
+        elif mark.carrying_notification_id is not None:
+            mark.save(update_fields=["last_mailed_id", "carrying_notification_id", "carrying_up_to_id"])
+            return []
+        else:
+            up_to = selectors.latest_message_id(game=game)
+        lines = selectors.lines_for_email(user_id=user_id, game=game, after_id=mark.last_mailed_id, up_to_id=up_to)
+        if lines:
+            mark.carrying_notification_id, mark.carrying_up_to_id = notification_id, up_to
+        else:
+            mark.last_mailed_id = max(mark.last_mailed_id, up_to)
+            mark.carrying_notification_id, mark.carrying_up_to_id = None, 0
+        mark.save(update_fields=["last_mailed_id", "carrying_notification_id", "carrying_up_to_id"])
+    return lines
+
+
+def chat_email_lines_sent(*, notification_id: int, user_id: int, game_id: str) -> bool:
+    """Game email ``notification_id`` was handed to the mail server: the reader's
+    mark moves past the lines it carried. One conditional UPDATE, so it counts only
+    for the email that holds the claim. Returns whether it carried lines."""
+    moved = ChatEmailMark.objects.filter(
+        user_id=user_id, game_id=game_id, carrying_notification_id=notification_id
+    ).update(last_mailed_id=F("carrying_up_to_id"), carrying_notification_id=None, carrying_up_to_id=0)
+    return moved == 1

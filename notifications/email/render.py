@@ -89,14 +89,31 @@ class EmailSection:
 
 
 Section = Callable[[Notification], EmailSection | None]
+SentHook = Callable[[Notification], None]
 _SECTIONS: list[Section] = []
+_SENT_HOOKS: list[SentHook] = []
 
 
-def email_section_register(section: Section) -> None:
+def email_section_register(section: Section, *, sent: SentHook | None = None) -> None:
     """Have ``section(notification)`` asked, for every email rendered, for an
-    ``EmailSection`` to show above the footer (None: nothing)."""
+    ``EmailSection`` to show above the footer (None: nothing); and ``sent(notification)``,
+    when given, told once an email has been handed to the mail server. Rendering is
+    not sending: an email that fails is rendered again for its retry, or given up,
+    so what a section showed counts as delivered only from ``sent``."""
     if section not in _SECTIONS:
         _SECTIONS.append(section)
+    if sent is not None and sent not in _SENT_HOOKS:
+        _SENT_HOOKS.append(sent)
+
+
+def email_sections_sent(notification: Notification) -> None:
+    """Tell the sections that ``notification``'s email was sent (``email_section_register``)."""
+    for hook in _SENT_HOOKS:
+        try:
+            hook(notification)
+        except Exception:
+            # The email is gone already: a section's bookkeeping never turns that into a failure.
+            logger.exception("notification %s: an email section's sent hook failed", notification.pk)
 
 
 def _sections(notification: Notification) -> list[EmailSection]:

@@ -33,7 +33,13 @@ from accounts.services import player_email_undeliverable_mark
 from core import metrics
 from notifications.addresses import address_digest, address_redacted
 from notifications.email.links import unsubscribe_url
-from notifications.email.render import RenderedEmail, email_render, registered_kinds, renderer_for
+from notifications.email.render import (
+    RenderedEmail,
+    email_render,
+    email_sections_sent,
+    registered_kinds,
+    renderer_for,
+)
 from notifications.inbound.reply_tokens import reply_token_for
 from notifications.models import GameMute, InvitationOptOut, Notification, Preferences
 
@@ -270,6 +276,7 @@ def notification_send(*, notification_id: int, now: datetime | None = None) -> s
         last_error="",
         next_attempt_at=None,
     )
+    email_sections_sent(notification)
     logger.info("notification %s (%s) sent to %s", notification_id, notification.kind, address_redacted(address))
     return _counted(notification.kind, "sent")
 
