@@ -60,7 +60,9 @@ def chat_section(notification: Notification) -> EmailSection | None:
         return None
     choice = selectors.chat_preference(user=notification.user, game_id=game.pk)
     if choice.email_each_line:
-        return None  # each line had an email of its own
+        # Each line had an email of its own: none is owed should they turn it off.
+        services.chat_email_lines_pass(user_id=notification.user_id, game=game)
+        return None
     lines = services.chat_email_lines_take(notification_id=notification.pk, user_id=notification.user_id, game=game)
     if not lines:
         return None

@@ -314,6 +314,16 @@ def chat_email_lines_take(*, notification_id: int, user_id: int, game: Game) -> 
     return lines
 
 
+def chat_email_lines_pass(*, user_id: int, game: Game) -> None:
+    """Move ``user_id``'s mark past every line of the game there is now, sending
+    none: a player who asked for an email for each line was sent them that way."""
+    latest = selectors.latest_message_id(game=game)
+    ChatEmailMark.objects.bulk_create([ChatEmailMark(user_id=user_id, game=game)], ignore_conflicts=True)
+    ChatEmailMark.objects.filter(user_id=user_id, game=game, last_mailed_id__lt=latest).update(
+        last_mailed_id=latest, carrying_notification_id=None, carrying_up_to_id=0
+    )
+
+
 def chat_email_lines_sent(*, notification_id: int, user_id: int, game_id: str) -> bool:
     """Game email ``notification_id`` was handed to the mail server: the reader's
     mark moves past the lines it carried. One conditional UPDATE, so it counts only

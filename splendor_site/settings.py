@@ -448,7 +448,7 @@ PRACTICE_BOT_PLAYOUTS = env_int("PRACTICE_BOT_PLAYOUTS", 1000, minimum=1)
 INVITATIONS_PER_DAY = env_int("INVITATIONS_PER_DAY", 20, minimum=1)
 # Pauses whose end has come are ended this often (games.tasks.end_pauses).
 PAUSE_SWEEP_SECONDS = env_int("PAUSE_SWEEP_SECONDS", 60, minimum=1)
-CELERY_BEAT_SCHEDULE = {
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     "games-sweep-deadlines": {
         "task": "games.tasks.sweep_deadlines",
         "schedule": float(DEADLINE_SWEEP_SECONDS),

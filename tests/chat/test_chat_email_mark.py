@@ -231,6 +231,22 @@ def test_a_readers_own_lines_are_passed_over_without_an_email_carrying_them(
     assert mark.last_mailed_id == own.pk and mark.carrying_notification_id is None
 
 
+def test_lines_sent_one_email_each_are_not_sent_again_once_the_player_turns_that_off(
+    clock: Any, commit: Any, alice: Any, bob: Any
+) -> None:
+    game = game_of(commit, alice, bob)
+    mover, other = _players(game)
+    services.chat_preferences_set(game_id=game.pk, user=other, email_each_line=True)
+    say(commit, game, mover, "sent on its own")
+    play(commit, game)
+    play(commit, game)  # the other moves
+    services.chat_preferences_set(game_id=game.pk, user=other, email_each_line=False)
+    say(commit, game, mover, "in the game email")
+    play(commit, game)
+    assert _times_mailed(other, "in the game email") == 1
+    assert "sent on its own" not in _bodies(other)[-1]
+
+
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_two_emails_rendered_at_once_carry_the_lines_in_one_of_them(
