@@ -334,6 +334,14 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
                          "`next_invitation_at` says when you may invite again."),
             gettext_noop("Wait `Retry-After`, or create a game with open seats (those are not limited)."),
         ),
+        ProblemType(
+            "too_many_practice_games", 409, gettext_noop("You have as many practice games in play as you may"),
+            gettext_noop("Your practice games and sandboxes still being played are as many as one account may have "
+                         "at once (`practice_games_limit`); `practice_games_active` says how many you have."),
+            gettext_noop("Finish or resign one of them (`POST /api/v1/games/{id}/resign/`; "
+                         "`GET /api/v1/games/?kind=practice&status=active`, and `kind=sandbox`, list them), then "
+                         "start the new one."),
+        ),
         # --- table talk (chat.errors) ---------------------------------------------------------
         ProblemType(
             "chat_not_allowed", 403, gettext_noop("You cannot write in this chat"),

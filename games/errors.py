@@ -181,6 +181,15 @@ class TooManyInvitations(DomainError):
     title = gettext_noop("You have sent as many invitations as you may in a day")
 
 
+class TooManyPracticeGames(DomainError):
+    """PRACTICE_GAMES_ACTIVE_PER_ACCOUNT practice games and sandboxes of the account's
+    are in play already. Fields: ``practice_games_active``, ``practice_games_limit``."""
+
+    kind = ErrorKind.CONFLICT
+    code = "too_many_practice_games"
+    title = gettext_noop("You have as many practice games in play as you may")
+
+
 class InvalidVacation(DomainError):
     kind = ErrorKind.INVALID
     code = "invalid_vacation"
@@ -250,6 +259,7 @@ ALL_ERRORS: tuple[type[DomainError], ...] = (
     IdempotencyKeyReused,
     InvalidGameSetup,
     TooManyInvitations,
+    TooManyPracticeGames,
     InvalidVacation,
     NotEnoughVacation,
     PauseNotAllowed,

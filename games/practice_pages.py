@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -115,7 +116,9 @@ def practice_row(game: Game, user: User) -> dict[str, Any]:
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def practice(request: HttpRequest) -> HttpResponse:
-    """Start a game against bots (then its page), and the player's practice games and sandboxes."""
+    """Start a game against bots (then its page), and the player's practice games and
+    sandboxes. A refusal (PRACTICE_GAMES_ACTIVE_PER_ACCOUNT in play, say) is shown
+    above the form in the service's words."""
     user: User = request.user  # type: ignore[assignment]
     form = PracticeGameForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
@@ -142,6 +145,6 @@ def practice(request: HttpRequest) -> HttpResponse:
             gettext("None yet: a game's page, or its replay, offers to try its position."),
         ),
     ]
-    context = {"form": form, "lists": lists}
+    context = {"form": form, "lists": lists, "practice_limit": settings.PRACTICE_GAMES_ACTIVE_PER_ACCOUNT}
     # 200 with the refusals in the form, as the other account pages answer.
     return render(request, "games/account/practice.html", context)

@@ -37,6 +37,12 @@ def practice_games(*, user: User, kind: str | None = None, status: str | None = 
     return games.order_by("-created_at", "pk").select_related("created_by").prefetch_related(_seats_with_players())
 
 
+def practice_games_active_count(*, user_id: int) -> int:
+    """How many practice games and sandboxes ``user_id`` made are in play: what
+    PRACTICE_GAMES_ACTIVE_PER_ACCOUNT limits."""
+    return Game.objects.filter(kind__in=PRACTICE_KINDS, created_by_id=user_id, status=Game.Status.ACTIVE).count()
+
+
 def practice_game_ids_waiting_on_bots(*, now: datetime | None = None) -> list[str]:
     """Active practice games and sandboxes where a bot has been to move for
     BOT_TURN_STALE_SECONDS or more (its last move, or the start, is that old)."""

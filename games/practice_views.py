@@ -23,6 +23,7 @@ from games.errors import (
     SandboxBotsNotAllowed,
     SandboxNotAllowed,
     SandboxUnavailable,
+    TooManyPracticeGames,
 )
 from games.schema import ETAG_HEADER, GAME_ID_PARAMETER, game_problems
 from games.serializers import GameViewSerializer, SandboxInputSerializer
@@ -51,6 +52,7 @@ class GameSandboxView(APIView):
                 SandboxNotAllowed,
                 SandboxBotsNotAllowed,
                 SandboxUnavailable,
+                TooManyPracticeGames,
                 extra={400: "validation_error"},
             ),
         },

@@ -40,6 +40,12 @@ class GameProblemSerializer(AccountProblemSerializer):
     next_invitation_at = serializers.DateTimeField(
         required=False, help_text="too_many_invitations: when the next invitation is possible."
     )
+    practice_games_active = serializers.IntegerField(
+        required=False, help_text="too_many_practice_games: your practice games and sandboxes in play now."
+    )
+    practice_games_limit = serializers.IntegerField(
+        required=False, help_text="too_many_practice_games: how many one account may have in play at once."
+    )
     days_left = serializers.IntegerField(
         required=False, help_text="not_enough_vacation: the vacation days left this calendar year."
     )

@@ -61,6 +61,7 @@ from games.errors import (
     SeatUnavailable,
     StaleVersion,
     TooManyInvitations,
+    TooManyPracticeGames,
     InvalidVacation,
     NotEnoughVacation,
 )
@@ -163,7 +164,7 @@ class GameListCreateView(GenericAPIView[Any]):
         request=GameCreateInputSerializer,
         responses={
             201: GameViewSerializer,
-            **game_problems(InvalidGameSetup, TooManyInvitations, extra={400: "validation_error"}),
+            **game_problems(InvalidGameSetup, TooManyInvitations, TooManyPracticeGames, extra={400: "validation_error"}),
         },
     )
     def post(self, request: Request) -> Response:

@@ -444,6 +444,10 @@ TAKEOVER_BOT_PLAYOUTS = env_int("TAKEOVER_BOT_PLAYOUTS", 200, minimum=1)
 # games and sandboxes): 1,000, about half a second on one core, the budget whose
 # strength docs/benchmarks.md measures. Played in a worker, never in a request.
 PRACTICE_BOT_PLAYOUTS = env_int("PRACTICE_BOT_PLAYOUTS", 1000, minimum=1)
+# Practice games and sandboxes one account may have in play at once: one more is
+# refused (409 too_many_practice_games) until one ends, so that no account's bots
+# take more than a fair share of the workers.
+PRACTICE_GAMES_ACTIVE_PER_ACCOUNT = env_int("PRACTICE_GAMES_ACTIVE_PER_ACCOUNT", 5, minimum=1)
 # Invited seats per account in the games it created in the last 24 hours.
 INVITATIONS_PER_DAY = env_int("INVITATIONS_PER_DAY", 20, minimum=1)
 # Pauses whose end has come are ended this often (games.tasks.end_pauses).

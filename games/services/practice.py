@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import engine
 import engine.bots
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
@@ -83,6 +84,30 @@ def _bot_seat_users(bots: Sequence[str]) -> list[User]:
     return users
 
 
+def _check_practice_games_active(*, user: User) -> None:
+    """TooManyPracticeGames when ``user`` has PRACTICE_GAMES_ACTIVE_PER_ACCOUNT
+    practice games and sandboxes in play already. Should be called inside the
+    transaction that creates the new one: it locks the account's row until that
+    transaction ends, so that two creations at once are counted one after the other."""
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    limit: int = settings.PRACTICE_GAMES_ACTIVE_PER_ACCOUNT
+    active = practice_selectors.practice_games_active_count(user_id=user.pk)
+    if active < limit:
+        return
+    raise errors.TooManyPracticeGames(
+        ngettext(
+            "You have %(active)s practice game or sandbox in play, and an account may have %(limit)s at once: "
+            "finish or resign it to start another.",
+            "You have %(active)s practice games and sandboxes in play, and an account may have %(limit)s at once: "
+            "finish or resign one of them to start another.",
+            active,
+        )
+        % {"active": active, "limit": limit},
+        practice_games_active=active,
+        practice_games_limit=limit,
+    )
+
+
 @retry_when_database_locked
 def practice_game_create(
     *, creator: User, variant: str = "base", bots: Sequence[str], seats: int | None = None, rated: bool = False
@@ -92,7 +117,8 @@ def practice_game_create(
     the seats as in any game. It has no clock; a bot to move first is played by a
     worker once this commits. Refusals (InvalidGameSetup): an unknown variant or
     bot (``known_bots``), no bot or more than three, ``seats`` (when given) other
-    than 1 + the bots, ``rated``."""
+    than 1 + the bots, ``rated``; PRACTICE_GAMES_ACTIVE_PER_ACCOUNT in play already
+    (TooManyPracticeGames)."""
     bots = list(bots)
     if variant not in engine.VARIANTS:
         raise errors.InvalidGameSetup(
@@ -124,6 +150,7 @@ def practice_game_create(
     _check_bot_names(bots)
     now = timezone.now()
     with transaction.atomic():
+        _check_practice_games_active(user=creator)
         users = _bot_seat_users(bots)
         game = Game.objects.create(
             kind=Game.Kind.PRACTICE, variant=variant, seat_count=1 + len(bots), created_by=creator
@@ -247,8 +274,9 @@ def sandbox_create(
     view alone), so the sandbox never holds the real hidden cards. ``bots`` take
     the other seats in play order after the owner's (at most one per seat); the
     seats left are hot seats, which the owner plays too. An active rated or league
-    game's sandbox has no bots (SandboxBotsNotAllowed). Nothing of the source game
-    changes, and no event is written for it."""
+    game's sandbox has no bots (SandboxBotsNotAllowed). It counts towards
+    PRACTICE_GAMES_ACTIVE_PER_ACCOUNT (TooManyPracticeGames). Nothing of the source
+    game changes, and no event is written for it."""
     bots = list(bots)
     source = selectors.game_get_visible(game_id=game_id, user=user)
     if source.state is None:
@@ -291,6 +319,7 @@ def sandbox_create(
     others = [(owner_seat + step) % source.seat_count for step in range(1, source.seat_count)]
     bot_at = dict(zip(others, bots, strict=False))
     with transaction.atomic():
+        _check_practice_games_active(user=user)
         bot_users = dict(zip(bot_at, _bot_seat_users(list(bot_at.values())), strict=True))
         hot = [index for index in others if index not in bot_at]
         hot_users = {index: _hot_seat_account(number) for number, index in enumerate(hot, start=1)}

@@ -32,6 +32,13 @@ def _no_throttling(settings: Any) -> None:
 
 
 
+@pytest.fixture(autouse=True)
+def _many_practice_games_allowed(settings: Any) -> None:
+    """Some tests make practice games until the seed puts a bot first; the limit per
+    account is tested in test_practice_games_limit.py, which sets its own."""
+    settings.PRACTICE_GAMES_ACTIVE_PER_ACCOUNT = 1000
+
+
 @pytest.fixture
 def active_game(alice: Any, bob: Any) -> Game:
     return start_two_player_game(alice, bob)

@@ -110,8 +110,8 @@ def test_a_practice_game_played_for_a_while_keeps_its_moves_and_gets_no_more(ali
     game = Game.objects.get(pk=game_id)
     assert game.status == Game.Status.FINISHED
     assert Move.objects.filter(game_id=game_id).count() == moves_before
+    assert game.state is not None and game.result is not None
     state = engine.from_dict(game.state)
-    assert game.result is not None
     assert game.result["scores"] == [engine.score(state, seat) for seat in range(3)]  # the points as they stood
 
 
