@@ -450,3 +450,40 @@ class PeriodicRun(models.Model):
 
     def __str__(self) -> str:
         return f"{self.job}: {self.last_run_at:%Y-%m-%d %H:%M:%S}"
+
+
+class BotTurn(models.Model):
+    """A bot's turn waiting for the bots worker (``games.services.bot_turns``): a
+    practice game's or a sandbox's bot (``Seat.bot_name``), or a seat a moderator
+    handed to the bot (``Seat.bot``). Written in the transaction of the change that
+    makes the bot due; the dispatcher plays one move per task and writes the row
+    again (at the back of its share's line) or deletes it.
+
+    Work is shared fairly between ``account``s: the dispatcher serves the share
+    served least recently (``served_at``, the same on every row of a share), its
+    oldest due turn first. A practice game's or a sandbox's share is its person's;
+    a real game's (a handed seat) has no account and is its own share."""
+
+    class Kind(models.TextChoices):
+        PRACTICE = "practice", "A practice game's or a sandbox's bot"
+        MODERATOR = "moderator", "A seat a moderator handed to the bot"
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="bot_turn")
+    account = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    due_at = models.DateTimeField()
+    # When a move of this share was last played; NULL: never (served first).
+    served_at = models.DateTimeField(null=True, blank=True)
+    # A dispatcher is playing it until then; a worker that died leaves it to the next after that.
+    claimed_until = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["served_at", "due_at"], name="bot_turn_line"),
+            models.Index(fields=["account"], name="bot_turn_account"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} bot turn of {self.game_id} due {self.due_at:%Y-%m-%d %H:%M:%S}"

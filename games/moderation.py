@@ -32,14 +32,12 @@ from games.services.clocks import game_pause, game_resume
 from games.services.lifecycle import MAX_MOVE_TIMEOUT_HOURS
 from games.services.turns import (
     abort,
-    autoplay,
-    bot_seats,
+    bot_turn_write_if_due,
     finish,
     is_paused,
     scores,
     seat_at,
     seats_left,
-    settle,
     start_turn_clock,
     state_of,
 )
@@ -285,7 +283,8 @@ def moderation_seat_replace(
     bot: bool = False,
 ) -> Seat:
     """Hand a seat of an active game to another player (``new_user``), or to the
-    built-in greedy bot (``bot``), which then plays its turns at once. A new
+    takeover bot (``bot``, TAKEOVER_BOT), whose turns the bots worker then plays,
+    each within moments (this one, if it is the seat's turn, once this commits). A new
     player gets a fresh clock if it is their turn, and the seat's links and reply
     address are renewed (those sent to the old player stop working). Writes
     ``seat_replaced``."""
@@ -359,11 +358,9 @@ def moderation_seat_replace(
                 },
             )
             if game.to_move == seat.index:
-                resigned, timed_out = seats_left(game)
-                state = state_of(game)
                 if bot:
-                    state = autoplay(writes, state, resigned, bot_seats(seats))
-                    settle(writes, state, now, seats=seats, resigned=resigned, timed_out=timed_out)
+                    # The bots worker plays the turn once this commits (games.services.bot_turns).
+                    bot_turn_write_if_due(game, seats, now=now)
                 else:
                     start_turn_clock(game, seats, now)
         moderation_entry_record(

@@ -4,7 +4,9 @@
 every DEADLINE_SWEEP_SECONDS), `end_pauses` every PAUSE_SWEEP_SECONDS. They take
 no arguments, so they carry nothing secret, and they are safe to run twice or
 concurrently: each game is handled under its row lock, and its deadline or
-pause re-checked there.
+pause re-checked there. The sweep only queues `time_out_game` per overdue game;
+that task and `bot_turns_dispatch` (a bot's move, one per task) are the bots
+worker's.
 """
 
 from __future__ import annotations
@@ -13,14 +15,29 @@ from celery import shared_task
 
 from core.log_context import log_context
 from games import services
+from games.errors import GameNotFound
 
 
 @shared_task(name="games.tasks.sweep_deadlines", ignore_result=True)
 def sweep_deadlines() -> int:
-    """Act on every active game whose deadline has passed: a vacation day, the
-    bot's move or a forfeit (games.services.game_time_out). Returns how many."""
-    # The same service as `manage.py games_sweep_deadlines`, the cron alternative.
-    return services.game_time_out_overdue()
+    """Find every active game whose deadline has passed and queue time_out_game
+    for each (games.services.game_time_outs_queue): the sweep plays no bot itself.
+    Returns how many were queued."""
+    # `manage.py games_sweep_deadlines`, the cron alternative, acts in its own process.
+    return services.game_time_outs_queue()
+
+
+@shared_task(name="games.tasks.time_out_game", acks_late=True, ignore_result=True)
+def time_out_game(game_id: str) -> bool:
+    """A game's missed deadline, on the bots worker: a vacation day, the takeover
+    bot's move with its turn_timed_out event in one change, or a forfeit
+    (services.game_time_out). Safe to run twice: the deadline is re-checked under
+    the game's lock. True when it acted."""
+    with log_context(game_id=game_id):
+        try:
+            return services.game_time_out(game_id=game_id)
+        except GameNotFound:
+            return False  # gone since it was queued
 
 
 @shared_task(name="games.tasks.end_pauses", ignore_result=True)
@@ -54,17 +71,25 @@ def housekeeping() -> dict[str, int]:
     }
 
 
+@shared_task(name="games.tasks.bot_turns_dispatch", acks_late=True, ignore_result=True)
+def bot_turns_dispatch() -> str | None:
+    """One bot move: the oldest due turn of the account served least recently
+    (services.bot_turns_dispatch), queued again while turns are due. Takes no
+    arguments. Returns the game whose turn it took, if any."""
+    played = services.bot_turns_dispatch()
+    return played.game_id if played is not None else None
+
+
 @shared_task(name="games.tasks.play_bots", acks_late=True, ignore_result=True)
-def play_bots(game_id: str) -> int:
-    """Play the bots' turns of a practice game or a sandbox until a person is to
-    move (services.bot_turns_play): queued when a change leaves a bot to move,
-    never run in the request that made it. Safe to run twice. Returns how many."""
+def play_bots(game_id: str) -> bool:
+    """What messages queued before bot turns had rows ask for: put the game in
+    line if its bot is to move, and queue bot_turns_dispatch (services.bot_turn_wake)."""
     with log_context(game_id=game_id):
-        return services.bot_turns_play(game_id=game_id)
+        return services.bot_turn_wake(game_id=game_id)
 
 
 @shared_task(name="games.tasks.requeue_bot_turns", ignore_result=True)
 def requeue_bot_turns() -> int:
-    """Queue play_bots again for games whose bot has waited a while to move (its
-    task was lost on the way). Returns how many."""
+    """Queue bot_turns_dispatch again when a bot's turn has waited a while (its
+    task was lost on the way). Returns how many turns waited that long."""
     return services.bot_turns_requeue()

@@ -22,7 +22,8 @@ The package is split along its seams; the names below are what its callers use:
 - ``outbox``: dispatch, claims, redelivery;
 - ``account_cleanup``: what a disabled or erased account leaves behind;
 - ``periodic``: the beat's jobs recording when they ran;
-- ``practice``: practice games against bots, sandboxes, the bots' turns.
+- ``practice``: practice games against bots, sandboxes;
+- ``bot_turns``: the bots' turns, one move per task, fairly across accounts.
 """
 
 from games.services.account_cleanup import (
@@ -31,6 +32,13 @@ from games.services.account_cleanup import (
     seats_leave_for_disabled_account,
 )
 from games.services.change import PLAY_FIELDS, GameWrites, game_change
+from games.services.bot_turns import (
+    BotTurnPlayed,
+    bot_turn_wake,
+    bot_turns_dispatch,
+    bot_turns_due_count,
+    bot_turns_requeue,
+)
 from games.services.clocks import (
     PAUSE_REASONS,
     SWEEP_BATCH,
@@ -39,6 +47,7 @@ from games.services.clocks import (
     game_resume,
     game_time_out,
     game_time_out_overdue,
+    game_time_outs_queue,
     games_pause_all,
     games_resume_all,
     vacation_take,
@@ -76,8 +85,6 @@ from games.services.periodic import periodic_run_mark
 from games.services.plans import plan_clear, plan_store
 from games.services.practice import (
     bot_names,
-    bot_turns_play,
-    bot_turns_requeue,
     practice_game_create,
     sandbox_bots_allowed,
     sandbox_create,
@@ -88,7 +95,10 @@ __all__ = [
     "plan_clear",
     "plan_store",
     "bot_names",
-    "bot_turns_play",
+    "BotTurnPlayed",
+    "bot_turn_wake",
+    "bot_turns_dispatch",
+    "bot_turns_due_count",
     "bot_turns_requeue",
     "practice_game_create",
     "sandbox_bots_allowed",
@@ -128,6 +138,7 @@ __all__ = [
     "game_start",
     "game_time_out",
     "game_time_out_overdue",
+    "game_time_outs_queue",
     "games_pause_all",
     "games_resume_all",
     "idempotency_records_delete_expired",

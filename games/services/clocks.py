@@ -2,13 +2,15 @@
 pauses and their reasons, and vacation.
 
 Deadlines live in an indexed column (``Game.deadline_at``) and are swept in
-batches (``game_time_out_overdue``, queued by beat), never scheduled as
+batches (``game_time_outs_queue``, run by beat, queues each overdue game for
+the bots worker; ``game_time_out_overdue`` acts in-process), never scheduled as
 long-ETA tasks: a deadline that moves (a pause, an extension) then needs no task
 revoked.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
@@ -23,6 +25,7 @@ from django.utils.translation import gettext, ngettext
 
 from core.db import retry_when_database_locked
 from core.errors import InvalidInput
+from core.queue import task_send
 from core.text import listed
 from games import errors, selectors
 from games.models import Game, GameEvent, GamePause, PlayedBy, Seat, Vacation, is_public_id
@@ -47,12 +50,45 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 
+logger = logging.getLogger(__name__)
+
 SWEEP_BATCH = 100
+
+# The task that acts on one game's missed deadline (games.tasks), on the bots worker.
+TIME_OUT_GAME_TASK = "games.tasks.time_out_game"
+
+
+def game_time_outs_queue(*, now: datetime | None = None) -> int:
+    """The beat's deadline sweep: find every active game whose deadline has passed
+    and queue TIME_OUT_GAME_TASK for each, by id; the bots worker then acts on it
+    (``game_time_out``: a vacation day, the takeover bot's move with its
+    ``turn_timed_out`` event in one change, or a forfeit), so the sweep itself
+    plays no bot and stays short. Safe to queue a game twice: its deadline is
+    re-checked under its lock. A broker that refuses a message is logged and the
+    next sweep finds the game again. Returns how many were queued."""
+    now = now or timezone.now()
+    queued = 0
+    seen: set[str] = set()
+    while True:
+        batch = selectors.game_overdue_ids(now=now, limit=SWEEP_BATCH, exclude=seen)
+        if not batch:
+            periodic_run_mark("deadline_sweep")
+            return queued
+        seen.update(batch)
+        for game_id in batch:
+            try:
+                task_send(TIME_OUT_GAME_TASK, game_id)
+            except Exception:
+                logger.warning("could not queue the missed deadline of game %s", game_id, exc_info=True)
+                continue
+            queued += 1
 
 
 def game_time_out_overdue(*, now: datetime | None = None) -> int:
     """Act on every active game whose deadline has passed (``game_time_out``), in
-    batches of SWEEP_BATCH, each game in its own transaction under its row lock.
+    this process: ``manage.py games_sweep_deadlines``, the cron alternative to the
+    beat's ``game_time_outs_queue``. In batches of SWEEP_BATCH, each game in its
+    own transaction under its row lock.
     Sweeps running at once share the work: a game another sweep holds is skipped
     (``skip_locked`` on PostgreSQL) and each deadline is re-checked under the
     lock, so each game is acted on once. Returns how many games were acted on."""
@@ -89,6 +125,9 @@ def _time_out(*, game_id: str, now: datetime, skip_locked: bool) -> bool:
                 return False
             seat = seat_at(game.seats.all(), game.to_move)
             assert seat is not None  # an active game's seat to move is seated
+            if seat.bot:
+                # A seat handed to the bot: the bots worker plays it (its BotTurn), on no clock of its own.
+                return False
             vacation_until = _vacation_day_locked(writes, seat, now)
             if vacation_until is None:
                 _time_out_locked(writes, seat, now)

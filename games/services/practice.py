@@ -1,5 +1,6 @@
 """Games against the service's bots, and sandboxes: creating a practice game,
-making a sandbox from another game's position, and playing the bots' turns.
+and making a sandbox from another game's position. The bots' turns are played
+by the bots worker (``games.services.bot_turns``), one move per task.
 
 A bot's seat is held by one of the service's own accounts (``bot-<bot>-<n>``,
 ``accounts.services.system_account_get``), so that every seat keeps a user and
@@ -14,7 +15,6 @@ outbox's consumers leave them alone (``Game.is_practice``).
 
 from __future__ import annotations
 
-import logging
 import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -30,23 +30,16 @@ from django.utils.module_loading import import_string
 
 from accounts.services import system_account_get
 from core.db import retry_when_database_locked
-from core.queue import task_send
 from core.text import listed
 from games import errors, practice_selectors, replays, selectors
 from games.models import Game, GameEvent, Seat
 from games.services.change import GameWrites
 from games.services.lifecycle import MAX_SEATS, deal_and_start
 from games.services.moves import move_submit
-from games.services.turns import PLAY_BOTS_TASK, autoplay, bot_choose, bot_turn_due, bots_playing, settle
+from games.services.turns import autoplay, settle
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
-
-logger = logging.getLogger(__name__)
-
-# A run of the bots' task plays at most this many turns (a game whose people all
-# left is played out by its bots over a few runs, each short).
-BOT_TURNS_PER_RUN = 400
 
 
 def bot_names() -> list[str]:
@@ -368,52 +361,3 @@ def sandbox_create(
         game.save()
     return game
 
-
-def bot_turns_play(*, game_id: str, limit: int = BOT_TURNS_PER_RUN) -> int:
-    """Play the bots' turns of a practice game or a sandbox until a person is to
-    move or the game is over, each through ``move_submit`` as the bot's seat, on
-    the version it was chosen on. Safe to run twice or at once: a run that finds
-    no bot to move does nothing, and one whose version went stale reads the game
-    again. Returns how many turns it played."""
-    played = attempts = 0
-    bots_playing.active = True
-    try:
-        # Refused attempts count too, so that a run always ends.
-        while attempts < limit:
-            game = Game.objects.filter(pk=game_id).prefetch_related("seats__user").first()
-            if game is None:
-                break
-            seats = list(game.seats.all())
-            seat = bot_turn_due(game, seats)
-            if seat is None or seat.index is None:
-                break
-            state = engine.from_dict(game.state) if game.state is not None else None
-            if state is None:
-                break
-            # An opponent chosen to play against: the search bot at the budget of its
-            # measured strength (PRACTICE_BOT_PLAYOUTS), not the takeover's lighter one.
-            text = bot_choose(
-                state, seat.index, name=seat.bot_name, game_id=game.pk, playouts=settings.PRACTICE_BOT_PLAYOUTS
-            )
-            attempts += 1
-            try:
-                move_submit(game_id=game.pk, user=seat.user, text=text, expected_version=game.version)
-            except (errors.StaleVersion, errors.NotYourTurn, errors.GameNotActive):
-                continue  # another run moved first: read the game again
-            played += 1
-    finally:
-        bots_playing.active = False
-    return played
-
-
-def bot_turns_requeue() -> int:
-    """Queue the bots' task again for every practice game or sandbox whose bot
-    has been to move for a while (its task never reached a worker). Returns how many."""
-    queued = 0
-    for game_id in practice_selectors.practice_game_ids_waiting_on_bots():
-        try:
-            task_send(PLAY_BOTS_TASK, game_id)
-            queued += 1
-        except Exception:
-            logger.warning("could not queue the bots' turns of game %s", game_id, exc_info=True)
-    return queued

@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import math
-import threading
 from collections.abc import Collection, Iterable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal
@@ -21,11 +20,13 @@ import engine
 import engine.bots
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
 
 from core.queue import task_send
 
 from games import errors
-from games.models import Game, GameEvent, GamePause, Move, PlayedBy, Seat
+from games.models import BotTurn, Game, GameEvent, GamePause, Move, PlayedBy, Seat
 from games.plan_lines import plan_fire, plan_stored
 from games.results import GameResult, ResultReason, result_from_outcome, result_last_standing, result_person_left
 from games.services.change import GameWrites
@@ -35,8 +36,9 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-# The task that plays the bots' turns of a practice game or a sandbox (games.tasks).
-PLAY_BOTS_TASK = "games.tasks.play_bots"
+# The task that plays the oldest due bot turn of the next share in line, one move
+# (games.tasks; games.services.bot_turns), on the bots worker.
+BOT_TURNS_DISPATCH_TASK = "games.tasks.bot_turns_dispatch"
 
 
 # Why the bot played a seat's move (move_played's ``bot_reason``, docs/events.md).
@@ -257,9 +259,11 @@ def autoplay(
     writes: GameWrites, state: engine.State, resigned: Collection[int], bots: Collection[int] = ()
 ) -> engine.State:
     """Play the server's moves until a player has a choice: a quiet move for each
-    seat that left, the takeover bot's for a seat a moderator gave to the bot
-    (``bots``), the line of a person's plan that the move before its turn fires
-    (``plan_play``), and ``pass`` for a seat that can do nothing else."""
+    seat that left, the line of a person's plan that the move before its turn fires
+    (``plan_play``), and ``pass`` for a seat that can do nothing else. It stops at
+    a seat a moderator gave to the bot (``bots``): the bots worker plays that turn
+    (``settle`` writes its ``BotTurn``; games.services.bot_turns), never the change
+    that reached it."""
     while not engine.is_over(state):
         seat = engine.to_move(state)
         played_by = PlayedBy.SERVICE
@@ -267,7 +271,7 @@ def autoplay(
         if seat in resigned:
             move: engine.Move | None = _quiet_move(state)
         elif seat is not None and seat in bots:
-            move, played_by = bot_move(state, seat, game_id=writes.game.pk), PlayedBy.BOT
+            break
         else:
             move = plan_play(writes, state, seat)
             if move is not None:
@@ -277,11 +281,7 @@ def autoplay(
         if move is None:
             break
         after = engine.apply(state, move)
-        # The seats in ``bots`` are the bot's because a moderator handed them over.
-        reason: BotReason | None = "moderator" if played_by == PlayedBy.BOT else None
-        record_move(
-            writes, before=state, move=move, after=after, played_by=played_by, bot_reason=reason, from_plan=from_plan
-        )
+        record_move(writes, before=state, move=move, after=after, played_by=played_by, from_plan=from_plan)
         state = after
     return state
 
@@ -345,37 +345,63 @@ def settle(
         outcome = engine.outcome(state)
         assert outcome is not None  # the engine scores every game that is over
         finish(writes, result=result_from_outcome(outcome, resigned=resigned, timed_out=timed_out), now=now)
-    bot_turns_queue_if_due(writes.game, seats)
-
-
-# Set while games.services.practice.bot_turns_play runs in this thread: it plays
-# every bot turn in a row itself, so the moves it makes queue no further run.
-bots_playing = threading.local()
+    bot_turn_write_if_due(writes.game, seats)
 
 
 def bot_turn_due(game: Game, seats: Iterable[Seat]) -> Seat | None:
-    """The bot seat (Seat.bot_name) of a practice game or a sandbox whose turn it is."""
-    if not game.is_practice or game.status != Game.Status.ACTIVE:
+    """The seat whose turn it is when a bot plays it: a practice game's or a
+    sandbox's bot (Seat.bot_name), or a seat a moderator handed to the bot
+    (Seat.bot). None when a person is to move or the game is not active."""
+    if game.status != Game.Status.ACTIVE:
         return None
     seat = seat_at(seats, game.to_move)
-    return seat if seat is not None and seat.bot_name and not seat.resigned else None
+    if seat is None or seat.resigned:
+        return None
+    if game.is_practice:
+        return seat if seat.bot_name else None
+    return seat if seat.bot else None
 
 
-def bot_turns_queue_if_due(game: Game, seats: Iterable[Seat]) -> None:
-    """Have the bots' turns played by a worker (PLAY_BOTS_TASK), once this change
-    commits, when it is now a bot's turn: never inside the request that moved."""
-    if getattr(bots_playing, "active", False) or bot_turn_due(game, seats) is None:
-        return
-    game_id = game.pk
+def bot_turn_share(game: Game) -> int | None:
+    """The account whose share of the bots' time a game's bot turns count against:
+    the person of a practice game or a sandbox; None for a real game (a seat a
+    moderator handed to the bot), which is a share of its own."""
+    return game.created_by_id if game.is_practice else None
 
-    def queue() -> None:
-        try:
-            task_send(PLAY_BOTS_TASK, game_id)
-        except Exception:
-            # The beat's sweep (games.services.bot_turns_requeue) queues it again.
-            logger.warning("could not queue the bots' turns of game %s", game_id, exc_info=True)
 
-    transaction.on_commit(queue, robust=True)
+def bot_turn_write_if_due(game: Game, seats: Iterable[Seat], *, now: datetime | None = None) -> bool:
+    """When it is now a bot's turn (``bot_turn_due``), write the game's ``BotTurn``,
+    in this change's transaction, and have the dispatcher queued once it commits
+    (BOT_TURNS_DISPATCH_TASK): the bots worker plays the move, never the change
+    that reached it. A game already in line keeps its place (the dispatcher that
+    holds it writes it again). Should be called while holding ``game_change``'s
+    lock. True when a row was written. One query when no bot is due: none."""
+    seat = bot_turn_due(game, seats)
+    if seat is None or BotTurn.objects.filter(game=game).exists():
+        return False
+    account_id = bot_turn_share(game)
+    # A share already in line keeps its turn in the line: its new row is served
+    # when its share is, not ahead of everyone else's.
+    served_at = (
+        BotTurn.objects.filter(account_id=account_id).aggregate(last=Max("served_at"))["last"]
+        if account_id is not None
+        else None
+    )
+    kind = BotTurn.Kind.PRACTICE if game.is_practice else BotTurn.Kind.MODERATOR
+    BotTurn.objects.create(
+        game=game, account_id=account_id, kind=kind, due_at=now or timezone.now(), served_at=served_at
+    )
+    transaction.on_commit(bot_turns_dispatch_queue, robust=True)
+    return True
+
+
+def bot_turns_dispatch_queue() -> None:
+    """Queue the dispatcher once (it queues itself again while turns are due).
+    A broker that refuses is logged: the beat's ``requeue_bot_turns`` queues it again."""
+    try:
+        task_send(BOT_TURNS_DISPATCH_TASK)
+    except Exception:
+        logger.warning("could not queue the bots' dispatcher", exc_info=True)
 
 
 def seats_left(game: Game) -> tuple[set[int], set[int]]:

@@ -124,15 +124,19 @@ def test_places_that_are_no_ranking_come_back_as_an_error_message(mo_client: Cli
     assert active_game.status == Game.Status.ACTIVE
 
 
-def test_a_moderator_hands_a_seat_to_the_bot_by_leaving_the_username_empty(mo_client: Client, active_game: Game) -> None:
+def test_a_moderator_hands_a_seat_to_the_bot_by_leaving_the_username_empty(
+    mo_client: Client, active_game: Game, django_capture_on_commit_callbacks: Any
+) -> None:
     seat = seat_to_move(active_game)
     player = seat.user
 
-    done = run_action(mo_client, "moderate_replace_seat", [active_game], seat=seat.index, username="", reason="Gone")
+    with django_capture_on_commit_callbacks(execute=True):
+        done = run_action(mo_client, "moderate_replace_seat", [active_game], seat=seat.index, username="", reason="Gone")
 
     assert done.status_code == 302
     seat.refresh_from_db()
     assert seat.bot and seat.user == player
+    # Played by the bots' dispatcher, queued when the moderator's change committed.
     assert Move.objects.filter(game=active_game, played_by="bot").exists()
     assert ModerationEntry.objects.get(action="seat_replaced").details["bot"] is True
 

@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 
 from core.errors import InvalidInput
 from games import errors, moderation, selectors, services
-from games.models import Game, GameEvent, GamePause, ModerationEntry, Move, PlayedBy, Seat
+from games.models import BotTurn, Game, GameEvent, GamePause, ModerationEntry, Move, PlayedBy, Seat
 from tests.games.clock_helpers import NOON, events, play_a_take, seat_to_move
 from tests.games.game_helpers import client_for
 
@@ -207,21 +207,69 @@ def test_a_seat_handed_to_another_player_is_theirs_and_the_old_links_stop(
     assert Move.objects.filter(game=game, played_by=PlayedBy.PLAYER).count() == 1
 
 
-def test_a_seat_handed_to_the_bot_is_played_at_once_and_on_every_turn_after(game: Game, mo: Any) -> None:
+def test_a_seat_handed_to_the_bot_waits_in_line_instead_of_moving_in_the_moderators_request(
+    game: Game, mo: Any, django_capture_on_commit_callbacks: Any
+) -> None:
     seat = seat_to_move(game)
 
-    moderation.moderation_seat_replace(
-        game_id=game.pk, seat_index=seat.index or 0, by_user=mo, reason="Abandoned", bot=True
-    )
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        moderation.moderation_seat_replace(
+            game_id=game.pk, seat_index=seat.index or 0, by_user=mo, reason="Abandoned", bot=True
+        )
+
+    game.refresh_from_db()
+    assert game.to_move == seat.index
+    assert not Move.objects.filter(game=game).exists()
+    turn = BotTurn.objects.get(game=game)
+    # A real game is a share of its own: no account's practice stands in front of it.
+    assert turn.kind == BotTurn.Kind.MODERATOR and turn.account_id is None
+    assert queued  # the dispatcher, once the change commits
+
+
+def test_the_dispatcher_plays_a_handed_seats_turn_as_the_bot_for_the_moderator(game: Game, mo: Any) -> None:
+    seat = seat_to_move(game)
+    moderation.moderation_seat_replace(game_id=game.pk, seat_index=seat.index or 0, by_user=mo, reason="Gone", bot=True)
+
+    assert services.bot_turns_dispatch() == services.BotTurnPlayed(game_id=game.pk, played=True)
 
     game.refresh_from_db()
     assert game.to_move != seat.index
+    (move,) = Move.objects.filter(game=game, seat=seat.index)
+    assert move.played_by == PlayedBy.BOT
+    (played,) = events(game, GameEvent.Kind.MOVE_PLAYED)
+    assert played.payload["bot_reason"] == "moderator"
+    # The other player is to move: the turn left the line.
+    assert not BotTurn.objects.filter(game=game).exists()
+
+
+def test_a_seat_handed_to_the_bot_is_played_on_every_turn_after(game: Game, mo: Any, commit: Any) -> None:
+    seat = seat_to_move(game)
+    with commit():
+        moderation.moderation_seat_replace(
+            game_id=game.pk, seat_index=seat.index or 0, by_user=mo, reason="Abandoned", bot=True
+        )
     assert Move.objects.filter(game=game, seat=seat.index, played_by=PlayedBy.BOT).count() == 1
-    # The other player moves; the bot answers in the same transaction.
-    play_a_take(game)
+
+    # The other player moves; the dispatcher, queued on commit, answers for the bot.
+    with commit():
+        play_a_take(game)
+
     game.refresh_from_db()
     assert game.to_move != seat.index or game.status != Game.Status.ACTIVE
     assert Move.objects.filter(game=game, seat=seat.index, played_by=PlayedBy.BOT).count() == 2
+
+
+def test_the_deadline_sweep_leaves_a_handed_seats_turn_to_the_bots_worker(game: Game, mo: Any) -> None:
+    seat = seat_to_move(game)
+    moderation.moderation_seat_replace(game_id=game.pk, seat_index=seat.index or 0, by_user=mo, reason="Gone", bot=True)
+    game.refresh_from_db()
+    assert game.deadline_at is not None and BotTurn.objects.filter(game=game).exists()
+
+    assert services.game_time_out(game_id=game.pk, now=game.deadline_at + timedelta(minutes=1)) is False
+
+    seat.refresh_from_db()
+    assert seat.consecutive_timeouts == 0
+    assert not events(game, GameEvent.Kind.TURN_TIMED_OUT)
 
 
 def test_a_seat_cannot_go_to_someone_already_in_the_game(game: Game, mo: Any, bob: Any) -> None:

@@ -20,7 +20,8 @@ from tests.games.test_games_api import assert_problem
 
 from accounts.models import Player
 from games import practice_selectors, selectors, services
-from games.models import Game, Move, PlayedBy, Seat
+from games.models import BotTurn, Game, Move, PlayedBy, Seat
+from games.tasks import play_bots
 
 
 
@@ -245,7 +246,9 @@ def test_the_bots_task_is_safe_to_run_twice(alice: Any, commit: Any) -> None:
     client = client_for(alice)
     game_id = _create(client, commit, bots=["greedy"]).json()["id"]
     version = Game.objects.get(pk=game_id).version
-    assert services.bot_turns_play(game_id=game_id) == 0
+    assert not BotTurn.objects.filter(game_id=game_id).exists()  # alice is to move: no bot's turn is due
+    assert services.bot_turns_dispatch() is None
+    assert play_bots.delay(game_id).get() is False
     assert Game.objects.get(pk=game_id).version == version
 
 
@@ -259,6 +262,7 @@ def test_a_lost_bot_turn_is_queued_again_by_the_beat(alice: Any, django_capture_
     else:
         pytest.skip("the seed put alice first every time")
     Game.objects.filter(pk=game.pk).update(started_at=timezone.now() - timedelta(minutes=5))
+    BotTurn.objects.filter(game=game).update(due_at=timezone.now() - timedelta(minutes=5))
     assert services.bot_turns_requeue() == 1
     game.refresh_from_db()
     assert game.to_move == _human_seat(game).index

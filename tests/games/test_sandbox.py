@@ -20,7 +20,7 @@ from tests.games.game_helpers import client_for, play_to_end, start_two_player_g
 from tests.games.test_games_api import assert_problem
 
 from games import services
-from games.models import Game, GameEvent, Seat
+from games.models import BotTurn, Game, GameEvent, Seat
 from games.services import practice
 
 
@@ -126,21 +126,26 @@ def test_a_sandbox_of_the_sandbox_of_an_active_rated_game_has_no_bots_either(
     assert _sandbox(client_for(alice), Game.objects.get(pk=second["id"]), commit, bots=["greedy"]).status_code == 201
 
 
-def test_a_run_of_the_bots_task_ends_even_when_every_move_is_refused(
+def test_a_bot_move_refused_because_the_game_moved_on_leaves_the_turn_in_line(
     alice: Any, bob_reserved_blind: Game, commit: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from games import errors
+    from games.services import bot_turns
 
     body = _sandbox(client_for(alice), bob_reserved_blind, commit).json()
     game = Game.objects.get(pk=body["id"])
     seat = Seat.objects.get(game=game, index=game.to_move)
     Seat.objects.filter(pk=seat.pk).update(bot_name="greedy")
+    assert services.bot_turn_wake(game_id=game.pk) is True
+    assert BotTurn.objects.filter(game=game).exists()
 
     def stale(**_: Any) -> None:
         raise errors.StaleVersion("the game moved on")
 
-    monkeypatch.setattr(practice, "move_submit", stale)
-    assert practice.bot_turns_play(game_id=game.pk, limit=5) == 0
+    monkeypatch.setattr(bot_turns, "move_submit", stale)
+    assert services.bot_turns_dispatch() == services.BotTurnPlayed(game_id=game.pk, played=False)
+    turn = BotTurn.objects.get(game=game)
+    assert turn.claimed_until is None  # free for the next run, at the back of the line
 
 
 def in_a_league(game_id: str) -> bool:
