@@ -35,7 +35,6 @@ from games import errors, practice_selectors, replays, selectors
 from games.models import Game, GameEvent, Seat
 from games.services.change import GameWrites
 from games.services.lifecycle import MAX_SEATS, deal_and_start
-from games.services.moves import move_submit
 from games.services.turns import autoplay, settle
 
 if TYPE_CHECKING:

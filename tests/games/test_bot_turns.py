@@ -9,21 +9,32 @@ charlie plays real games with alice.
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 from typing import Any
 
 import engine
 import pytest
 import time_machine
+from django.db import connection, transaction
 from django.utils import timezone
 from tests.games.clock_helpers import events, started_game
+from tests.games.game_helpers import make_player
 
 from games import services
 from games.models import BotTurn, Game, GameEvent, Move, PlayedBy, Seat
-from games.services import bot_turns, clocks
+from games.services import bot_turns, clocks, turns
 from games.tasks import time_out_game
 
 pytestmark = pytest.mark.django_db
+
+
+@contextmanager
+def _no_capture(execute: bool) -> Iterator[None]:
+    """For a test whose changes commit for real (nothing to capture)."""
+    yield
 
 
 def _waiting_on_its_bot(user: Any, capture: Any, bots: tuple[str, ...] = ("greedy",)) -> Game:
@@ -34,6 +45,7 @@ def _waiting_on_its_bot(user: Any, capture: Any, bots: tuple[str, ...] = ("greed
         game.refresh_from_db()
         person = Seat.objects.get(game=game, user=user)
         if game.to_move == person.index:
+            assert game.state is not None  # started at once
             state = engine.from_dict(game.state)
             move = engine.format_move(engine.legal_moves(state)[0])
             services.move_submit(game_id=game.pk, user=user, text=move, expected_version=game.version)
@@ -72,6 +84,7 @@ def test_another_accounts_single_bot_turn_is_played_within_the_first_two_dispatc
 def test_each_dispatch_plays_exactly_one_bot_move(alice: Any, django_capture_on_commit_callbacks: Any) -> None:
     game = _waiting_on_its_bot(alice, django_capture_on_commit_callbacks, bots=("greedy", "greedy", "greedy"))
     person = Seat.objects.get(game=game, user=alice).index
+    assert person is not None
     before = Move.objects.filter(game=game).exclude(seat=person).count()
 
     with django_capture_on_commit_callbacks(execute=False) as queued:
@@ -208,3 +221,33 @@ def test_the_deadline_task_for_a_game_not_yet_due_or_gone_changes_nothing(alice:
     assert time_out_game.delay(game.pk).get() is False
     assert time_out_game.delay("nosuchgame").get() is False
     assert Game.objects.get(pk=game.pk).version == version
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_on_postgresql_a_second_bots_worker_skips_the_turn_another_is_claiming(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Committed for real, so that two connections see the rows; the dispatcher is not queued.
+    monkeypatch.setattr(turns, "task_send", lambda *_: None)
+    alice, bob = make_player("alice"), make_player("bob")
+    first = _waiting_on_its_bot(alice, _no_capture)
+    second = _waiting_on_its_bot(bob, _no_capture)
+    claimed: list[str] = []
+
+    def other_worker() -> None:
+        try:
+            turn = bot_turns._claim(timezone.now())
+            claimed.append(turn.game_id if turn is not None else "")
+        finally:
+            connection.close()
+
+    with transaction.atomic():
+        # One worker holds the first turn in line (its claim not yet committed).
+        held = BotTurn.objects.select_for_update().get(game=first)
+        worker = threading.Thread(target=other_worker)
+        worker.start()
+        worker.join(timeout=30)
+        assert held.game_id == first.pk
+
+    assert claimed == [second.pk]
