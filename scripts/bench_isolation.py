@@ -110,9 +110,9 @@ def guide_units(code: Path, *, web_port: int) -> list[Unit]:
         if program == "gunicorn":
             args[args.index("--bind") + 1] = f"127.0.0.1:{web_port}"
             kind = "web"
-        elif program == "celery" and "beat" in args:
+        elif program == "celery" and next(w for w in args if w in ("worker", "beat")) == "beat":
             kind = "beat"
-        elif program == "celery" and "worker" in args:
+        elif program == "celery":
             queues = args[args.index("--queues") + 1]
             kind = {"celery": "worker", "webhooks": "webhooks", "bots": "bots", "beat": "beat-worker"}.get(queues, queues)
         else:
@@ -245,6 +245,7 @@ class Figures:
     practice_created: int = 0
     extra_practice: str = ""
     queue_lengths: dict[str, list[int]] = field(default_factory=lambda: {q: [] for q in QUEUES})
+    due_bot_turns: list[int] = field(default_factory=list)
 
 
 def real_games(client: Client, db: str, pairs: list[tuple[str, str]]) -> dict[str, tuple[str, str]]:
@@ -379,10 +380,20 @@ def drive_abuse(client: Client, db: str, who: str, games: list[str], figures: Fi
             time.sleep(0.1)
 
 
-def sample_queues(broker: redis.Redis, figures: Figures, *, until: float, stop: threading.Event) -> None:
+def sample_queues(broker: redis.Redis, db: str, figures: Figures, *, until: float, stop: threading.Event) -> None:
+    """Each second: every queue's length in the broker, and where bot turns are rows
+    (games_botturn), how many are due and not being played."""
+    rows = bool(db_rows(db, "SELECT to_regclass('games_botturn') IS NOT NULL")[0][0])
     while time.time() < until and not stop.is_set():
         for queue in QUEUES:
             figures.queue_lengths[queue].append(int(broker.llen(queue)))
+        if rows:
+            try:
+                due = db_rows(db, "SELECT count(*) FROM games_botturn WHERE due_at <= now() "
+                                  "AND (claimed_until IS NULL OR claimed_until < now())")
+                figures.due_bot_turns.append(int(due[0][0]))
+            except psycopg.Error:
+                rows = False  # another shape of the table: not sampled
         time.sleep(1)
 
 
@@ -526,7 +537,7 @@ def run(options: argparse.Namespace) -> dict[str, Any]:
                              kwargs={"until": until, "rate": options.turns_per_second, "stop": stop}),
             threading.Thread(target=drive_abuse, args=(Client(client.url, tokens), db, "abuser", practice, figures),
                              kwargs={"until": until, "stop": stop}),
-            threading.Thread(target=sample_queues, args=(broker, figures), kwargs={"until": until, "stop": stop}),
+            threading.Thread(target=sample_queues, args=(broker, db, figures), kwargs={"until": until, "stop": stop}),
         ]  # fmt: skip
         for thread in threads:
             thread.start()
@@ -579,6 +590,8 @@ def run(options: argparse.Namespace) -> dict[str, Any]:
         "queues": {
             q: {"max": max(v), "mean": statistics.mean(v)} for q, v in figures.queue_lengths.items() if v
         },
+        "due_bot_turns": {"max": max(figures.due_bot_turns), "mean": statistics.mean(figures.due_bot_turns)}
+        if figures.due_bot_turns else None,
         "cpu_seconds": cpu,
         "abuse": {
             "practice_games": options.practice_games,
@@ -613,6 +626,9 @@ def report(result: dict[str, Any]) -> None:
           f"(of {sum(result['beat_sent'].values())} sent)")  # fmt: skip
     for queue, length in result["queues"].items():
         print(f"queue {queue:9} length: max {length['max']}, mean {length['mean']:.1f}")
+    if result["due_bot_turns"]:
+        due = result["due_bot_turns"]
+        print(f"due bot turns not being played (games_botturn rows): max {due['max']}, mean {due['mean']:.1f}")
     print("CPU seconds during the load: " + ", ".join(f"{k} {v:.1f}" for k, v in result["cpu_seconds"].items()))
     abuse = result["abuse"]
     print(f"abusive account: {abuse['practice_games']} practice games of 3 search bots; one more answered "
