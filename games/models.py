@@ -487,3 +487,18 @@ class BotTurn(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} bot turn of {self.game_id} due {self.due_at:%Y-%m-%d %H:%M:%S}"
+
+
+class BotDispatchPending(models.Model):
+    """One row at most: until when a message for the bots' dispatcher is waiting in
+    the queue, not yet taken by a worker (NULL: none). A change that puts a bot's
+    turn in line queues the dispatcher only when none is waiting, and the
+    dispatcher clears it as it starts, so the `bots` queue holds one dispatcher
+    message at a time however many turns are due (each run queues the next). A
+    message lost on the way holds it only until then."""
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=1)
+    until = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"bots' dispatcher waiting until {self.until}" if self.until else "no bots' dispatcher waiting"

@@ -12,10 +12,14 @@ is still due, or deletes it, and queues itself again while turns are due. So one
 account's backlog never stands in front of another's next bot move, and no task
 plays a whole game.
 
-A claim is a lease (BOT_TURN_LEASE_SECONDS): on PostgreSQL concurrent bots
-workers skip each other's rows (``skip_locked``); a worker that dies leaves its
-row to the next run after the lease, which the beat's ``bot_turns_requeue``
-queues.
+The `bots` queue holds one dispatcher message at a time (``BotDispatchPending``,
+``turns.bot_turns_dispatch_queue``): a change queues one only when none is
+waiting, and each run clears the mark as it starts and queues the next while
+turns are due; more bots worker processes play more moves at once when changes
+keep putting turns in line. A claim is a lease (BOT_TURN_LEASE_SECONDS): on
+PostgreSQL concurrent bots workers skip each other's rows (``skip_locked``); a
+worker that dies leaves its row to the next run after the lease, which the
+beat's ``bot_turns_requeue`` queues.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from games.services.turns import (
     bot_choose,
     bot_move,
     bot_seats,
+    bot_dispatch_pending_clear,
     bot_turn_due,
     bot_turn_write_if_due,
     bot_turns_dispatch_queue,
@@ -168,6 +173,8 @@ def bot_turns_dispatch(*, now: datetime | None = None) -> BotTurnPlayed | None:
 
     A bot that raises leaves its turn claimed: it is tried again after the
     lease, not at once in a loop."""
+    # This run's message has left the queue: a change may queue the next one.
+    bot_dispatch_pending_clear()
     claimed_at = now or timezone.now()
     turn = _claim(claimed_at)
     if turn is None:
@@ -208,7 +215,9 @@ def bot_turns_requeue(*, now: datetime | None = None) -> int:
     for game_id in practice_selectors.practice_game_ids_waiting_on_bots(now=now):
         if not BotTurn.objects.filter(game_id=game_id).exists():
             bot_turn_wake(game_id=game_id)
-    stale = BotTurn.objects.filter(_due_q(now), due_at__lte=now - timedelta(seconds=practice_selectors.BOT_TURN_STALE_SECONDS)).count()
+    stale_since = now - timedelta(seconds=practice_selectors.BOT_TURN_STALE_SECONDS)
+    stale = BotTurn.objects.filter(_due_q(now), due_at__lte=stale_since).count()
     if stale:
-        bot_turns_dispatch_queue()
+        # Whatever message the queue was thought to hold never came.
+        bot_turns_dispatch_queue(force=True)
     return stale

@@ -19,14 +19,14 @@ from typing import TYPE_CHECKING, Any, Literal
 import engine
 import engine.bots
 from django.conf import settings
-from django.db import transaction
-from django.db.models import Max
+from django.db import IntegrityError, transaction
+from django.db.models import Max, Q
 from django.utils import timezone
 
 from core.queue import task_send
 
 from games import errors
-from games.models import BotTurn, Game, GameEvent, GamePause, Move, PlayedBy, Seat
+from games.models import BotDispatchPending, BotTurn, Game, GameEvent, GamePause, Move, PlayedBy, Seat
 from games.plan_lines import plan_fire, plan_stored
 from games.results import GameResult, ResultReason, result_from_outcome, result_last_standing, result_person_left
 from games.services.change import GameWrites
@@ -395,13 +395,47 @@ def bot_turn_write_if_due(game: Game, seats: Iterable[Seat], *, now: datetime | 
     return True
 
 
-def bot_turns_dispatch_queue() -> None:
-    """Queue the dispatcher once (it queues itself again while turns are due).
-    A broker that refuses is logged: the beat's ``requeue_bot_turns`` queues it again."""
+# How long a dispatcher message counts as waiting in the queue (BotDispatchPending):
+# one lost on the way holds back no other for longer.
+BOT_DISPATCH_PENDING_SECONDS = 60
+
+
+def bot_turns_dispatch_queue(*, force: bool = False) -> bool:
+    """Queue the dispatcher unless a message for it is already waiting in the queue
+    (``BotDispatchPending``; ``force``: queue it anyway, as the beat's safety net
+    does): the `bots` queue then holds one dispatcher message at a time, and each
+    run queues the next while turns are due. A broker that refuses is logged: the
+    beat's ``requeue_bot_turns`` queues it again. True when a message was sent."""
+    now = timezone.now()
+    until = now + timedelta(seconds=BOT_DISPATCH_PENDING_SECONDS)
     try:
+        if not force and not bot_dispatch_pending_mark(now=now, until=until):
+            return False
         task_send(BOT_TURNS_DISPATCH_TASK)
     except Exception:
         logger.warning("could not queue the bots' dispatcher", exc_info=True)
+        BotDispatchPending.objects.filter(pk=1, until=until).update(until=None)
+        return False
+    return True
+
+
+def bot_dispatch_pending_mark(*, now: datetime, until: datetime) -> bool:
+    """Mark a dispatcher message as waiting until ``until``, unless one already is
+    (one conditional UPDATE: of two callers at once, one wins). True when marked."""
+    waiting = Q(until__isnull=True) | Q(until__lt=now)
+    if BotDispatchPending.objects.filter(waiting, pk=1).update(until=until):
+        return True
+    try:
+        with transaction.atomic():
+            _, created = BotDispatchPending.objects.get_or_create(pk=1, defaults={"until": until})
+    except IntegrityError:
+        return False  # another caller made the row at the same moment, and marked it
+    return created
+
+
+def bot_dispatch_pending_clear() -> None:
+    """The dispatcher's message was taken by a worker: a change may queue another."""
+    BotDispatchPending.objects.filter(pk=1).update(until=None)
 
 
 def seats_left(game: Game) -> tuple[set[int], set[int]]:

@@ -119,6 +119,37 @@ def test_a_turn_played_goes_to_the_back_of_its_accounts_line(
     assert after == services.BotTurnPlayed(game_id=second.pk, played=True)
 
 
+def test_the_bots_queue_holds_one_dispatcher_message_however_many_turns_are_put_in_line(
+    alice: Any, bob: Any, commit: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sent: list[str] = []
+    monkeypatch.setattr(turns, "task_send", lambda name, *args: sent.append(name))
+    games = [_waiting_on_its_bot(user, lambda execute: commit()) for user in (alice, alice, bob)]
+    assert BotTurn.objects.filter(game__in=games).count() == 3
+
+    assert sent == ["games.tasks.bot_turns_dispatch"]  # the first; the others found it waiting
+
+    # A worker takes it: the run clears the mark and queues the next, as turns are still due.
+    with commit():
+        assert services.bot_turns_dispatch() is not None
+    assert sent == ["games.tasks.bot_turns_dispatch"] * 2
+
+
+def test_a_lost_dispatcher_message_is_sent_again_by_the_beat_whatever_the_mark_says(
+    alice: Any, django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = _waiting_on_its_bot(alice, django_capture_on_commit_callbacks)
+    sent: list[str] = []
+    monkeypatch.setattr(turns, "task_send", lambda name, *args: sent.append(name))
+    assert turns.bot_turns_dispatch_queue() is True  # the message that will be lost
+    assert turns.bot_turns_dispatch_queue() is False  # a message is thought to be waiting
+    BotTurn.objects.filter(game=game).update(due_at=timezone.now() - timedelta(minutes=5))
+
+    assert services.bot_turns_requeue() == 1
+
+    assert sent == ["games.tasks.bot_turns_dispatch"] * 2
+
+
 def test_a_dispatch_with_nothing_due_does_nothing(alice: Any, commit: Any) -> None:
     with commit():
         game = services.practice_game_create(creator=alice, bots=["greedy"])
