@@ -327,15 +327,17 @@ def _healthz(url: str) -> bool:
 
 # A light worker for the tests: one task at a time, no chatter between workers.
 LIGHT_WORKER = ["--pool", "solo", "--without-gossip", "--without-mingle"]
+# Every queue docs/deploy.md's workers consume between them (settings.*_QUEUE): a
+# test's worker on all of them does every class of work, as a trial on one machine.
+ALL_QUEUES = "celery,webhooks,bots,beat"
 
 
 class Worker(Process):
-    """`celery -A splendor_site worker` on ``queues`` (by default the two queues
-    docs/deploy.md's workers consume: `celery` and `webhooks`). ``options`` are
-    LIGHT_WORKER unless given: a test of what deploy.md runs passes its own
-    (prefork, gossip and mingle on)."""
+    """`celery -A splendor_site worker` on ``queues`` (by default every queue:
+    ALL_QUEUES). ``options`` are LIGHT_WORKER unless given: a test of what deploy.md
+    runs passes its own (prefork, gossip and mingle on)."""
 
-    def __init__(self, env: dict[str, str], log: Path, name: str = "w1", queues: str = "celery,webhooks",
+    def __init__(self, env: dict[str, str], log: Path, name: str = "w1", queues: str = ALL_QUEUES,
                  options: list[str] | None = None) -> None:
         self.hostname = name
         super().__init__(
@@ -528,7 +530,7 @@ class Stack:
 
 
 def start_stack(tmp_path: Path, *, players: Iterable[str] = ("alice", "bob"), workers: int = 2, beat: bool = True,
-                worker_queues: str = "celery,webhooks", worker_options: list[str] | None = None,
+                worker_queues: str = ALL_QUEUES, worker_options: list[str] | None = None,
                 webhook_workers: int = 0, **extra_env: str) -> Stack:
     """Everything started and ready; the caller must call ``stop()`` (fixtures do).
     ``workers`` consume ``worker_queues``; ``webhook_workers`` more consume only

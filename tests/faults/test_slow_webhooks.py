@@ -121,7 +121,7 @@ def _bot_played(stack: Stack, game_id: str) -> bool:
 
 def test_webhook_receivers_that_trickle_their_answers_hold_up_no_turn_email_and_no_sweep(tmp_path: Path) -> None:
     receiver = TricklingReceiver()
-    stack = start_stack(tmp_path, players=PLAYERS, workers=1, worker_queues="celery", webhook_workers=1,
+    stack = start_stack(tmp_path, players=PLAYERS, workers=1, worker_queues="celery,bots,beat", webhook_workers=1,
                         WEBHOOKS_ATTEMPT_SECONDS=str(ATTEMPT_SECONDS))  # fmt: skip
     api = stack.api
     try:

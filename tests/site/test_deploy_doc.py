@@ -145,8 +145,8 @@ def test_the_release_the_restore_and_the_first_start_name_every_unit_the_guide_w
     from tests.e2e_support.deploy_guide import units
 
     written = set(units())
-    assert {"splendor-web", "splendor-stream", "splendor-worker@", "splendor-webhooks", "splendor-beat",
-            "splendor-smtpd"} <= written  # fmt: skip
+    assert {"splendor-web", "splendor-stream", "splendor-worker@", "splendor-webhooks", "splendor-bots@",
+            "splendor-beat-worker", "splendor-beat", "splendor-smtpd"} <= written  # fmt: skip
     lines = [line.strip() for line in DEPLOY.splitlines() if line.strip().startswith("systemctl ")]
     restart = [line for line in lines if line.startswith("systemctl restart ")]
     stop_start = [line for line in lines if line.startswith(("systemctl stop ", "systemctl start "))]
@@ -177,3 +177,34 @@ def test_the_guides_nginx_passes_the_host_with_its_port_and_answers_metrics_itse
     # TLS stays commented out for a trial over plain http, ready to be turned on.
     assert re.search(r"^\s*# listen 443 ssl;", site, re.MULTILINE)
     assert not re.search(r"^\s*ssl_certificate", site, re.MULTILINE)
+
+
+def _unit_queues() -> dict[str, str]:
+    from tests.e2e_support.deploy_guide import exec_start, units
+
+    found = {}
+    for unit in units():
+        command = exec_start(unit)
+        if "worker" in command and "--queues" in command:
+            found[unit] = command[command.index("--queues") + 1]
+    return found
+
+
+def test_the_guide_gives_every_queue_a_worker_unit_of_its_own() -> None:
+    from django.conf import settings
+
+    queues = _unit_queues()
+
+    assert sorted(queues.values()) == sorted(
+        [settings.DEFAULT_QUEUE, settings.WEBHOOKS_QUEUE, settings.BOTS_QUEUE, settings.BEAT_QUEUE]
+    )
+    assert queues["splendor-bots@"] == "bots" and queues["splendor-beat-worker"] == "beat"
+
+
+def test_the_bots_unit_makes_one_move_at_a_time_at_a_lower_priority() -> None:
+    from tests.e2e_support.deploy_guide import exec_start, units
+
+    command = exec_start("splendor-bots@")
+    assert command[command.index("--concurrency") + 1] == "1"
+    assert re.search(r"^Nice=10$", units()["splendor-bots@"], re.MULTILINE)
+    assert "Nice=" not in units()["splendor-worker@"]  # game email keeps its priority

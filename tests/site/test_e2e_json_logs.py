@@ -1,5 +1,5 @@
-"""LOG_FORMAT=json, for every process docs/deploy.md runs: gunicorn, uvicorn, both
-Celery workers, beat and smtpd, each started from its unit's ExecStart line,
+"""LOG_FORMAT=json, for every process docs/deploy.md runs: gunicorn, uvicorn, the
+Celery workers of each queue, beat and smtpd, each started from its unit's ExecStart line,
 write nothing but JSON lines on stdout and stderr, from their first line (no
 banner) to their last (how they stopped)."""
 
@@ -47,6 +47,8 @@ def test_with_log_format_json_every_process_of_the_guide_writes_only_json_lines(
         "splendor-stream": runnable(exec_start("splendor-stream"), port=str(stream_port)),
         "splendor-worker@": runnable(exec_start("splendor-worker@")),
         "splendor-webhooks": runnable(exec_start("splendor-webhooks")),
+        "splendor-bots@": runnable(exec_start("splendor-bots@")),
+        "splendor-beat-worker": runnable(exec_start("splendor-beat-worker")),
         "splendor-beat": runnable(exec_start("splendor-beat")),
         "splendor-smtpd": runnable(exec_start("splendor-smtpd"), host="127.0.0.1", port=str(smtpd_port)),
     }
@@ -56,6 +58,8 @@ def test_with_log_format_json_every_process_of_the_guide_writes_only_json_lines(
         "splendor-stream": "Application startup complete.",
         "splendor-worker@": " ready.",
         "splendor-webhooks": " ready.",
+        "splendor-bots@": " ready.",
+        "splendor-beat-worker": " ready.",
         "splendor-beat": "beat: Starting...",
         "splendor-smtpd": "smtpd listening on ",
     }

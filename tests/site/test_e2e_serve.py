@@ -61,7 +61,7 @@ def served(tmp_path: Path) -> Iterator[tuple[Serve, Api, Path]]:
                 return False
 
         wait_for(up, timeout=60, what="the web server started by serve", explain=serve.tail)
-        wait_for(lambda: serve.output().count(" ready.") >= 2, timeout=60, what="the workers started by serve",
+        wait_for(lambda: serve.output().count(" ready.") >= 4, timeout=90, what="the workers started by serve",
                  explain=serve.tail)  # fmt: skip
         yield serve, Api(serve.url, api_tokens), tmp_path / "mail"
     finally:
@@ -134,7 +134,7 @@ def test_serve_sends_the_next_players_email_and_enforces_a_deadline_with_no_othe
 def test_ctrl_c_stops_the_web_server_and_the_workers(served: tuple[Serve, Api, Path]) -> None:
     serve, _, _ = served
     started = descendants(serve.pid)
-    assert len(started) >= 3, started  # the web server and the two workers at least
+    assert len(started) >= 5, started  # the web server and the four workers at least
     serve.kill(signal.SIGINT)  # what the terminal sends on Ctrl-C (to the whole group)
     assert serve.process is not None
     assert serve.process.wait(timeout=30) == 0

@@ -4,6 +4,7 @@ runs the real thing; these are the fast checks.)"""
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -57,19 +58,49 @@ def test_the_test_suite_runs_tasks_inline_and_keeps_email_local(settings: Any) -
     assert settings.EMAIL_BACKEND == "django.core.mail.backends.locmem.EmailBackend"
 
 
-def test_serve_starts_one_worker_with_beat_on_the_default_queue(settings: Any) -> None:
-    command = serve.worker_command()
-    assert command[1:6] == ["-m", "celery", "-A", "splendor_site", "worker"]
-    assert "--beat" in command and command[command.index("--schedule-filename") + 1] == settings.CELERY_BEAT_SCHEDULE_FILENAME
-    assert command[command.index("--queues") + 1] == "celery"
+def _option(command: list[str], name: str) -> str:
+    return command[command.index(name) + 1]
 
 
-def test_serve_starts_a_worker_of_its_own_for_the_webhooks_queue(settings: Any) -> None:
-    command = serve.webhooks_worker_command()
-    assert command[1:6] == ["-m", "celery", "-A", "splendor_site", "worker"]
-    assert command[command.index("--queues") + 1] == "webhooks" == settings.WEBHOOKS_QUEUE
-    assert "--beat" not in command  # one beat, in the other worker
-    assert command[command.index("--hostname") + 1] != serve.worker_command()[serve.worker_command().index("--hostname") + 1]
+def test_serve_starts_a_worker_for_each_of_the_four_queues(settings: Any) -> None:
+    commands = {name: command() for name, (command, _) in serve.WORKERS.items()}
+    assert len(commands) == 4
+    for command in commands.values():
+        assert command[1:6] == ["-m", "celery", "-A", "splendor_site", "worker"]
+
+    queues = sorted(_option(command, "--queues") for command in commands.values())
+
+    assert queues == sorted([settings.DEFAULT_QUEUE, settings.WEBHOOKS_QUEUE, settings.BOTS_QUEUE, settings.BEAT_QUEUE])
+    assert len({_option(command, "--hostname") for command in commands.values()}) == 4
+
+
+def test_serve_embeds_the_one_beat_in_the_worker_of_beats_queue(settings: Any) -> None:
+    command = serve.beat_worker_command()
+    assert _option(command, "--queues") == "beat"
+    assert "--beat" in command and _option(command, "--schedule-filename") == settings.CELERY_BEAT_SCHEDULE_FILENAME
+    others = [serve.worker_command(), serve.webhooks_worker_command(), serve.bots_worker_command()]
+    assert [_option(other, "--queues") for other in others] == ["celery", "webhooks", "bots"]
+    assert not any("--beat" in other for other in others)
+
+
+def test_serve_runs_the_bots_worker_one_move_at_a_time_at_a_lower_priority() -> None:
+    command = serve.bots_worker_command()
+    assert _option(command, "--queues") == "bots"
+    assert _option(command, "--concurrency") == "1"
+    assert serve.WORKERS["bots worker"] == (serve.bots_worker_command, 10)
+    assert {nice for name, (_, nice) in serve.WORKERS.items() if name != "bots worker"} == {0}
+
+
+def test_a_supervised_child_starts_at_its_niceness() -> None:
+    supervisor = serve.Supervisor({"bots worker": _sleep_command()}, say=lambda _: None, warn=lambda _: None,
+                                  niceness={"bots worker": 10})  # fmt: skip
+    mine = os.nice(0)
+    try:
+        supervisor.start_all()  # Popen returns once the child runs its command: its niceness is set
+        stat = Path(f"/proc/{supervisor.children['bots worker'].pid}/stat").read_text()
+        assert int(stat.rsplit(")", 1)[1].split()[16]) == min(mine + 10, 19)  # proc(5): field 19, nice
+    finally:
+        serve._stop_all(supervisor.children)
 
 
 def test_serve_keeps_the_autoreloader_unless_asked_not_to() -> None:

@@ -208,15 +208,16 @@ def _seconds(n: float) -> Any:
     return timedelta(seconds=n)
 
 
-def test_deliveries_run_on_the_webhooks_queue_and_everything_else_on_the_default_one() -> None:
+def test_deliveries_run_on_the_webhooks_queue_and_the_outbox_on_the_default_one() -> None:
     def queue(task_name: str) -> str:
         return str(app.amqp.router.route({}, task_name)["queue"].name)
 
     assert queue("webhooks.tasks.deliver") == "webhooks"
     assert queue("webhooks.tasks.deliver_due") == "webhooks"  # the beat's sweep of retries
     for other in ("webhooks.tasks.consume_event", "webhooks.tasks.send_disabled_notice",
-                  "notifications.tasks.consume_event", "games.tasks.sweep_deadlines"):  # fmt: skip
+                  "notifications.tasks.consume_event"):  # fmt: skip
         assert queue(other) == "celery", other
+    assert queue("games.tasks.sweep_deadlines") == "beat"  # every periodic task: tests/site/test_task_queues.py
 
 
 def test_a_claim_lease_no_longer_than_an_attempt_stops_start_up() -> None:

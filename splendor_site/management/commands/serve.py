@@ -1,13 +1,17 @@
 """manage.py serve [ADDRPORT] [--no-worker] [--noreload]
 
 The README's one command: the development web server and, beside it, the
-workers, so turn emails, reminders, deadline sweeps, outbox redelivery and
-webhook deliveries happen with nothing else to start: one worker with the beat
-scheduler embedded (``celery -A splendor_site worker -B``) on the default queue,
-and one on the ``webhooks`` queue, so that a slow webhook receiver never holds up
-game email. By default the broker is the embedded one (kombu's filesystem
-transport, folders under VAR_DIR); with ``CELERY_BROKER_URL=redis://...`` the
-same processes use Redis.
+workers, so turn emails, reminders, deadline sweeps, outbox redelivery, bot moves
+and webhook deliveries happen with nothing else to start: a worker for each queue
+(docs/deploy.md, "Queues"), so that no class of work waits behind another's: one on
+the default queue (game email, the outbox, the stream), one on ``webhooks`` (a slow
+receiver never holds up game email), one on ``bots`` (one move at a time, at a
+lower CPU priority: practice games never slow the site) and one on ``beat`` with
+the beat scheduler embedded (``celery -A splendor_site worker -B``), so that the
+deadline sweep and the other periodic tasks never wait behind anyone's work. By
+default the broker is the embedded one (kombu's filesystem transport, folders under
+VAR_DIR, shared by every queue); with ``CELERY_BROKER_URL=redis://...`` the same
+processes use Redis.
 
 Each runs as a child in a process group of its own. Ctrl-C (SIGINT) or SIGTERM
 stops them all: each group gets SIGTERM, then SIGKILL if it has not exited within
@@ -50,27 +54,49 @@ RESTART_RESET_SECONDS = 60.0
 WEB_SERVER = "web server"
 
 
+# Each worker's pool is solo: one task at a time, which suits SQLite's single
+# writer and a development machine.
+_WORKER = [sys.executable, "-m", "celery", "-A", "splendor_site", "worker", "--pool", "solo"]
+_QUIET = ["--without-gossip", "--without-mingle", "--loglevel", "INFO"]
+
+# How much lower than the rest the bots worker runs (nice(1)): its seconds of search
+# yield the CPU to the web server and game email. docs/deploy.md's unit says Nice=10.
+BOTS_NICE = 10
+
+
 def worker_command() -> list[str]:
-    """One worker with beat embedded, on the default queue. Solo pool: one task at
-    a time, which suits SQLite's single writer and a development machine."""
-    return [
-        sys.executable, "-m", "celery", "-A", "splendor_site", "worker",
-        "--beat", "--schedule-filename", settings.CELERY_BEAT_SCHEDULE_FILENAME,
-        "--pool", "solo", "--queues", "celery", "--hostname", "celery@%h",
-        "--without-gossip", "--without-mingle",
-        "--loglevel", "INFO",
-    ]  # fmt: skip
+    """One worker on the default queue: game email, the outbox's consumers, the stream."""
+    return [*_WORKER, "--queues", settings.DEFAULT_QUEUE, "--hostname", "celery@%h", *_QUIET]
 
 
 def webhooks_worker_command() -> list[str]:
     """One worker on the webhooks queue only: an attempt may take up to
     WEBHOOKS_ATTEMPT_SECONDS, and it takes it here, not from game email."""
+    return [*_WORKER, "--queues", settings.WEBHOOKS_QUEUE, "--hostname", "webhooks@%h", *_QUIET]
+
+
+def bots_worker_command() -> list[str]:
+    """One worker on the bots queue, one move at a time (concurrency 1), started at
+    BOTS_NICE: every bot's move is seconds of search, and it takes them here."""
+    return [*_WORKER, "--concurrency", "1", "--queues", settings.BOTS_QUEUE, "--hostname", "bots@%h", *_QUIET]
+
+
+def beat_worker_command() -> list[str]:
+    """Beat, embedded in the one worker on the beat queue: the periodic tasks it
+    sends run here, behind nobody's work."""
     return [
-        sys.executable, "-m", "celery", "-A", "splendor_site", "worker",
-        "--pool", "solo", "--queues", settings.WEBHOOKS_QUEUE, "--hostname", "webhooks@%h",
-        "--without-gossip", "--without-mingle",
-        "--loglevel", "INFO",
+        *_WORKER, "--beat", "--schedule-filename", settings.CELERY_BEAT_SCHEDULE_FILENAME,
+        "--queues", settings.BEAT_QUEUE, "--hostname", "beat@%h", *_QUIET,
     ]  # fmt: skip
+
+
+# serve's name for each worker, its command and its niceness.
+WORKERS: dict[str, tuple[Callable[[], list[str]], int]] = {
+    "worker": (worker_command, 0),
+    "webhooks worker": (webhooks_worker_command, 0),
+    "bots worker": (bots_worker_command, BOTS_NICE),
+    "beat worker": (beat_worker_command, 0),
+}
 
 
 def server_command(addrport: str, *, reload: bool) -> list[str]:
@@ -86,9 +112,9 @@ class Stop(Exception):
 
 class Command(BaseCommand):
     help = (
-        "Run the web server, a Celery worker with beat (turn emails, reminders, deadlines) and "
-        "a worker for webhook deliveries together; a worker that exits is started again; "
-        "Ctrl-C stops them all."
+        "Run the web server and a Celery worker for each queue together (game email; webhook "
+        "deliveries; bot moves; beat's periodic tasks, with beat); a worker that exits is started "
+        "again; Ctrl-C stops them all."
     )
     requires_system_checks: list[str] = []  # runserver runs them itself
 
@@ -114,17 +140,19 @@ class Command(BaseCommand):
         metrics.counts_forget()
 
         commands = {WEB_SERVER: server_command(options["addrport"], reload=not options["noreload"])}
+        niceness: dict[str, int] = {}
         if with_worker:
-            commands["worker"] = worker_command()
-            commands["webhooks worker"] = webhooks_worker_command()
-        exit_code = self._run(commands)
+            for name, (command, nice) in WORKERS.items():
+                commands[name] = command()
+                niceness[name] = nice
+        exit_code = self._run(commands, niceness)
         if exit_code:
             raise CommandError(f"stopped: {self._why}", returncode=exit_code)
 
     _why = ""
 
-    def _run(self, commands: dict[str, list[str]]) -> int:
-        supervisor = Supervisor(commands, say=self.stdout.write, warn=self.stderr.write)
+    def _run(self, commands: dict[str, list[str]], niceness: dict[str, int]) -> int:
+        supervisor = Supervisor(commands, say=self.stdout.write, warn=self.stderr.write, niceness=niceness)
 
         def stop(signum: int, frame: FrameType | None) -> None:
             raise Stop(signal.Signals(signum).name)
@@ -153,11 +181,13 @@ class Command(BaseCommand):
 class Supervisor:
     """Starts ``commands`` and watches them: a worker that exits is started again
     after a backoff, the web server's exit ends everything (``step`` returns the
-    exit code then). ``children`` holds the running ones, for stopping."""
+    exit code then). ``children`` holds the running ones, for stopping; a name in
+    ``niceness`` starts at that niceness (nice(1))."""
 
     def __init__(self, commands: dict[str, list[str]], *, say: Callable[[str], object],
-                 warn: Callable[[str], object]) -> None:  # fmt: skip
+                 warn: Callable[[str], object], niceness: dict[str, int] | None = None) -> None:  # fmt: skip
         self.commands = commands
+        self.niceness = niceness or {}
         self.say, self.warn = say, warn
         self.children: dict[str, subprocess.Popen[bytes]] = {}
         self.started_at: dict[str, float] = {}
@@ -174,7 +204,11 @@ class Supervisor:
         command = self.commands[name]
         # A process group of its own: the terminal's Ctrl-C reaches only this
         # command, which stops each child and everything the child started.
-        self.children[name] = subprocess.Popen(command, cwd=settings.BASE_DIR, start_new_session=True)
+        nice = self.niceness.get(name, 0)
+        self.children[name] = subprocess.Popen(
+            command, cwd=settings.BASE_DIR, start_new_session=True,
+            preexec_fn=(lambda: _nice(nice)) if nice else None,
+        )  # fmt: skip
         self.started_at[name] = now
         self.say(f"serve: started the {name} (pid {self.children[name].pid}): {' '.join(command[1:])}")
 
@@ -188,7 +222,7 @@ class Supervisor:
                 self.why = f"the {name} exited with {code}"
                 self.warn(f"serve: {self.why}; stopping the rest")
                 return code or 1
-            # What the worker started (the embedded beat) goes with it, so that
+            # What the worker started (the embedded beat, the pool) goes with it, so that
             # the new one never runs beside a leftover.
             _signal_group(child, signal.SIGKILL)
             del self.children[name]
@@ -203,6 +237,11 @@ class Supervisor:
                 del self.restart_at[name]
                 self._start(name, now)
         return None
+
+
+def _nice(increment: int) -> None:
+    """In the child before it runs its command: a lower CPU priority."""
+    os.nice(increment)
 
 
 def _signal_group(child: subprocess.Popen[bytes], sig: int) -> None:
