@@ -1,14 +1,16 @@
-"""A seat a moderator hands to the bot, with the workers split as docs/deploy.md
-splits them: one worker on `celery`, `webhooks` and `beat`, and the `bots` worker
-alone on `bots` with one process. The bot's move is made by the `bots` worker, never
-by the process that handed the seat over (a `manage.py shell`, standing for the
-admin's request) and never by the other worker.
+"""Bot work with the workers split as docs/deploy.md splits them: one worker on
+`celery`, `webhooks` and `beat`, and the `bots` worker alone on `bots` with one
+process. A seat a moderator hands to the bot: its move is made by the `bots`
+worker, never by the process that handed the seat over (a `manage.py shell`,
+standing for the admin's request) and never by the other worker. A practice game
+its person resigns while its bots are due: no bot moves in it afterwards.
 
 alice plays on; bob's seat is handed to the bot; mo is the moderator.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -81,3 +83,34 @@ def test_a_seat_handed_to_the_bot_is_played_by_the_bots_worker(stack: Stack) -> 
     wait_for(lambda: _bot_moves(stack, game_id) == 2, timeout=60, what="the bot's second move", explain=stack.explain)
     assert stack.db.rows("SELECT count(*) FROM games_botturn WHERE game_id = %s", game_id)[0][0] == 0
     assert f"Task {DISPATCH}" not in other.output(), other.tail()
+
+
+def _game_row(stack: Stack, game_id: str) -> tuple[str, int]:
+    status, moves = stack.db.rows(
+        "SELECT status, (SELECT count(*) FROM games_move m WHERE m.game_id = g.id) FROM games_game g WHERE g.id = %s",
+        game_id,
+    )[0]  # fmt: skip
+    return str(status), int(moves)
+
+
+def test_a_practice_game_resigned_while_its_bots_are_due_gets_no_bot_move_afterwards(stack: Stack) -> None:
+    game = stack.api.call("alice", "POST", "/api/v1/games/", {"variant": "base", "bots": ["greedy", "greedy", "greedy"]})
+    game_id = str(game["id"])
+    wait_for(lambda: stack.api.to_move(game_id) == "alice", timeout=60, what="alice's first turn", explain=stack.explain)
+
+    # alice's move makes the three bots due; she resigns at once, before they can have played them all.
+    stack.api.play(game_id, "alice")
+    stack.api.call("alice", "POST", f"/api/v1/games/{game_id}/resign/")
+    status, moves_at_resignation = _game_row(stack, game_id)
+    assert status == "finished"
+    finished = stack.api.game("alice", game_id)
+    assert finished["result"]["reason"] == "resignation", finished["result"]
+
+    # The bots worker is given its chance: the dispatcher message alice's move queued
+    # is taken, and nothing stays in line. Greedy bots among themselves would have
+    # played dozens of moves in the seconds that follow.
+    wait_for(lambda: f"Task {DISPATCH}" in stack.workers[-1].output(), timeout=30, what="a dispatch", explain=stack.explain)
+    wait_for(lambda: stack.db.rows("SELECT count(*) FROM games_botturn WHERE game_id = %s", game_id)[0][0] == 0,
+             timeout=30, what="no bot turn in line", explain=stack.explain)  # fmt: skip
+    time.sleep(3)
+    assert _game_row(stack, game_id) == ("finished", moves_at_resignation)
