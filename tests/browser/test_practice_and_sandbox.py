@@ -9,6 +9,8 @@
   the real game is the same at the end as before.
 - charlie, a spectator of a finished public game, tries a position from its replay
   against the greedy bot and plays it out.
+- alice, with PRACTICE_GAMES_ACTIVE_PER_ACCOUNT practice games in play, asks for one
+  more and is told why not, above the form.
 
 The human's moves are the greedy bot's choice (``engine.bots``) among the moves the
 page offers, from the view of the seat to move, so that the games are short.
@@ -21,6 +23,7 @@ from typing import Any
 import engine
 import pytest
 from engine.bots import make_bot
+from playwright.sync_api import expect
 
 from games import services
 from games.models import Game, Seat
@@ -249,3 +252,25 @@ def test_a_spectator_tries_a_position_of_a_finished_game_from_its_replay_against
     assert seats == {mine} and clicked >= 3
     page.goto(page.url)
     assert "Game over:" in settled_content(page)
+
+
+def test_a_player_with_the_most_practice_games_in_play_is_told_why_a_sixth_is_refused(
+    live_server: Any, new_page: Any, screenshot: Any, settings: Any
+) -> None:
+    settings.PRACTICE_GAMES_ACTIVE_PER_ACCOUNT = 5
+    alice = _player("alice")
+    for _ in range(5):
+        services.practice_game_create(creator=alice, variant="base", bots=["random"])
+    assert Game.objects.filter(kind=Game.Kind.PRACTICE, status=Game.Status.ACTIVE).count() == 5
+    base = live_server.url
+    page = new_page(viewport={"width": 1280, "height": 900})
+    _log_in(page, base, "alice")
+    page.goto(base + "/accounts/games/practice/")
+    page.get_by_label("Splendor", exact=True).check()
+    page.select_option("#id_bot_1", "greedy")
+    page.get_by_role("button", name="Start the practice game").click()
+    refusal = page.locator(".errorlist, .form-errors, [role=alert]").first
+    expect(refusal).to_be_visible()
+    assert "5" in refusal.inner_text(), refusal.inner_text()
+    screenshot(page, "practice-limit-refused")
+    assert Game.objects.filter(kind=Game.Kind.PRACTICE).count() == 5
