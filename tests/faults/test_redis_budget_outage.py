@@ -12,6 +12,7 @@ servers again and pay no more. When Redis answers again every event is handled.
 
 from __future__ import annotations
 
+import os
 import signal
 import time
 from collections.abc import Iterator
@@ -27,8 +28,11 @@ pytestmark = [pytest.mark.e2e, pytest.mark.postgres, pytest.mark.redis, pytest.m
 
 BUDGET = 0.5  # REDIS_REQUEST_BUDGET_SECONDS, the default
 OPEN_SECONDS = 2.0  # REDIS_CIRCUIT_OPEN_SECONDS, shortened for the test
-# The machine's own jitter on top (the target is the budget plus 0.1 s).
-MARGIN = 0.1
+# The machine's own jitter on top of the budget.
+# 0.1 s on an idle machine; in CI another test process shares the two cores, and one
+# move in twenty was seen 0.2 s past the idle bound there. Waiting on each hung
+# server in turn, as before the budget, costs 1.0-1.3 s: still well past this bound.
+MARGIN = 0.1 if os.environ.get("CI", "") in ("", "false", "0") else 0.3
 
 
 @pytest.fixture
