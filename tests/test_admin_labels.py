@@ -7,6 +7,7 @@ Personas: root is a superuser who sees every app; alice and bob are players.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,7 +24,22 @@ from tests.leagues.conftest import add_members, make_league, make_season
 
 pytestmark = pytest.mark.django_db
 
-PROJECT_APPS = ("accounts", "games", "notifications", "webhooks", "leagues")
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _ours(path: str) -> bool:
+    """In this repository and not in an installed package (a virtual environment
+    may sit in the checkout)."""
+    folder = Path(path).resolve()
+    if not folder.is_relative_to(ROOT):
+        return False
+    parts = folder.relative_to(ROOT).parts
+    return "site-packages" not in parts and not any(part.startswith(".") for part in parts)
+
+
+# The project's apps as the app registry knows them: a new app's models are
+# checked without naming it here.
+PROJECT_APPS = tuple(config.label for config in apps.get_app_configs() if _ours(config.path))
 
 
 @pytest.fixture
@@ -37,6 +53,11 @@ def _naive_plural(singular: str) -> bool:
     """Django's default plural (the singular with an "s") where English wants
     another: "entrys", "preferencess", "boxs"."""
     return re.search(r"([^aeiou]y|s|x|z|ch|sh)$", singular) is not None
+
+
+def test_the_apps_are_read_from_the_app_registry() -> None:
+    assert {"accounts", "games", "notifications", "webhooks", "leagues", "chat", "streams"} <= set(PROJECT_APPS)
+    assert "admin" not in PROJECT_APPS and "anymail" not in PROJECT_APPS
 
 
 @pytest.mark.parametrize(
