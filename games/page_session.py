@@ -23,7 +23,8 @@ from django.utils.translation import gettext, gettext_noop
 
 from accounts.language import language_supported
 
-from games import practice_selectors, selectors
+from games import selectors
+from games.practice import selectors as practice_selectors
 from games.errors import AccountSuspended, GameNotFound
 from games.links import SeatLinkRevoked
 from games.models import Game, Seat, is_public_id
@@ -48,7 +49,7 @@ class Viewer:
     ``via`` is ``"link"`` (a seat session from a signed link), ``"account"``
     (the logged-in user's own seat) or ``"public"`` (a spectator). ``hot_seat``
     is the seat a sandbox's owner plays now, when it is a hot seat's turn
-    (games.practice_selectors.viewing_seat): the page is drawn from it and its
+    (games.practice.selectors.viewing_seat): the page is drawn from it and its
     moves are offered, while ``seat`` stays the owner's."""
 
     game: Game

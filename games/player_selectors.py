@@ -39,7 +39,7 @@ class PlayerGames(TypedDict):
 
 def _mine(user: User) -> QuerySet[Game]:
     # Real games only: practice games and sandboxes are listed apart
-    # (games.practice_selectors.practice_games).
+    # (games.practice.selectors.practice_games).
     return Game.objects.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), user=user)), kind=Game.Kind.REAL)
 
 

@@ -22,7 +22,8 @@ from django.utils.module_loading import import_string
 from accounts import selectors as accounts_selectors
 from accounts.models import ApiToken
 from accounts.selectors import AccountExport
-from games import errors, practice_selectors
+from games import errors
+from games.practice import selectors as practice_selectors
 from games.models import (
     Game,
     GameEvent,

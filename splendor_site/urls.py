@@ -8,7 +8,7 @@ from api.health import healthz
 from api.metrics import metrics_view
 from api.home import favicon
 from games import account_pages as game_account_pages
-from games import practice_pages
+from games.practice import pages as practice_pages
 from games.home_page import home
 from games.link_views import SeatLinkRotateView
 from notifications import account_pages as notification_account_pages

@@ -22,7 +22,8 @@ from django.views.decorators.http import require_http_methods
 from accounts.pages import private_page
 from core.errors import DomainError
 from core.text import listed
-from games import practice_selectors, services
+from games import services
+from games.practice import selectors as practice_selectors
 from games.models import Game, Seat
 from games.presentation import bot_choice_label, bot_the, bot_title
 from games.services import MAX_SEATS

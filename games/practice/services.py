@@ -26,12 +26,13 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
-from django.utils.module_loading import import_string
 
 from accounts.services import system_account_get
 from core.db import retry_when_database_locked
 from core.text import listed
-from games import errors, practice_selectors, replays, selectors
+from games import errors, replays, selectors
+from games.extensions import extensions
+from games.practice import selectors as practice_selectors
 from games.models import Game, GameEvent, Seat
 from games.services.change import GameWrites
 from games.services.lifecycle import MAX_SEATS, deal_and_start
@@ -182,7 +183,7 @@ def _sandbox_rng() -> random.Random:
 def _counts_in_competition(game: Game) -> bool:
     if game.rated:
         return True
-    return any(import_string(path)(game.pk) for path in settings.GAME_COMPETITION_CHECKS)
+    return any(extension.counts_in_competition(game.pk) for extension in extensions())
 
 
 # How far back a sandbox of a sandbox (of a sandbox ...) is followed to its real game.

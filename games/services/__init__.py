@@ -22,7 +22,8 @@ The package is split along its seams; the names below are what its callers use:
 - ``outbox``: dispatch, claims, redelivery;
 - ``account_cleanup``: what a disabled or erased account leaves behind;
 - ``periodic``: the beat's jobs recording when they ran;
-- ``practice``: practice games against bots, sandboxes;
+- ``games.practice.services`` (re-exported here): practice games against
+  bots, sandboxes;
 - ``bot_turns``: the bots' turns, one move per task, fairly across accounts.
 """
 
@@ -83,7 +84,7 @@ from games.services.outbox import (
 )
 from games.services.periodic import periodic_run_mark
 from games.services.plans import plan_clear, plan_store
-from games.services.practice import (
+from games.practice.services import (
     bot_names,
     practice_game_create,
     sandbox_bots_allowed,

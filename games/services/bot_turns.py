@@ -35,7 +35,8 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from core.db import retry_when_database_locked
-from games import errors, practice_selectors
+from games import errors
+from games.practice import selectors as practice_selectors
 from games.models import BotTurn, Game, PlayedBy
 from games.services.change import PLAY_FIELDS, game_change, game_lock
 from games.services.moves import move_submit

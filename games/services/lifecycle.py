@@ -20,7 +20,8 @@ from django.utils.translation import gettext, ngettext
 
 from core.db import retry_when_database_locked
 from core.text import listed
-from games import errors, practice_selectors, selectors
+from games import errors, selectors
+from games.practice import selectors as practice_selectors
 from games.models import Game, GameEvent, Seat
 from games.results import ResultReason
 from games.services.change import GameWrites, game_change, refresh_from

@@ -19,7 +19,8 @@ from tests.games.game_helpers import client_for, start_two_player_game
 from tests.games.test_games_api import assert_problem
 
 from accounts.models import Player
-from games import practice_selectors, selectors, services
+from games import selectors, services
+from games.practice import selectors as practice_selectors
 from games.models import BotTurn, Game, Move, PlayedBy, Seat
 from games.tasks import play_bots
 

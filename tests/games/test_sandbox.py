@@ -21,7 +21,7 @@ from tests.games.test_games_api import assert_problem
 
 from games import services
 from games.models import BotTurn, Game, GameEvent, Seat
-from games.services import practice
+from games.practice import services as practice
 
 
 def _seat_index(game: Game, user: Any) -> int:
