@@ -7,7 +7,9 @@ version does not move, so a move chosen on it is still accepted) are written in
 one transaction, and the consumers (stream, webhooks, email) hear of it as of any
 event. The event names people by user id; its ``text`` is blanked wherever it was
 copied (the outbox row, the accounts' stream rows) when a moderator hides the line
-or its author's account is erased.
+or its author's account is erased, each by the app that owns the rows
+(``games.services.game_events_redact``, ``streams.redaction``,
+``notifications.inbound.redaction``): this app writes only its own tables.
 """
 
 from __future__ import annotations
@@ -38,9 +40,11 @@ from games.models import Game, GameEvent, ModerationEntry
 from games.moderation import moderation_entry_record
 from games.selectors import game_get_visible
 from games.services import game_change
+from games.services.redaction import Redaction, game_events_redact
 from notifications.email.services import notify
-from notifications.models import InboundMessage, Notification, PendingConfirmation
-from streams.models import StreamEvent
+from notifications.inbound.redaction import inbound_says_forget_account
+from notifications.models import Notification
+from streams.redaction import stream_events_redact
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -175,17 +179,12 @@ def chat_message_report(*, game_id: str, message_id: int, user: User, reason: st
     return report
 
 
-def _copies_blank(message_ids: list[int], **marks: Any) -> None:
+def _copies_blank(message_ids: list[int], mark: Redaction) -> None:
     """Blank the text of these lines' ``chat`` events wherever it was copied: the
-    outbox rows (what webhooks send) and the accounts' stream rows."""
-    if not message_ids:
-        return
-    for event in GameEvent.objects.filter(kind=GameEvent.Kind.CHAT, payload__message_id__in=message_ids):
-        event.payload = {**event.payload, "text": "", **marks}
-        event.save(update_fields=["payload"])
-    for row in StreamEvent.objects.filter(kind=GameEvent.Kind.CHAT, data__message_id__in=message_ids):
-        row.data = {**row.data, "text": "", **marks}
-        row.save(update_fields=["data"])
+    outbox rows (what webhooks send) and the accounts' stream rows. Each app
+    blanks its own rows."""
+    game_events_redact(message_ids=message_ids, mark=mark)
+    stream_events_redact(message_ids=message_ids, mark=mark)
 
 
 def chat_message_hide(*, message_id: int, by_user: User, reason: str, now: datetime | None = None) -> bool:
@@ -210,7 +209,7 @@ def chat_message_hide(*, message_id: int, by_user: User, reason: str, now: datet
         message.hidden_at, message.hidden_by_id, message.hidden_reason = now, by_user.pk, entry.reason
         message.save(update_fields=["hidden_at", "hidden_by_id", "hidden_reason"])
         ChatReport.objects.filter(message=message, resolved_at__isnull=True).update(resolved_at=now)
-        _copies_blank([message.pk], hidden=True)
+        _copies_blank([message.pk], "hidden")
     return True
 
 
@@ -229,17 +228,11 @@ def chat_forget_account(*, user_id: int) -> int:
     their reasons. Returns how many lines were blanked."""
     ids = list(ChatMessage.objects.filter(author_id=user_id).values_list("pk", flat=True))
     ChatMessage.objects.filter(pk__in=ids).update(text="", author_erased=True)
-    _copies_blank(ids, erased=True)
+    _copies_blank(ids, "erased")
     ChatReport.objects.filter(reporter_id=user_id).update(reason="")
     # The answer to a say by email keeps the line until it is sent (chat.emails), and
     # a say from a sender not yet proven keeps it until confirmed: neither outlives them.
-    for inbound in InboundMessage.objects.filter(user_id=user_id, reply__done="say"):
-        inbound.reply = {**inbound.reply, "said": ""}
-        inbound.save(update_fields=["reply"])
-    for inbound in InboundMessage.objects.filter(user_id=user_id, reply__details__kind="say"):
-        inbound.reply = {**inbound.reply, "details": {**inbound.reply["details"], "argument": ""}}
-        inbound.save(update_fields=["reply"])
-    PendingConfirmation.objects.filter(user_id=user_id, details__kind="say").delete()
+    inbound_says_forget_account(user_id=user_id)
     return len(ids)
 
 
