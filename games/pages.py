@@ -47,7 +47,7 @@ from games.errors import GameNotFound
 from games.models import Game, Move, Seat
 from games.page_panels import game_page_panels
 from games.page_session import LoginNeeded, Viewer, page_viewer, seat_forget, seat_remember
-from games.plan_pages import plan_panel, plan_text_store
+from games.plans.pages import plan_panel, plan_text_store
 from games.presentation import board_context, bot_the, bot_title, bot_title_plural, seat_words
 from games.table import move_kinds
 
@@ -455,7 +455,7 @@ def _play(request: HttpRequest, viewer: Viewer, seat: Seat) -> HttpResponse:
 
 
 def _plan(request: HttpRequest, viewer: Viewer, seat: Seat) -> HttpResponse:
-    """Store the plan in the page's box, or clear it (games.plan_pages)."""
+    """Store the plan in the page's box, or clear it (games.plans.pages)."""
     text = "" if request.POST.get("action") == "plan_clear" else request.POST.get("plan", "")
     try:
         version = int(request.POST.get("version", ""))

@@ -1,6 +1,7 @@
 from django.urls import path
 
-from games import plan_views, views
+from games import views
+from games.plans import views as plan_views
 from games.practice import views as practice_views
 
 app_name = "games"

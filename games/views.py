@@ -39,7 +39,8 @@ from api.pagination import LimitOffsetPagination
 from api.representation import representation_for
 from core.db import retry_when_database_locked
 from core.errors import DomainError
-from games import plan_selectors, selectors, services
+from games import selectors, services
+from games.plans import selectors as plan_selectors
 from games.permissions import CanSeeGame
 from games.export_extras import game_export_extras
 from games.errors import (

@@ -83,7 +83,7 @@ from games.services.outbox import (
     game_events_redeliver,
 )
 from games.services.periodic import periodic_run_mark
-from games.services.plans import plan_clear, plan_store
+from games.plans.services import plan_clear, plan_store
 from games.practice.services import (
     bot_names,
     practice_game_create,

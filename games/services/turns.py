@@ -27,7 +27,7 @@ from core.queue import task_send
 
 from games import errors
 from games.models import BotDispatchPending, BotTurn, Game, GameEvent, GamePause, Move, PlayedBy, Seat
-from games.plan_lines import plan_fire, plan_stored
+from games.plans.lines import plan_fire, plan_stored
 from games.results import GameResult, ResultReason, result_from_outcome, result_last_standing, result_person_left
 from games.services.change import GameWrites
 

@@ -9,7 +9,9 @@ answer (kind ``reply_plan``) lists the plan as stored.
 A plan is its owner's alone: the message's record keeps the word "plan" as its
 command, never the lines, and the answer reads the plan from the seat when it is
 written. Every later email about the game to the plan's owner says what the plan
-did in the last round (``plan_section``).
+did in the last round (``plan_section``). The email stores and clears plans
+through ``games.services`` and fires none: a plan fires in the turn machinery,
+inside the change that applies the move before its seat's turn (``games.plans``).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from core.errors import InvalidInput
 from engine.grammar import grammar_for, plan_text_read, word_key
 from games import errors as game_errors
 from games.models import Game, Seat
-from games.plan_lines import PlanOutcome, line_rows, outcome_sentence, plan_stored
+from games.plans.lines import PlanOutcome, line_rows, outcome_sentence, plan_stored
 from games.services import plan_clear, plan_store
 from notifications.email.render import EmailSection, KindContext, email_section_register, renderer, renderer_for, seat_of
 from notifications.inbound import CommandKind, InboundEmail

@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 
 from games import moderation, services
 from games.models import Game, Move, PlayedBy, Seat
-from games.plan_lines import line_matches
+from games.plans.lines import line_matches
 from tests.games.game_helpers import make_player
 
 pytestmark = pytest.mark.django_db

@@ -1,5 +1,6 @@
 """Reads of conditional moves ("plans", docs/plans.md): a seat's own plan, for
-its holder alone, and which moves came from a plan, once the game is over."""
+its holder alone, and which moves came from a plan, once the game is over.
+Where a plan fires: ``games.plans``."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import TYPE_CHECKING, TypedDict
 
 from games import errors
 from games.models import Game, Move, Seat
-from games.plan_lines import PlanLine, PlanOutcome, plan_stored
+from games.plans.lines import PlanLine, PlanOutcome, plan_stored
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User

@@ -1,6 +1,6 @@
 """The plan endpoint's bodies (docs/plans.md): what a player sends and reads back.
 
-The lines a player sends are checked by ``games.plan_lines.plan_read``, which
+The lines a player sends are checked by ``games.plans.lines.plan_read``, which
 names each error by its path (``lines[0].next[1].then``); the serializers here
 check the envelope and describe the lines in the schema."""
 
@@ -11,7 +11,7 @@ from typing import Any
 from rest_framework import serializers
 
 from api.serializers import JSONIntegerField, StrictInputSerializer
-from games.plan_lines import MAX_DEPTH, MAX_LINES
+from games.plans.lines import MAX_DEPTH, MAX_LINES
 
 
 class PlanLineSerializer(serializers.Serializer[Any]):

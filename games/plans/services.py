@@ -1,5 +1,5 @@
 """A seat's conditional moves ("plans", docs/plans.md): storing and clearing
-them. They are fired by the turn machinery (``games.services.turns.plan_play``).
+them. Where they fire: ``games.plans``.
 
 Storing a plan changes nothing anyone else sees: no version, no event, so that
 nobody learns that a plan exists. The game's row is locked all the same, so a
@@ -18,7 +18,7 @@ from core.db import retry_when_database_locked
 from core.errors import InvalidInput
 from games import errors
 from games.models import Game
-from games.plan_lines import PlanLine, plan_read
+from games.plans.lines import PlanLine, plan_read
 from games.services.change import game_change
 from games.services.moves import move_languages, version_check
 from games.services.turns import joined_seat, state_of

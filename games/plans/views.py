@@ -1,5 +1,5 @@
 """``/api/v1/games/{id}/plan/``: a seat's conditional moves (docs/plans.md), for
-its holder alone."""
+its holder alone. Where a plan fires: ``games.plans``."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ from rest_framework.views import APIView
 
 from accounts.permissions import CanReadOrPlay, request_user
 from core.errors import InvalidInput
-from games import plan_selectors, selectors, services
+from games import selectors, services
+from games.plans import selectors as plan_selectors
 from games.errors import AlreadyResigned, GameNotActive, GameNotFound, NotAPlayer, PlanOnYourTurn, StaleVersion
-from games.plan_serializers import PlanInputSchemaSerializer, PlanInputSerializer, PlanSerializer
+from games.plans.serializers import PlanInputSchemaSerializer, PlanInputSerializer, PlanSerializer
 from games.schema import GAME_ID_PARAMETER, game_problems
 from games.views import move_languages_of
 

@@ -5,8 +5,8 @@ fires.
 A plan is a list of lines ``{"if": A, "then": B, "next": [...]}``: when the move
 before the seat's turn matches A, B is played for the seat and the line's
 ``next`` lines become the plan. No database here: the services store plans on
-the seat (``games.services.plans``) and the turn machinery fires them
-(``games.services.turns.autoplay``).
+the seat (``games.plans.services``) and the turn machinery fires them: where
+and when, ``games.plans`` says once.
 """
 
 from __future__ import annotations
