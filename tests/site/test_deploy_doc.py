@@ -1,4 +1,4 @@
-"""docs/deploy.md and the README's production commands hold: the env file they write
+"""docs/deploy.md and its production commands hold: the env file they write
 reads the same in systemd and in a shell, and passes `check --deploy`; gunicorn is
 run with the shipped config and one worker count; the settings table says which
 process reads each setting; Redis examples never give the tests the broker's database."""
@@ -17,6 +17,7 @@ from tests.site.test_settings_from_environment import run_manage
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = (ROOT / "docs" / "deploy.md").read_text()
 README = (ROOT / "README.md").read_text()
+TESTING = (ROOT / "docs" / "testing.md").read_text()
 PROCESSES = {"web", "worker", "beat", "smtpd", "none"}
 
 # A line both readers take the same way: KEY=value, the value bare (no character a
@@ -80,7 +81,7 @@ def gunicorn_commands(text: str) -> list[str]:
 
 def test_gunicorn_is_started_with_the_shipped_config_and_its_worker_count_everywhere() -> None:
     commands = gunicorn_commands(README) + gunicorn_commands(DEPLOY)
-    assert len(commands) >= 4, commands  # README, the table, step 6, the systemd unit
+    assert len(commands) >= 4, commands  # "Running in production", the table, step 6, the systemd unit
     for command in commands:
         assert "-c splendor_site/gunicorn_conf.py" in command, command
         assert "--workers" not in command.split("#")[0], command  # the count lives in the config
@@ -123,7 +124,9 @@ def test_each_variable_in_the_deploy_table_is_a_setting() -> None:
 def test_no_example_gives_the_tests_the_brokers_or_the_caches_redis_database() -> None:
     conftest = (ROOT / "tests" / "conftest.py").read_text()
     ci = (ROOT / ".ci" / "run").read_text()
-    texts = {"README.md": README, "docs/deploy.md": DEPLOY, "tests/conftest.py": conftest, ".ci/run": ci}
+    texts = {
+        "README.md": README, "docs/testing.md": TESTING, "docs/deploy.md": DEPLOY, "tests/conftest.py": conftest, ".ci/run": ci,
+    }  # fmt: skip
     service_dbs = {
         db for text in texts.values()
         for db in re.findall(r"(?:CELERY_BROKER_URL|CACHE_URL)[=`' |a-z]*redis://[^/\s`]+/(\d+)", text)
