@@ -1,5 +1,5 @@
 """What the table-talk services refuse, as domain errors (codes are a contract
-with clients: docs/api.md, "Table talk")."""
+with clients: docs/chat.md, "Table talk")."""
 
 from __future__ import annotations
 

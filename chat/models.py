@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-# The longest message, in characters (docs/api.md, "Table talk").
+# The longest message, in characters (docs/chat.md, "Table talk").
 MAX_MESSAGE_LENGTH = 500
 MAX_REPORT_REASON_LENGTH = 500
 

@@ -1,7 +1,7 @@
 """Reads of table talk: who may read or write which thread, the lines as each
 reader may see them, who hears of a new line, and the lines a game email carries.
 
-Who may do what (docs/api.md, "Table talk"):
+Who may do what (docs/chat.md, "Table talk"):
 
 - The players' thread: read and written by the game's players (a joined seat);
   read by moderators (``games.moderate_game``), as they read games.

@@ -1,4 +1,4 @@
-"""Thin views of the table-talk API (docs/api.md, "Table talk")."""
+"""Thin views of the table-talk API (docs/chat.md, "Table talk")."""
 
 from __future__ import annotations
 

@@ -71,7 +71,7 @@ class Game(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_created"
     )
-    # The time control (docs/api.md, "Clocks"): stored in seconds. move_timeout_hours
+    # The time control (docs/api.md, "Clocks and timeouts"): stored in seconds. move_timeout_hours
     # is kept for older clients and reads: the whole hours of move_seconds.
     move_timeout_hours = models.PositiveIntegerField(default=72)
     move_seconds = models.PositiveIntegerField(default=72 * 3600)

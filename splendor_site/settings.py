@@ -639,7 +639,7 @@ GAME_EXPORT_EXTRAS: list[str] = ["chat.selectors.game_export_chat"]
 # it is played (games.services.sandbox_create), as a rated game's has none.
 GAME_COMPETITION_CHECKS: list[str] = ["leagues.selectors.game_is_league_game"]
 
-# --- Table talk (docs/api.md, "Table talk") ------------------------------------
+# --- Table talk (docs/chat.md, "Table talk") ------------------------------------
 
 # At most this many chat messages a minute per person, all games together.
 CHAT_MESSAGES_PER_MINUTE = env_int("CHAT_MESSAGES_PER_MINUTE", 10, minimum=1)

@@ -69,7 +69,8 @@ def stream_recent_heads(*, since: datetime) -> dict[int, int]:
 
 def stream_snapshot(*, user_id: int) -> dict[str, Any]:
     """The account's open and active games and whose turn it is, and the invitations
-    it has not answered (docs/stream.md, "snapshot"). No board: nothing hidden."""
+    it has not answered (docs/stream.md, "Event ids, reconnecting and the
+    snapshot"). No board: nothing hidden."""
     live = (Game.Status.OPEN, Game.Status.ACTIVE)
     seats = (
         Seat.objects.filter(user_id=user_id, game__status__in=live, game__kind=Game.Kind.REAL)

@@ -359,7 +359,7 @@ def test_when_one_player_is_left_standing_they_win(alice: Any, bob: Any, charlie
 
 
 def test_a_player_who_runs_out_of_time_is_resigned_by_the_sweeper(alice: Any, bob: Any, settings: Any) -> None:
-    # forfeit_after 1 and no vacation days: the first missed deadline forfeits (docs/api.md, "Clocks").
+    # forfeit_after 1 and no vacation days: the first missed deadline forfeits (docs/api.md, "Clocks and timeouts").
     settings.VACATION_DAYS_PER_YEAR = 0
     active_game = services.game_create(creator=alice, seats=2, invited=[bob], forfeit_after=1)
     services.seat_join(game=active_game, user=bob)
