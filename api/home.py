@@ -1,5 +1,5 @@
 """The favicon: browsers ask every site for /favicon.ico. (The home page, ``/``,
-reads the player's games, so it is games.home_page.)"""
+reads the player's games, so it is front.home.)"""
 
 from __future__ import annotations
 

@@ -13,11 +13,12 @@ consumers, play by email, and the player's choices about all of it.
 At the top, what the app as a whole has: the models, the admin, the API
 (``urls``, ``views``, ``serializers``: preferences and mutes), the pages behind
 the links in game email (``page_urls``, ``pages``: unsubscribe and the
-invitation opt-out), the account settings page (``account_pages``, which combines
-accounts, games and notifications), and ``addresses`` (address digests and
+invitation opt-out), and ``addresses`` (address digests and
 redaction, shared by the channels). Each channel registers its kinds of email
 with ``notifications.email.render.renderer``; apps.py imports the modules that
-register something.
+register something. The account settings and new-game pages, which combine
+accounts, games and notifications, are front's (front.account_settings,
+front.new_game).
 
 Sign-up codes are sent by the accounts services, not from here.
 """

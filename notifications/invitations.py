@@ -1,5 +1,5 @@
 """A new game that invites players by username or by email address, for the
-new-game page (notifications.new_game_page).
+new-game page (front.new_game).
 
 Inviting by address is this app's part: an address with an active account gets
 the usual invitation (a reserved seat, games.services.game_create); any other

@@ -7,15 +7,12 @@ from accounts.language import language_set
 from api.health import healthz
 from api.metrics import metrics_view
 from api.home import favicon
-from games import account_pages as game_account_pages
-from games.practice import pages as practice_pages
-from games.home_page import home
 from games.link_views import SeatLinkRotateView
-from notifications import account_pages as notification_account_pages
-from notifications import new_game_page
 
 urlpatterns = [
-    path("", home, name="home"),
+    # The site's own pages that combine apps (front.urls): the home page, and the
+    # account pages of games, invitations and settings under /accounts/.
+    path("", include("front.urls")),
     path("favicon.ico", favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
@@ -40,19 +37,7 @@ urlpatterns = [
     path("api/v1/", include("notifications.urls")),
     # Pages behind the links in game email (unsubscribe, invitation opt-out); HTML.
     path("notifications/", include("notifications.page_urls")),
-    # The account pages, for people who play in a browser (HTML): accounts.pages,
-    # and the ones that combine apps (games.account_pages, notifications.account_pages).
-    path("accounts/games/", game_account_pages.my_games, name="accounts-games"),
-    path("accounts/games/new/", new_game_page.new_game, name="accounts-new-game"),
-    path("accounts/games/practice/", practice_pages.practice, name="accounts-practice"),
-    path("accounts/games/open/", game_account_pages.open_games, name="accounts-open-games"),
-    path("accounts/games/open/<str:game_id>/join/", game_account_pages.open_game_join, name="accounts-open-game-join"),
-    path("accounts/games/<str:game_id>/accept/", game_account_pages.invitation_answer, {"answer": "accept"},
-         name="accounts-invitation-accept"),
-    path("accounts/games/<str:game_id>/decline/", game_account_pages.invitation_answer, {"answer": "decline"},
-         name="accounts-invitation-decline"),
-    path("accounts/vacation/", game_account_pages.vacation, name="accounts-vacation"),
-    path("accounts/settings/", notification_account_pages.account_settings, name="accounts-settings"),
+    # The account pages of accounts alone (accounts.pages); those that combine apps are front's.
     path("accounts/", include("accounts.page_urls")),
     # An account's deadlines calendar, /calendar/<secret>.ics (calendars.views); iCalendar, not the API.
     path("", include("calendars.urls")),

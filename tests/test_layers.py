@@ -2,6 +2,7 @@
 against the project's one-way dependencies (docs/architecture.md, "Layers").
 
     splendor_site      wiring on top: settings, URLs, the Celery app, WSGI/ASGI
+    front              the site's own pages that combine apps (nothing but the wiring imports it)
     leagues, notifications, webhooks, streams, chat, calendars  ->  games  ->  accounts
     api                HTTP plumbing below the apps (imports no app)
     core               domain errors and database helpers (no app, no HTTP)
@@ -21,7 +22,7 @@ from tests.import_graph import import_cycle, imports_between, write_package
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = (
     "engine", "core", "api", "accounts", "games", "notifications", "webhooks", "leagues", "streams", "chat", "calendars",
-    "splendor_site",
+    "front", "splendor_site",
 )
 APPS = ("accounts", "games", "notifications", "webhooks", "leagues", "streams", "chat", "calendars")
 # Modules that hold the domain: they never speak HTTP.
@@ -72,6 +73,8 @@ def _forbidden(module: str, imported: str) -> str | None:
     if own in APPS or own in ("engine", "core", "api"):
         if other == "splendor_site":
             return "nothing imports splendor_site: it is the wiring on top"
+    if other == "front" and own not in ("front", "splendor_site"):
+        return "front is on top: only splendor_site's wiring imports it"
     if own == "accounts" and other in ("games", "notifications", "webhooks", "leagues", "streams", "chat", "calendars"):
         return "games may use accounts, never the reverse (accounts sends signals instead)"
     if own == "games" and other in ("notifications", "webhooks", "leagues", "streams", "chat", "calendars"):

@@ -1,8 +1,8 @@
 """The practice page for a logged-in player in a browser (/accounts/games/practice/):
 a form that starts a game against one to three of the service's bots
 (games.services.practice_game_create), and the player's practice games and
-sandboxes, listed apart from My games. Mounted by splendor_site.urls beside the
-other account pages (games.account_pages); a sandbox is made from a game's own
+sandboxes, listed apart from My games. Mounted by front.urls beside the
+other account pages (front.my_games); a sandbox is made from a game's own
 page ("Try this position", games.pages.game_sandbox_page).
 """
 

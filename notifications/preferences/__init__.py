@@ -7,6 +7,6 @@
 - ``receivers``: a new time zone moves the next digest (accounts' signal).
 - ``admin``: the admin of preferences and mutes, through the services.
 
-The API (notifications.views) and the settings page (notifications.account_pages)
+The API (notifications.views) and the settings page (front.account_settings)
 call the services.
 """

@@ -1,7 +1,8 @@
 """The settings page for a logged-in player in a browser (/accounts/settings/):
 time zone and the deadlines calendar's address (accounts), email preferences
-(notifications.preferences) and the vacation summary (games). It combines all three, so it lives in the app above
-them; taking vacation is the games page's (games.account_pages.vacation).
+(notifications.preferences) and the vacation summary (games). It combines all
+three, so it lives in front, the app above them; taking vacation is My games'
+page (front.my_games.vacation).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from accounts import services as account_services
 from accounts.forms import LanguageForm, TimeZoneForm, errors_to_form
 from accounts.pages import private_page
 from core.errors import DomainError, InvalidInput
-from games.account_pages import VacationForm, player_zone, vacation_context
+from front.my_games import VacationForm, player_zone, vacation_context
 from notifications.models import Preferences
 from notifications.preferences.selectors import preferences_for
 from notifications.preferences.services import MAX_REMINDERS, preferences_update

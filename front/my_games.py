@@ -1,7 +1,8 @@
 """The account pages that read or change games, for a logged-in player in a
 browser: "my games" (whose turn, deadlines in the player's time zone, a link to
-each game's page) and vacation. Mounted under /accounts/ by splendor_site.urls;
-the pages of accounts (accounts.pages) cannot know games, so these live here.
+each game's page), open games, invitations and vacation. Mounted under
+/accounts/ by front.urls; the pages of accounts (accounts.pages) cannot know
+games, so these live in front, above both.
 """
 
 from __future__ import annotations

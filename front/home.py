@@ -2,8 +2,8 @@
 on the web, with sign-up, log-in and the API's documentation), and for a
 logged-in player the games waiting for them, with the way to "My games".
 
-It reads the player's games, so it lives in games (api, below the apps, keeps
-only the favicon).
+It reads the player's games and account, so it lives in front, the app of the
+site's own pages (api, below the apps, keeps only the favicon).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_cookie
 
 from accounts import services as account_services
+from front.my_games import game_row, player_zone
 from games import player_selectors
-from games.account_pages import game_row, player_zone
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -1,7 +1,7 @@
 """The new-game page for a logged-in player in a browser (/accounts/games/new/):
 variant, seats, the players to invite by username or email address, the clock,
 public and rated. It invites by address (notifications.invitations), so it lives
-in this app, above games and accounts.
+in front, above notifications, games and accounts.
 
 The form reads the input; one service creates the game; its domain errors are
 shown next to the field they are about. No answer depends on whether an address
