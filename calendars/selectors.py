@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from django.db.models import Exists, OuterRef, Prefetch, Q, Subquery
 
+from games.audience import real_games_q
 from games.models import Game, GameEvent, Move, Seat
 from leagues.models import Membership, Season
 from notifications.preferences.selectors import preferences_for
@@ -78,7 +79,7 @@ def turns_waiting(*, user: User) -> list[Turn]:
         .values("created_at")[:1]
     )
     games = (
-        Game.objects.filter(Exists(my_turn), status=Game.Status.ACTIVE, kind=Game.Kind.REAL)
+        Game.objects.filter(Exists(my_turn), real_games_q(), status=Game.Status.ACTIVE)
         .only("id", "variant", "version", "deadline_at", "turn_started_at", "started_at", "created_at", "to_move")
         .annotate(last_ply=Subquery(last_ply), last_change_at=Subquery(last_change))
         .prefetch_related(

@@ -18,6 +18,7 @@ from django.utils.html import escape
 from chat import selectors, services
 from chat.models import ChatMessage
 from chat.selectors import ChatLine
+from games.audience import game_has_table_talk
 from notifications.email.render import (
     EmailSection,
     KindContext,
@@ -54,7 +55,7 @@ def chat_section(notification: Notification) -> EmailSection | None:
     of a muted chat, not of a hidden spectators' thread; ``chat_email_lines_take``),
     or None."""
     game = notification.game
-    if game is None or game.is_practice or notification.kind in OWN_LINE_KINDS:
+    if game is None or not game_has_table_talk(game) or notification.kind in OWN_LINE_KINDS:
         return None
     if not any(seat.user_id == notification.user_id and seat.has_joined for seat in game.seats.all()):
         return None

@@ -1,4 +1,4 @@
-"""Table talk on the game page: the panel beside the board (settings.GAME_PAGE_PANELS)
+"""Table talk on the game page: the panel beside the board (chat.extension)
 and ``POST /games/<id>/chat/``, where its forms post (they work without
 JavaScript: each answers with a redirect back to the game page).
 
@@ -21,8 +21,9 @@ from django.views.decorators.http import require_POST
 from chat import errors, selectors, services
 from chat.models import MAX_MESSAGE_LENGTH, ChatMessage
 from core.errors import DomainError
+from games.audience import game_has_table_talk
 from games.page_panels import Panel
-from games.page_session import LoginNeeded, Viewer, page_viewer
+from games.pages.session import LoginNeeded, Viewer, page_viewer
 
 Thread = ChatMessage.Thread
 # The session key of what the last post left to show: a refusal and the text as typed.
@@ -42,7 +43,7 @@ def game_page_panel(request: HttpRequest, viewer: Viewer) -> Panel | None:
     thread (unless a player hid it), the form to write, the mute and hide toggles
     and a report button per line. Practice games have none."""
     game = viewer.game
-    if game.is_practice:
+    if not game_has_table_talk(game):
         return None
     reader = _reader(request, viewer)
     playing = viewer.seat is not None and viewer.seat.has_joined

@@ -156,7 +156,7 @@ def thread_listeners(*, game_id: str, thread: str, author_id: int | None) -> set
 
 def chat_event_recipients(event: GameEvent) -> set[int]:
     """Who a ``chat`` event reaches on the stream and by webhook
-    (settings.GAME_EVENT_RECIPIENTS): ``thread_listeners`` of its line."""
+    (chat.extension, games.audience): ``thread_listeners`` of its line."""
     payload: dict[str, Any] = event.payload if isinstance(event.payload, dict) else {}
     author = payload.get("author_id")
     return thread_listeners(
@@ -212,5 +212,5 @@ def chat_export(*, game: Game, user: User | AnonymousUser | None) -> list[ChatLi
 
 
 def game_export_chat(*, game: Game, user: User | AnonymousUser | None) -> dict[str, list[ChatLine] | None]:
-    """The ``chat`` part of the game's export (``settings.GAME_EXPORT_EXTRAS``)."""
+    """The ``chat`` part of the game's export (chat.extension)."""
     return {"chat": chat_export(game=game, user=user)}

@@ -36,6 +36,7 @@ from chat.models import (
 )
 from core.errors import InvalidInput
 from games import errors as game_errors
+from games.audience import game_has_table_talk
 from games.models import Game, GameEvent, ModerationEntry
 from games.moderation import moderation_entry_record
 from games.selectors import game_get_visible
@@ -97,7 +98,7 @@ def _rate_check(user_id: int, now: datetime) -> None:
 
 def _may_write(game: Game, user: User, thread: str) -> int | None:
     """The writer's seat index (None for a spectator), or the refusal."""
-    if game.is_practice:
+    if not game_has_table_talk(game):
         raise errors.ChatNotAllowed(gettext("Practice games and sandboxes have no table talk."))
     player = getattr(user, "player", None)
     if player is not None and player.is_suspended:

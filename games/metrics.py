@@ -20,6 +20,7 @@ from prometheus_client.metrics_core import Metric
 
 from core import metrics
 from engine import VARIANTS
+from games.extensions import event_consumers
 from games.models import Game, GameEvent, GameEventClaim, PeriodicRun
 
 Kind = GameEvent.Kind
@@ -99,7 +100,7 @@ def _outbox() -> Iterable[Metric]:
         labels=["consumer"],
     )
     recent = GameEvent.objects.filter(created_at__gte=oldest_kept)
-    for consumer in sorted(settings.GAME_EVENT_CONSUMERS):
+    for consumer in sorted(extension.name for extension in event_consumers()):
         done = GameEventClaim.objects.filter(event=OuterRef("pk"), consumer=consumer, done_at__isnull=False)
         row = recent.exclude(Exists(done)).aggregate(n=Count("pk"), oldest=Min("created_at"))
         unclaimed.add_metric([consumer], row["n"])

@@ -17,12 +17,12 @@ from django.conf import settings
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
-from django.utils.module_loading import import_string
 
 from accounts import selectors as accounts_selectors
 from accounts.models import ApiToken
 from accounts.selectors import AccountExport
 from games import errors
+from games.extensions import extensions
 from games.practice import selectors as practice_selectors
 from games.models import (
     Game,
@@ -150,7 +150,7 @@ class PlayerProfile(TypedDict):
     display_name: str
     joined_at: datetime
     games: dict[str, VariantRecord]
-    # Added by the apps named in settings.PLAYER_PROFILE_EXTRAS (leagues: ratings).
+    # Added by the extensions' player_profile_extra (leagues: ratings).
     ratings: NotRequired[dict[str, dict[str, float]]]
 
 
@@ -202,7 +202,7 @@ def game_get(*, game_id: str) -> Game:
 #
 # A public game is watched by anyone. A private one is seen only by its seat
 # holders (invited or joined), superusers, holders of ``games.moderate_game``, and
-# whoever a function named in settings.GAME_VISIBILITY_EXTRAS lets in (leagues:
+# whoever an extension's visibility_q lets in (leagues:
 # the admins of the game's league). To anyone else it does not exist: it is left
 # out of lists and answered as an unknown id, so that its existence is not told.
 # One exception keeps open seats joinable: a private game with an open seat may
@@ -218,14 +218,14 @@ def _sees_every_game(user: User | AnonymousUser | None) -> bool:
 
 
 def _seat_or_watch_q(user: User | AnonymousUser | None, *, open_seat: bool = False) -> Q:
-    """Public games, the user's own, those GAME_VISIBILITY_EXTRAS let them see,
+    """Public games, the user's own, those the extensions let them see,
     and (``open_seat``) open games with a seat anyone may take: no permission
     look-up, so that a player's own game costs no extra query."""
     visible = Q(public=True)
     if user is not None and user.is_authenticated and user.is_active:
         visible |= Q(Exists(Seat.objects.filter(game=OuterRef("pk"), user=user)))
-        for dotted_path in settings.GAME_VISIBILITY_EXTRAS:
-            visible |= import_string(dotted_path)(user)
+        for extension in extensions():
+            visible |= extension.visibility_q(user) or Q()
     if open_seat:
         taken = Seat.objects.filter(game=OuterRef("pk")).order_by().values("game").annotate(n=Count("pk")).values("n")
         visible |= Q(status=Game.Status.OPEN, seat_count__gt=Coalesce(Subquery(taken), 0))
@@ -514,10 +514,9 @@ def player_profile(*, username: str) -> PlayerProfile:
         "joined_at": player.user.date_joined,
         "games": player_game_record(user=player.user),
     }
-    # Apps above games add to the profile by a function named in settings (each
-    # takes the user id and returns keys to add), so that games imports none of them.
-    for dotted_path in settings.PLAYER_PROFILE_EXTRAS:
-        profile.update(import_string(dotted_path)(player.user.pk))
+    # Apps above games add to the profile through their extensions (games imports none).
+    for extension in extensions():
+        profile.update(extension.player_profile_extra(player.user.pk))  # type: ignore[typeddict-item]
     return profile
 
 

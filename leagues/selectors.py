@@ -11,6 +11,7 @@ from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.utils.translation import gettext
 
 from accounts import selectors as accounts_selectors
+from games.audience import real_games_q
 from games.models import Game, GameEvent, Move, PlayedBy
 from leagues.errors import LeagueNotFound, SeasonNotFound
 from leagues.models import League, LeagueGame, Membership, PlayerRating, Season
@@ -18,14 +19,14 @@ from leagues.models import League, LeagueGame, Membership, PlayerRating, Season
 
 def games_administered_q(user: User) -> Q:
     """The games of the leagues ``user`` administers, as a filter on games.Game:
-    named in settings.GAME_VISIBILITY_EXTRAS, so that a league's admins see its
+    leagues.extension's visibility_q, so that a league's admins see its
     private games as moderators do."""
     return Q(Exists(LeagueGame.objects.filter(game=OuterRef("pk"), season__league__admins=user)))
 
 
 def game_is_league_game(game_id: str) -> bool:
     """Whether a league's season scheduled the game: named in
-    settings.GAME_COMPETITION_CHECKS, so that games can tell a game that counts
+    leagues.extension's counts_in_competition, so that games can tell a game that counts
     (its sandbox has no bots while it is played) without importing leagues."""
     return LeagueGame.objects.filter(game_id=game_id).exists()
 
@@ -79,8 +80,8 @@ def reliability(*, user_id: int) -> float | None:
     for a player with no turns yet."""
     # Real games only: a practice game's moves say nothing of keeping to deadlines.
     played = Move.objects.filter(
+        real_games_q(prefix="game__"),
         played_by=PlayedBy.PLAYER,
-        game__kind=Game.Kind.REAL,
         game__seats__user_id=user_id,
         game__seats__index=F("seat"),
     ).count()
@@ -257,7 +258,7 @@ def ratings_for_user(*, user_id: int) -> dict[str, RatingView]:
 
 
 def player_ratings(user_id: int) -> dict[str, Any]:
-    """The public profile's extension (settings.PLAYER_PROFILE_EXTRAS): ``ratings``."""
+    """What the public profile gains (leagues.extension): ``ratings``."""
     return {"ratings": ratings_for_user(user_id=user_id)}
 
 

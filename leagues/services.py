@@ -21,6 +21,7 @@ from django.utils.translation import gettext, ngettext
 
 from games import moderation as game_moderation
 from games import services as game_services
+from games.audience import game_counts_in_ratings
 from games.models import Game, ModerationEntry, Seat
 from leagues import glicko2, scheduling, selectors, signals
 from leagues.errors import (
@@ -517,7 +518,7 @@ def ratings_apply_game(*, game_id: str, now: datetime | None = None) -> bool:
     now = now or timezone.now()
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
-        if not game.rated or game.is_practice or game.status != Game.Status.FINISHED or not isinstance(game.result, dict):
+        if not game_counts_in_ratings(game) or game.status != Game.Status.FINISHED or not isinstance(game.result, dict):
             return False
         if RatedGame.objects.filter(game=game).exists():
             return False

@@ -8,8 +8,8 @@ class NotificationsConfig(AppConfig):
 
     def ready(self) -> None:
         # Each channel's modules that register something when imported: Celery
-        # tasks (Celery finds only modules named <app>.tasks by itself, and the
-        # outbox's consumers must be registered to run inline when
+        # tasks (Celery finds only modules named <app>.tasks by itself, and those
+        # queued by name must be registered to run inline when
         # CELERY_TASK_ALWAYS_EAGER is on), receivers of other apps' signals, and
         # the renderers of each kind of email (notifications.email.render.renderer).
 
@@ -33,6 +33,13 @@ class NotificationsConfig(AppConfig):
         import notifications.inbound.provider_webhook  # noqa: F401
         import notifications.inbound.reply_emails  # noqa: F401
         import notifications.inbound.tasks  # noqa: F401
+
+        # Its part in games: the outbox consumers "email" and "reminders".
+        from games.extensions import extensions_register
+        from notifications.extension import EmailExtension, RemindersExtension
+
+        extensions_register(EmailExtension())
+        extensions_register(RemindersExtension())
 
         # The series of the emails' and replies' counters, at 0 from the first scrape.
         from core import metrics

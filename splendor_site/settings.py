@@ -97,6 +97,7 @@ INSTALLED_APPS = [
     "streams",
     "chat",
     "calendars",
+    "front",  # the site's own pages that combine apps, on top of them
     "anymail",
     # The wiring layer: management commands only (serve, bench_make_games), no models.
     "splendor_site.apps.SiteConfig",
@@ -492,17 +493,9 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     },
 }
 
-# The outbox's consumers: consumer name -> the Celery task, by name, that takes
-# one GameEvent id. games queues them on commit without importing them; each
-# consumer claims each event for itself (games.models.GameEventClaim). See
-# docs/events.md.
-GAME_EVENT_CONSUMERS: dict[str, str] = {
-    "email": "notifications.tasks.consume_event",
-}
 
 # --- Webhooks (docs/webhooks.md) ------------------------------------------------
 
-GAME_EVENT_CONSUMERS["webhooks"] = "webhooks.tasks.consume_event"
 # Webhooks go to public addresses only; tests (and a developer's machine) may
 # allow loopback. Private, link-local and the rest are never allowed.
 WEBHOOKS_ALLOW_LOOPBACK = env_bool("WEBHOOKS_ALLOW_LOOPBACK", False)
@@ -569,8 +562,6 @@ CELERY_BEAT_SCHEDULE["notifications-send-due-digests"] = {
     "schedule": float(DIGEST_SWEEP_SECONDS),
     "options": {"expires": DIGEST_SWEEP_SECONDS},
 }
-# Writes each turn's reminders when the turn starts.
-GAME_EVENT_CONSUMERS["reminders"] = "notifications.reminder_tasks.schedule_for_event"
 
 # Play by email (docs/email.md, "Playing by email"): replies to game email, read by
 # `manage.py smtpd`, the email provider's inbound webhook (/anymail/<esp>/inbound/,
@@ -618,36 +609,10 @@ if INBOUND_IMAP_HOST:
         "options": {"expires": INBOUND_IMAP_POLL_SECONDS},
     }
 
-# --- leagues and ratings (docs/leagues.md) ------------------------------------
-
-# Applies Glicko-2 ratings when a rated game ends (leagues.tasks.consume_event).
-GAME_EVENT_CONSUMERS["ratings"] = "leagues.tasks.consume_event"
-# Functions (dotted paths) that add keys to the public player profile: each takes a
-# user id and returns a dict. games imports them by name, so it imports no app above it.
-PLAYER_PROFILE_EXTRAS: list[str] = ["leagues.selectors.player_ratings"]
-# Functions (dotted paths) that let more people see private games: each takes a user
-# and returns a filter (Q) on games.Game; games.selectors.game_visible_q ORs them in.
-GAME_VISIBILITY_EXTRAS: list[str] = ["leagues.selectors.games_administered_q"]
-# Functions (dotted paths) that add a panel to the game page: each takes the request and
-# the page's viewer and returns a template and its context, or None (games.page_panels).
-GAME_PAGE_PANELS: list[str] = ["chat.pages.game_page_panel"]
-# Functions (dotted paths) that add parts to a game's export (GET .../export/): each
-# takes the game and the reader and returns the keys it adds (games.export_extras).
-GAME_EXPORT_EXTRAS: list[str] = ["chat.selectors.game_export_chat"]
-# Functions (dotted paths) that tell whether a game counts in a competition: each
-# takes a game id and returns a bool. A sandbox of such a game has no bots while
-# it is played (games.services.sandbox_create), as a rated game's has none.
-GAME_COMPETITION_CHECKS: list[str] = ["leagues.selectors.game_is_league_game"]
-
 # --- Table talk (docs/chat.md, "Table talk") ------------------------------------
 
 # At most this many chat messages a minute per person, all games together.
 CHAT_MESSAGES_PER_MINUTE = env_int("CHAT_MESSAGES_PER_MINUTE", 10, minimum=1)
-# Who an event of these kinds reaches on the stream and by webhook, instead of the
-# game's players: a function (dotted path) that takes the event and returns user ids.
-GAME_EVENT_RECIPIENTS: dict[str, str] = {"chat": "chat.selectors.chat_event_recipients"}
-# The email for each line, for a player who asked for one (chat.emails).
-GAME_EVENT_CONSUMERS["chat"] = "chat.tasks.consume_event"
 
 # --- Redis (optional; used by tests marked `redis` and by operators) -----------
 

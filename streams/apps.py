@@ -7,8 +7,9 @@ class StreamsConfig(AppConfig):
     verbose_name = "Event stream"
 
     def ready(self) -> None:
-        # games imports no consumer: the stream's rows are written through its hook.
-        from games.services import game_events_writer_register
-        from streams import receivers, services, tasks  # noqa: F401  (tasks: registered in every process)
+        # games imports no consumer: the stream's rows are written through its extension.
+        from games.extensions import extensions_register
+        from streams import receivers, tasks  # noqa: F401  (tasks: registered in every process)
+        from streams.extension import StreamsExtension
 
-        game_events_writer_register(services.stream_events_write)
+        extensions_register(StreamsExtension())

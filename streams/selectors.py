@@ -8,6 +8,7 @@ from typing import Any, TypedDict
 
 from django.db.models import Max
 
+from games.audience import real_games_q
 from games.models import Game, Seat
 from streams.models import StreamConnection, StreamCursor, StreamEvent
 
@@ -73,7 +74,7 @@ def stream_snapshot(*, user_id: int) -> dict[str, Any]:
     snapshot"). No board: nothing hidden."""
     live = (Game.Status.OPEN, Game.Status.ACTIVE)
     seats = (
-        Seat.objects.filter(user_id=user_id, game__status__in=live, game__kind=Game.Kind.REAL)
+        Seat.objects.filter(real_games_q(prefix="game__"), user_id=user_id, game__status__in=live)
         .select_related("game")
         .order_by("game__created_at", "game_id")
     )

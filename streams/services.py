@@ -1,8 +1,8 @@
 """Writing each account's stream: the events of a game change as each account in it
 may see them, and ``your_turn`` for the seat to move; opening and reading a stream.
 
-``stream_events_write`` runs inside the change's transaction (the hook
-``games.services.game_events_writer_register``), so the stream holds exactly the
+``stream_events_write`` runs inside the change's transaction (this app's
+extension, streams.extension), so the stream holds exactly the
 changes that were stored, in their order. Ids are assigned under each account's
 ``StreamCursor`` row lock (taken in user id order, the last thing the change does),
 so one account's events become visible in id order.
@@ -19,9 +19,9 @@ from typing import Any
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
-from django.utils.module_loading import import_string
 
 import engine
+from games.audience import event_audience
 from games.models import Game, GameEvent, Seat
 from streams import bus, selectors
 from streams.models import StreamConnection, StreamCursor, StreamEvent
@@ -29,33 +29,12 @@ from streams.selectors import Frame
 
 logger = logging.getLogger(__name__)
 
-# Payload keys that name the people an event concerns besides the seats' players
-# (an invitee, a player who left, the one a seat was handed to). A moderator's
-# ``by_user_id`` is not among them: moderating a game does not subscribe to it.
-_PEOPLE_KEYS = ("user_id", "creator_id", "old_user_id", "new_user_id")
 # A change with one of these may have made it someone's turn (docs/stream.md).
 _TURN_KINDS = frozenset(
     {"game_started", "move_played", "seat_resigned", "seat_replaced", "turn_timed_out", "game_adjudicated"}
 )
 # Events read from the database at once while replaying or catching up.
 READ_BATCH = 200
-
-
-def _people(event: GameEvent) -> set[int]:
-    payload = event.payload if isinstance(event.payload, dict) else {}
-    named = {payload.get(key) for key in _PEOPLE_KEYS}
-    named.update(payload.get("invited_ids") or [])
-    return {int(user_id) for user_id in named if isinstance(user_id, int)}
-
-
-def _recipients(event: GameEvent, seated: set[int]) -> set[int]:
-    """Who hears of the event: the seats' players and the people it names, or, for
-    the kinds settings.GAME_EVENT_RECIPIENTS names a function for (a ``chat`` line:
-    not its author, not who muted it), whom that function says."""
-    chooser = settings.GAME_EVENT_RECIPIENTS.get(event.kind)
-    if chooser is not None:
-        return set(import_string(chooser)(event))
-    return seated | _people(event)
 
 
 def _your_turn(game: Game, seats: list[tuple[int, int | None, bool, bool]]) -> tuple[int, dict[str, Any]] | None:
@@ -78,15 +57,17 @@ def _your_turn(game: Game, seats: list[tuple[int, int | None, bool, bool]]) -> t
 
 
 def stream_events_write(game: Game, events: list[GameEvent]) -> None:
-    """Write one change's events into the streams of the accounts concerned, and the
-    ``your_turn`` of the account to move; wake their streams once it commits."""
-    if game.kind != Game.Kind.REAL or not events:
-        return  # practice games and sandboxes are not streamed (as no consumer sends them)
+    """Write one change's events into the streams of the accounts who hear of them
+    (games.audience), and the ``your_turn`` of the account to move; wake their
+    streams once it commits. Practice games and sandboxes never come here
+    (games.extensions.hears)."""
+    if not events:
+        return
     seats = _seats(game, events)
     seated = {user_id for user_id, *_ in seats}
     rows: dict[int, list[tuple[str, dict[str, Any]]]] = {}
     for event in events:
-        for user_id in _recipients(event, seated):
+        for user_id in event_audience(event, seated=seated):
             rows.setdefault(user_id, []).append((event.kind, event.public_data()))
     if any(event.kind in _TURN_KINDS for event in events):
         turn = _your_turn(game, seats)

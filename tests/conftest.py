@@ -389,3 +389,63 @@ def log_format(request: pytest.FixtureRequest, caplog: pytest.LogCaptureFixture)
     yield request.param
     handler.removeFilter(context)
     handler.setFormatter(formatter)
+
+
+class GameExtensions:
+    """The registered game extensions (games.extensions), swapped for one test;
+    the ones the apps registered are put back after it."""
+
+    def __init__(self, registered: tuple[Any, ...]) -> None:
+        self.registered = registered
+
+    def use(self, *extensions: Any) -> None:
+        """Only these extensions, in this order."""
+        from games.extensions import extensions_replace
+
+        extensions_replace(tuple(extensions))
+
+    def add(self, *added: Any) -> None:
+        """These extensions after the registered ones."""
+        from games.extensions import extensions, extensions_replace
+
+        extensions_replace((*extensions(), *added))
+
+    def hearing(self, *names: str) -> None:
+        """Every extension keeps its hooks, but only the consumers named hear the
+        outbox's events (the others are registered as if they handled none)."""
+        from games.extensions import extensions, extensions_replace, handles_events
+
+        extensions_replace(
+            tuple(
+                extension if extension.name in names or not handles_events(extension) else _deaf(extension)
+                for extension in extensions()
+            )
+        )
+
+    def named(self, name: str) -> Any:
+        from games.extensions import extensions
+
+        return next(extension for extension in extensions() if extension.name == name)
+
+
+def _deaf(extension: Any) -> Any:
+    """A copy of ``extension`` whose class handles no event (its other hooks kept)."""
+    import copy
+
+    from games.extensions import GameExtension
+
+    cls = type(extension)
+    deaf = copy.copy(extension)
+    deaf.__class__ = type(f"Deaf{cls.__name__}", (cls,), {"handle_event": GameExtension.handle_event})
+    return deaf
+
+
+@pytest.fixture
+def game_extensions() -> Iterator[GameExtensions]:
+    """Swap the registered game extensions for one test (``use``, ``add``,
+    ``hearing``): the tests' one way to change what apps add to games."""
+    from games.extensions import extensions, extensions_replace
+
+    registered = extensions()
+    yield GameExtensions(registered)
+    extensions_replace(registered)

@@ -1,5 +1,5 @@
-"""Reads for the webhooks app: a player's endpoints, their deliveries, and who
-an event concerns."""
+"""Reads for the webhooks app: a player's endpoints, their deliveries, and the
+endpoints an event goes to (to those who hear of it: games.audience)."""
 
 from __future__ import annotations
 
@@ -7,11 +7,10 @@ import json
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from django.conf import settings
 from django.db.models import QuerySet
-from django.utils.module_loading import import_string
 
-from games.models import GameEvent, Seat
+from games.audience import event_audience
+from games.models import GameEvent
 from webhooks.errors import WebhookNotFound
 from webhooks.models import Delivery, Endpoint
 
@@ -21,10 +20,6 @@ if TYPE_CHECKING:
 # Kinds promised by docs/events.md that a deployment may not write yet; accepted
 # in an endpoint's filter so that a client can subscribe before they appear.
 EXPECTED_EVENT_KINDS = ("turn_timed_out", "clock_paused", "clock_resumed")
-
-# Events that name a person who no longer holds a seat (declined, left): they
-# are sent to that person as well as to the players.
-_SUBJECT_KINDS = ("seat_declined", "seat_left")
 
 
 def event_kinds() -> list[str]:
@@ -54,26 +49,10 @@ def delivery_list(*, endpoint: Endpoint) -> QuerySet[Delivery]:
     )
 
 
-def event_recipients(*, event: GameEvent) -> set[int]:
-    """The user ids of the players of the event's game: joined or invited seats,
-    the invitees named when the game was created, and the person a decline or a
-    departure is about; for the kinds settings.GAME_EVENT_RECIPIENTS names, whom
-    its function says."""
-    chooser = settings.GAME_EVENT_RECIPIENTS.get(event.kind)
-    if chooser is not None:  # a chat line: the function its app names (docs/webhooks.md)
-        return set(import_string(chooser)(event))
-    users = set(Seat.objects.filter(game_id=event.game_id).values_list("user_id", flat=True))
-    payload: dict[str, Any] = event.payload if isinstance(event.payload, dict) else {}
-    if event.kind == GameEvent.Kind.GAME_CREATED:
-        users.update(int(user_id) for user_id in payload.get("invited_ids") or [] if isinstance(user_id, int))
-    if event.kind in _SUBJECT_KINDS and isinstance(payload.get("user_id"), int):
-        users.add(payload["user_id"])
-    return users
-
-
 def endpoints_for_event(*, event: GameEvent) -> list[Endpoint]:
-    """Active endpoints of the event's players that ask for its kind."""
-    endpoints = Endpoint.objects.filter(owner_id__in=event_recipients(event=event), is_active=True).order_by("id")
+    """Active endpoints of those who hear of the event (games.audience: the
+    game's players, the people it names; a chat line's listeners) that ask for its kind."""
+    endpoints = Endpoint.objects.filter(owner_id__in=event_audience(event), is_active=True).order_by("id")
     return [endpoint for endpoint in endpoints if endpoint.wants(event.kind)]
 
 

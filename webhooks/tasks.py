@@ -1,6 +1,7 @@
 """Celery tasks of the webhooks app: thin adapters that take ids and call services.
 
-``consume_event`` is this app's outbox consumer (settings.GAME_EVENT_CONSUMERS);
+``consume_event`` runs this app's outbox consumer (webhooks.extension) on one
+event, for a message queued for it by name;
 ``deliver_due`` runs on the beat schedule (WEBHOOKS_SWEEP_SECONDS) and sends the
 retries that are due: retries are a swept column, never long ETA tasks.
 ``deliver`` and ``deliver_due`` make HTTP requests that may take up to
@@ -12,26 +13,15 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games.models import GameEvent
-from games.services import game_event_consume, game_event_handler_register
+from games.services import game_event_consume_by
 from webhooks import services
+from webhooks.extension import WebhooksExtension
 
 
 @shared_task(name="webhooks.tasks.consume_event", ignore_result=True, acks_late=True)
 def consume_event(event_id: int) -> bool:
     """Turn one game event into deliveries for its players' endpoints."""
-    return game_event_consume(event_id=event_id, consumer="webhooks", handle=_fan_out)
-
-
-def _fan_out(event: GameEvent) -> None:
-    # Practice games and sandboxes are nobody's news: no deliveries.
-    if event.game.is_practice:
-        return
-    services.event_fan_out(event=event)
-
-
-# games.services.game_events_consume_all runs the handler itself, with the other consumers.
-game_event_handler_register(task_name=consume_event.name, handle=_fan_out)
+    return game_event_consume_by(event_id=event_id, consumer=WebhooksExtension.name)
 
 
 @shared_task(name="webhooks.tasks.deliver", ignore_result=True, acks_late=True)

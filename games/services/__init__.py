@@ -2,9 +2,9 @@
 
 Each one runs in a single transaction that locks the game row, changes it,
 bumps ``Game.version`` and writes one ``GameEvent`` per change: the outbox, the
-one way news leaves this app. After commit the outbox consumers named in
-``settings.GAME_EVENT_CONSUMERS`` are queued by task name, so this app imports
-none of them. Reads live in ``games.selectors``.
+one way news leaves this app. After commit the outbox's consumers (the
+registered extensions, games.extensions) are run on its events, so this app
+imports none of them. Reads live in ``games.selectors``.
 
 The services speak the game, not HTTP: they take ids, users, move texts and
 versions, return what happened, and raise ``games.errors`` (domain errors). A
@@ -76,8 +76,7 @@ from games.services.outbox import (
     game_event_claim,
     game_event_consume,
     game_event_done,
-    game_event_handler_register,
-    game_events_writer_register,
+    game_event_consume_by,
     game_events_consume_all,
     game_events_dispatch,
     game_events_redeliver,
@@ -126,8 +125,7 @@ __all__ = [
     "game_event_claim",
     "game_event_consume",
     "game_event_done",
-    "game_event_handler_register",
-    "game_events_writer_register",
+    "game_event_consume_by",
     "game_events_consume_all",
     "game_events_dispatch",
     "game_events_redeliver",

@@ -1,16 +1,15 @@
 """The outbox: queueing each consumer's task for new events, the consumers'
 claims on events, and redelivering what no consumer finished.
 
-Consumers are named in ``settings.GAME_EVENT_CONSUMERS`` (their Celery tasks, by
-name), so this app imports none of them; one task (``games.tasks.consume_events``)
-runs them all on the events of a change.
+The consumers are the registered extensions that handle events
+(games.extensions: each app registers its own, so this app imports none of them);
+one task (``games.tasks.consume_events``) runs them all on the events of a change.
 """
 
 from __future__ import annotations
 
 import logging
 import secrets
-import threading
 import time
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
@@ -25,6 +24,7 @@ from kombu.exceptions import OperationalError
 from core.log_context import log_context
 from core.queue import task_send
 from games import selectors
+from games.extensions import GameExtension, event_consumers, extensions, hears
 from games.models import Game, GameEvent, GameEventClaim
 from games.services.periodic import periodic_run_mark
 
@@ -48,13 +48,11 @@ _publish_failed_at: float | None = None
 
 # The one task that runs every consumer for the events of one change (games.tasks).
 CONSUME_TASK = "games.tasks.consume_events"
-# While game_events_consume_all runs: the events it has read, by id, for every consumer.
-_consuming = threading.local()
 
 
 def game_events_dispatch(*, event_ids: Sequence[int]) -> None:
     """Queue the consumers' work for the events of one change: one message, for
-    the task that runs every consumer of ``settings.GAME_EVENT_CONSUMERS`` on each
+    the task that runs every consumer (games.extensions.event_consumers) on each
     event in turn (``game_events_consume_all``), rather than one per consumer and
     event: the request that made the change pays for one publish.
 
@@ -68,7 +66,7 @@ def game_events_dispatch(*, event_ids: Sequence[int]) -> None:
     and ``game_events_redeliver`` queues them again.
     """
     global _publish_failed_at
-    if not event_ids or not settings.GAME_EVENT_CONSUMERS:
+    if not event_ids or not event_consumers():
         return
     paused = _publish_failed_at is not None and time.monotonic() - _publish_failed_at < PUBLISH_PAUSE_SECONDS
     if paused and not current_app.conf.task_always_eager:  # eager tasks run here: no broker to spare
@@ -86,77 +84,56 @@ def game_events_dispatch(*, event_ids: Sequence[int]) -> None:
     _publish_failed_at = None
 
 
-# Each consumer's handler, by the name of its task: registered by the consumer's
-# tasks module (game_event_handler_register), so that games imports none of them.
-_HANDLERS: dict[str, Callable[[GameEvent], None]] = {}
-
-
-def game_event_handler_register(*, task_name: str, handle: Callable[[GameEvent], None]) -> None:
-    """Let ``game_events_consume_all`` run the consumer whose task is ``task_name``
-    in process, with the others' claims, instead of calling its task event by event."""
-    _HANDLERS[task_name] = handle
-
-
-# Writers that add rows of their own beside a change's events, in its transaction
-# (the event stream's per-account events: streams.services). Registered by their
-# app's ready(), so that games imports none of them.
-_WRITERS: list[Callable[[Game, list[GameEvent]], None]] = []
-
-
-def game_events_writer_register(write: Callable[[Game, list[GameEvent]], None]) -> None:
-    """Have ``write(game, events)`` called with each change's stored events, inside
-    its transaction and before the game row is saved (the row holds the new state):
-    what it writes commits or rolls back with the change."""
-    if write not in _WRITERS:
-        _WRITERS.append(write)
-
-
 def game_events_write_beside(*, game: Game, events: list[GameEvent]) -> None:
-    """Run the registered writers on one change's events (``GameWrites.flush``)."""
-    for write in _WRITERS:
-        write(game, events)
+    """Have each extension write its rows beside one change's stored events
+    (``GameWrites.flush``): inside the change's transaction and before the game
+    row is saved (the row holds the new state), so that what it writes commits or
+    rolls back with the change. A practice game's or a sandbox's changes reach
+    only the extensions that hear them (games.extensions.hears)."""
+    for extension in extensions():
+        if hears(extension, game):
+            extension.write_beside_events(game, events)
+
+
+def _extension_run(extension: GameExtension, event: GameEvent) -> None:
+    """One consumer on one event: a practice game's or a sandbox's event is done
+    at once for a consumer that does not hear them."""
+    if hears(extension, event.game):
+        extension.handle_event(event)
 
 
 def game_events_consume_all(*, event_ids: Sequence[int]) -> None:
-    """Run every consumer of ``settings.GAME_EVENT_CONSUMERS`` on each event of one
-    change, in order, in this process. Each still claims each event for itself,
-    so one that fails leaves only its own claims to expire and be redelivered,
-    and the others go on; but the claims of the consumers whose handlers are
-    registered are taken and recorded done together, in a few statements for the
-    whole change (``_claims_take``), and each event is read once. A consumer with
-    no registered handler has its task called per event (it claims for itself),
-    or queued by name when this process does not know it."""
-    consumers: dict[str, str] = settings.GAME_EVENT_CONSUMERS
-    handled = {consumer: _HANDLERS[task_name] for consumer, task_name in consumers.items() if task_name in _HANDLERS}
+    """Run every consumer (the extensions that handle events) on each event of
+    one change, in order, in this process. Each still claims each event for
+    itself, so one that fails leaves only its own claims to expire and be
+    redelivered, and the others go on; but the claims are taken and recorded
+    done together, in a few statements for the whole change (``_claims_take``),
+    and each event is read once."""
+    consumers = event_consumers()
+    if not consumers:
+        return
     events = {event.pk: event for event in GameEvent.objects.select_related("game").filter(pk__in=event_ids)}
-    ours = _claims_take(event_ids=list(events), consumers=list(handled)) if handled else set()
+    ours = _claims_take(event_ids=list(events), consumers=[consumer.name for consumer in consumers])
     done: list[tuple[int, str]] = []
-    # The consumers called through their tasks find the events read already (game_event_consume).
-    _consuming.events = dict(events)
     try:
         for event_id in event_ids:
             event = events.get(event_id)
+            if event is None:
+                continue
             # The consumers' log lines name the event and its game (core.log_context).
-            with log_context(event_id=event_id, game_id=event.game_id if event is not None else None):
-                for consumer, task_name in consumers.items():
+            with log_context(event_id=event_id, game_id=event.game_id):
+                for consumer in consumers:
+                    if (event_id, consumer.name) not in ours:
+                        continue  # another worker holds it, or it is done
                     try:
-                        if consumer in handled:
-                            if event_id in events and (event_id, consumer) in ours:
-                                handled[consumer](events[event_id])
-                                done.append((event_id, consumer))
-                            continue
-                        task = current_app.tasks.get(task_name)
-                        if task is None:
-                            task_send(task_name, event_id)
-                        else:
-                            task(event_id)
+                        _extension_run(consumer, event)
+                        done.append((event_id, consumer.name))
                     except Exception:
                         logger.exception(
                             "outbox event %s: consumer %s failed; its claim expires and it will be redelivered",
-                            event_id, consumer,
+                            event_id, consumer.name,
                         )
     finally:
-        _consuming.events = None
         _claims_done(done)
 
 
@@ -231,15 +208,23 @@ def game_event_consume(*, event_id: int, consumer: str, handle: Callable[[GameEv
     """
     if not game_event_claim(event_id=event_id, consumer=consumer):
         return False
-    loaded = getattr(_consuming, "events", None)
-    event = loaded.get(event_id) if loaded is not None else None
-    if event is None:
-        event = GameEvent.objects.select_related("game").get(pk=event_id)
-        if loaded is not None:
-            loaded[event_id] = event
-    handle(event)
+    handle(GameEvent.objects.select_related("game").get(pk=event_id))
     game_event_done(event_id=event_id, consumer=consumer)
     return True
+
+
+def game_event_consume_by(*, event_id: int, consumer: str) -> bool:
+    """Run the registered consumer named ``consumer`` on one event, under its claim
+    (``game_event_consume``): what a consumer's own task does with a message
+    queued for it by name. False when no consumer has that name here, or the
+    claim is another's or done."""
+    for extension in event_consumers():
+        if extension.name == consumer:
+            return game_event_consume(
+                event_id=event_id, consumer=consumer, handle=lambda event: _extension_run(extension, event)
+            )
+    logger.warning("outbox event %s: no consumer named %s is registered", event_id, consumer)
+    return False
 
 
 def game_events_redeliver(*, older_than: timedelta | None = None, limit: int = 500) -> int:
@@ -250,7 +235,7 @@ def game_events_redeliver(*, older_than: timedelta | None = None, limit: int = 5
     Events older than OUTBOX_REDELIVER_MAX_HOURS are news no more and are left
     alone: a consumer added later is not sent the whole history. Returns how many
     events were queued."""
-    consumers: dict[str, str] = settings.GAME_EVENT_CONSUMERS
+    consumers = [consumer.name for consumer in event_consumers()]
     now = timezone.now()
     oldest = now - timedelta(hours=settings.OUTBOX_REDELIVER_MAX_HOURS)
     pending: set[int] = set()

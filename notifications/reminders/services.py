@@ -27,6 +27,7 @@ from django.db import connection, transaction
 from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
+from games.audience import real_games_q
 from games.models import Game, Seat
 from games.services import periodic_run_mark
 from notifications.email.services import notify
@@ -186,7 +187,7 @@ def games_waiting_on(*, user_id: int) -> list[Game]:
     soonest deadline first (paused games, with no deadline, last)."""
     muted = GameMute.objects.filter(user_id=user_id).values("game_id")
     # Practice games and sandboxes wait on nobody's digest.
-    games = Game.objects.filter(_waiting_on(user_id), status=Game.Status.ACTIVE, kind=Game.Kind.REAL).exclude(
+    games = Game.objects.filter(_waiting_on(user_id), real_games_q(), status=Game.Status.ACTIVE).exclude(
         pk__in=muted
     )
     return list(games.order_by(F("deadline_at").asc(nulls_last=True), "pk"))

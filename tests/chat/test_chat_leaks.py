@@ -37,11 +37,9 @@ SECRET = "meet me at the noble tile"
 
 
 @pytest.fixture(autouse=True)
-def _no_webhook_requests(settings: Any) -> None:
+def _no_webhook_requests(game_extensions: Any) -> None:
     # Deliveries are read from the selectors, never sent.
-    settings.GAME_EVENT_CONSUMERS = {
-        name: task for name, task in settings.GAME_EVENT_CONSUMERS.items() if name != "webhooks"
-    }
+    game_extensions.hearing("email", "reminders", "ratings", "chat")
 
 
 def _stream_text(user: Any) -> str:

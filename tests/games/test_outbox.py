@@ -1,8 +1,8 @@
 """The outbox: GameEvent rows are the one way news leaves the games app.
 
-Each consumer claims each event for itself (a GameEventClaim row), is queued
-by task name once the change commits, and gets what it missed from the
-periodic redelivery. A recording task stands in for the real consumers
+Each consumer claims each event for itself (a GameEventClaim row), is run on
+the events of a change once it commits, and gets what it missed from the
+periodic redelivery. Recording extensions stand in for the real consumers
 (email, webhooks, ratings), which register themselves the same way.
 """
 
@@ -12,35 +12,41 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from celery import shared_task
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from tests.games.game_helpers import make_player, play_moves, start_two_player_game, user_to_move
 
 from games import selectors, services
+from games.extensions import GameExtension
 from games.services import outbox
 from games.models import Game, GameEvent, GameEventClaim
 
 RECEIVED: list[tuple[str, int]] = []
 
 
-@shared_task(name="tests.outbox.record_first")
-def record_first(event_id: int) -> None:
-    services.game_event_consume(event_id=event_id, consumer="first", handle=lambda e: RECEIVED.append(("first", e.pk)))
+class Recording(GameExtension):
+    """A consumer that records each event it is given, by its own name."""
+
+    name = "recording"
+
+    def __init__(self, name: str, received: list[tuple[str, int]]) -> None:
+        self.name = name  # type: ignore[misc]
+        self.received = received
+
+    def handle_event(self, event: GameEvent) -> None:
+        self.received.append((self.name, event.pk))
 
 
-@shared_task(name="tests.outbox.record_second")
-def record_second(event_id: int) -> None:
-    services.game_event_consume(
-        event_id=event_id, consumer="second", handle=lambda e: RECEIVED.append(("second", e.pk))
-    )
+class Broken(Recording):
+    def handle_event(self, event: GameEvent) -> None:
+        raise ConnectionError("the consumer's own mail server")
 
 
 @pytest.fixture
-def two_consumers(settings: Any) -> list[tuple[str, int]]:
-    settings.GAME_EVENT_CONSUMERS = {"first": "tests.outbox.record_first", "second": "tests.outbox.record_second"}
+def two_consumers(game_extensions: Any) -> list[tuple[str, int]]:
     RECEIVED.clear()
+    game_extensions.use(Recording("first", RECEIVED), Recording("second", RECEIVED))
     return RECEIVED
 
 
@@ -128,9 +134,9 @@ def test_redelivery_queues_only_what_each_consumer_has_not_finished(
 
 
 def test_a_broker_that_refuses_the_message_never_fails_the_move(
-    settings: Any, active_game: Game, django_capture_on_commit_callbacks: Any, caplog: Any
+    settings: Any, active_game: Game, django_capture_on_commit_callbacks: Any, caplog: Any, game_extensions: Any
 ) -> None:
-    settings.GAME_EVENT_CONSUMERS = {"email": "tests.outbox.not_registered_anywhere"}
+    game_extensions.use(Broken("email", []))  # it queues work of its own on the broker
 
     def refuse(*args: Any, **kwargs: Any) -> None:
         raise ConnectionError("broker down")
@@ -178,13 +184,15 @@ def test_redelivery_leaves_events_older_than_its_window_alone(
 
 
 @pytest.fixture
-def broker_that_does_not_answer(settings: Any, monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Four consumers known by name only, a broker that takes nothing (as kombu
-    reports a hung or stopped Redis), and tasks that really go to it (not eager)."""
+def broker_that_does_not_answer(
+    settings: Any, monkeypatch: pytest.MonkeyPatch, game_extensions: Any
+) -> list[str]:
+    """Four consumers, a broker that takes nothing (as kombu reports a hung or
+    stopped Redis), and tasks that really go to it (not eager)."""
     from celery import current_app
     from kombu.exceptions import OperationalError
 
-    settings.GAME_EVENT_CONSUMERS = {name: f"tests.outbox.{name}" for name in ("email", "webhooks", "reminders", "ratings")}
+    game_extensions.use(*(Recording(name, []) for name in ("email", "webhooks", "reminders", "ratings")))
     tried: list[str] = []
 
     def refuse(name: str, *args: Any, **kwargs: Any) -> None:
@@ -227,19 +235,21 @@ def test_after_a_failed_publish_the_next_changes_do_not_try_the_broker_for_a_whi
 
 
 def test_a_failing_consumer_run_inline_does_not_keep_the_others_from_their_events(
-    settings: Any, alice: Any, bob: Any, django_capture_on_commit_callbacks: Any, two_consumers: list[tuple[str, int]]
+    settings: Any, alice: Any, bob: Any, django_capture_on_commit_callbacks: Any, two_consumers: list[tuple[str, int]],
+    game_extensions: Any,
 ) -> None:
-    # Eager tasks have no broker: an error there is the task's, and the next consumer still runs.
-    settings.GAME_EVENT_CONSUMERS = {"broken": "tests.outbox.broken", **settings.GAME_EVENT_CONSUMERS}
+    # Eager tasks have no broker: an error there is the consumer's, and the next consumer still runs.
+    game_extensions.use(Broken("broken", two_consumers), *game_extensions_now())
     with django_capture_on_commit_callbacks(execute=True):
         start_two_player_game(alice, bob)
 
     assert len([name for name, _ in two_consumers if name == "first"]) == 3
 
 
-@shared_task(name="tests.outbox.broken")
-def broken(event_id: int) -> None:
-    raise ConnectionError("the consumer's own mail server")
+def game_extensions_now() -> tuple[GameExtension, ...]:
+    from games.extensions import extensions
+
+    return extensions()
 
 
 def test_one_task_reads_the_events_of_a_change_once_for_all_its_consumers(
@@ -257,33 +267,15 @@ def test_one_task_reads_the_events_of_a_change_once_for_all_its_consumers(
     assert sorted(two_consumers) == sorted([("first", e) for e in events] + [("second", e) for e in events])
 
 
-# --- consumers whose handlers are registered: their claims taken and done together ---------
+# --- the consumers' claims taken and done together -------------------------------------------
 
 HANDLED: list[tuple[str, int]] = []
 
 
-@shared_task(name="tests.outbox.handled_first")
-def handled_first(event_id: int) -> None:
-    services.game_event_consume(event_id=event_id, consumer="first", handle=lambda e: HANDLED.append(("first", e.pk)))
-
-
-@shared_task(name="tests.outbox.handled_broken")
-def handled_broken(event_id: int) -> None:
-    raise AssertionError("the registered handler runs instead")
-
-
-def _broken(event: GameEvent) -> None:
-    raise RuntimeError("this consumer fails")
-
-
-services.game_event_handler_register(task_name="tests.outbox.handled_first", handle=lambda e: HANDLED.append(("first", e.pk)))
-services.game_event_handler_register(task_name="tests.outbox.handled_broken", handle=_broken)
-
-
 @pytest.fixture
-def handled_consumers(settings: Any) -> list[tuple[str, int]]:
-    settings.GAME_EVENT_CONSUMERS = {"first": "tests.outbox.handled_first", "broken": "tests.outbox.handled_broken"}
+def handled_consumers(game_extensions: Any) -> list[tuple[str, int]]:
     HANDLED.clear()
+    game_extensions.use(Recording("first", HANDLED), Broken("broken", HANDLED))
     return HANDLED
 
 

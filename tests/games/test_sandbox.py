@@ -20,6 +20,7 @@ from tests.games.game_helpers import client_for, play_to_end, start_two_player_g
 from tests.games.test_games_api import assert_problem
 
 from games import services
+from games.extensions import GameExtension
 from games.models import BotTurn, Game, GameEvent, Seat
 from games.practice import services as practice
 
@@ -148,14 +149,17 @@ def test_a_bot_move_refused_because_the_game_moved_on_leaves_the_turn_in_line(
     assert turn.claimed_until is None  # free for the next run, at the back of the line
 
 
-def in_a_league(game_id: str) -> bool:
-    return True
+class InALeague(GameExtension):
+    name = "in-a-league"
+
+    def counts_in_competition(self, game_id: str) -> bool:
+        return True
 
 
 def test_an_active_league_game_has_no_bots_in_its_sandbox(
-    alice: Any, bob_reserved_blind: Game, commit: Any, settings: Any
+    alice: Any, bob_reserved_blind: Game, commit: Any, settings: Any, game_extensions: Any
 ) -> None:
-    settings.GAME_COMPETITION_CHECKS = ["tests.games.test_sandbox.in_a_league"]
+    game_extensions.add(InALeague())
     assert_problem(_sandbox(client_for(alice), bob_reserved_blind, commit, bots=["ismcts"]), 400, "sandbox_bots_not_allowed")
 
 

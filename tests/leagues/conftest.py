@@ -20,9 +20,9 @@ from tests.games.game_helpers import make_player
 
 
 @pytest.fixture(autouse=True)
-def _ratings_only(settings: Any) -> None:
+def _ratings_only(settings: Any, game_extensions: Any) -> None:
     """Only the ratings consumer reads the outbox here; no throttling of the API."""
-    settings.GAME_EVENT_CONSUMERS = {"ratings": "leagues.tasks.consume_event"}
+    game_extensions.hearing("ratings")
     settings.REST_FRAMEWORK = {
         **settings.REST_FRAMEWORK,
         "DEFAULT_THROTTLE_RATES": {"anon": "100000/minute", "user": "100000/minute"},

@@ -226,8 +226,8 @@ def test_active_and_overdue_games_are_read_from_the_database(alice: Any, bob: An
     assert value("splendor_overdue_games") == 1
 
 
-def test_the_outbox_backlog_is_shown_per_consumer(alice: Any, bob: Any, settings: Any) -> None:
-    settings.GAME_EVENT_CONSUMERS = {"email": "notifications.tasks.consume_event", "webhooks": "webhooks.tasks.consume_event"}
+def test_the_outbox_backlog_is_shown_per_consumer(alice: Any, bob: Any, settings: Any, game_extensions: Any) -> None:
+    game_extensions.hearing("email", "webhooks")
     with time_machine.travel(timezone.now() - timedelta(minutes=10), tick=False):
         start_two_player_game(alice, bob)  # its events are never consumed here (no commit)
     written = GameEvent.objects.count()

@@ -183,17 +183,22 @@ def test_lines_written_inside_game_change_name_the_game(caplog: pytest.LogCaptur
 
 @pytest.mark.django_db
 def test_a_consumers_lines_name_the_event_and_its_game(
-    settings: Any, caplog: pytest.LogCaptureFixture, alice: Any, bob: Any
+    settings: Any, caplog: pytest.LogCaptureFixture, alice: Any, bob: Any, game_extensions: Any
 ) -> None:
     from games import services
+    from games.extensions import GameExtension
     from games.models import GameEvent
     from tests.games.game_helpers import start_two_player_game
 
     seen: list[dict[str, object]] = []
-    services.game_event_handler_register(
-        task_name="tests.logs.record_context", handle=lambda event: seen.append(dict(log_context_current()))
-    )
-    settings.GAME_EVENT_CONSUMERS = {"recorder": "tests.logs.record_context"}
+
+    class Recorder(GameExtension):
+        name = "recorder"
+
+        def handle_event(self, event: GameEvent) -> None:
+            seen.append(dict(log_context_current()))
+
+    game_extensions.use(Recorder())
     game = start_two_player_game(alice, bob)  # not committed: nothing consumed yet
     events = list(GameEvent.objects.filter(game=game).order_by("pk").values_list("pk", flat=True))
     services.game_events_consume_all(event_ids=events)

@@ -134,19 +134,25 @@ def test_a_task_run_inline_keeps_the_id_of_the_request_that_runs_it() -> None:
 # move's transaction commits, inside the request, as in production.
 @pytest.mark.django_db(transaction=True)
 def test_a_move_through_the_api_reaches_the_outbox_consumers_with_the_requests_id(
-    published: Any, settings: Any, alice: Any, bob: Any
+    published: Any, settings: Any, alice: Any, bob: Any, game_extensions: Any
 ) -> None:
     """The request id of a move, through the outbox's message queued on commit
     (games.tasks.consume_events), to a consumer's log context on the worker."""
     import engine
     from games import services
+    from games.extensions import GameExtension
+    from games.models import GameEvent
     from tests.games.game_helpers import client_for, start_two_player_game, state_of, user_to_move
 
     seen: list[dict[str, object]] = []
-    services.game_event_handler_register(
-        task_name="tests.logs.consumer", handle=lambda event: seen.append(dict(log_context_current()))
-    )
-    settings.GAME_EVENT_CONSUMERS = {"recorder": "tests.logs.consumer"}
+
+    class Recorder(GameExtension):
+        name = "recorder"
+
+        def handle_event(self, event: GameEvent) -> None:
+            seen.append(dict(log_context_current()))
+
+    game_extensions.use(Recorder())
     settings.TRUSTED_PROXIES = 1
     game = start_two_player_game(alice, bob)
     published()  # the start's own messages, queued outside any request

@@ -22,9 +22,9 @@ from webhooks import services
 
 
 @pytest.fixture(autouse=True)
-def _webhooks_only(settings: Any) -> None:
+def _webhooks_only(settings: Any, game_extensions: Any) -> None:
     """Only this app consumes the outbox here, with the documented defaults."""
-    settings.GAME_EVENT_CONSUMERS = {"webhooks": "webhooks.tasks.consume_event"}
+    game_extensions.hearing("webhooks")
     settings.WEBHOOKS_ALLOW_LOOPBACK = False
     settings.WEBHOOKS_RETRY_DELAYS_SECONDS = [5, 300, 1800, 7200, 18000, 36000, 36000]
     settings.WEBHOOKS_DISABLE_AFTER_FAILURES = 15

@@ -58,9 +58,11 @@ def test_the_fuzzed_strings_are_the_same_on_every_run() -> None:
     assert sum(1 for text in strings if "\x00" in text) > 50
 
 
-def test_no_fuzzed_command_ends_as_an_internal_error(clock: Any, commit: Any, alice: Any, bob: Any, settings: Any) -> None:
+def test_no_fuzzed_command_ends_as_an_internal_error(
+    clock: Any, commit: Any, alice: Any, bob: Any, settings: Any, game_extensions: Any
+) -> None:
     # Answers are limited per sender: past the limit the rest are read and dropped, as in real use.
-    settings.GAME_EVENT_CONSUMERS = {"email": settings.GAME_EVENT_CONSUMERS["email"]}
+    game_extensions.hearing("email")
     game = start_game(commit, alice, bob)
     game.refresh_from_db()
     player = Seat.objects.select_related("user").get(game=game, index=game.to_move).user

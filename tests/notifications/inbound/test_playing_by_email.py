@@ -24,10 +24,10 @@ def _to_move(game: Game) -> Any:
 
 
 def test_a_whole_two_player_game_is_played_only_by_email_replies(
-    clock: Any, commit: Any, alice: Any, bob: Any, settings: Any
+    clock: Any, commit: Any, alice: Any, bob: Any, settings: Any, game_extensions: Any
 ) -> None:
     # Only the email consumer: webhooks, reminders and ratings have nothing to do here.
-    settings.GAME_EVENT_CONSUMERS = {"email": settings.GAME_EVENT_CONSUMERS["email"]}
+    game_extensions.hearing("email")
     game = start_game(commit, alice, bob)
     replies = 0
     while game.status == Game.Status.ACTIVE:

@@ -69,9 +69,9 @@ def _to_move(game: Game) -> Any:
 
 @pytest.mark.parametrize("language", ["it", "lv"])
 def test_a_whole_game_is_played_by_email_in_the_players_language(
-    clock: Any, commit: Any, alice: Any, bob: Any, settings: Any, language: str
+    clock: Any, commit: Any, alice: Any, bob: Any, settings: Any, game_extensions: Any, language: str
 ) -> None:
-    settings.GAME_EVENT_CONSUMERS = {"email": settings.GAME_EVENT_CONSUMERS["email"]}
+    game_extensions.hearing("email")
     for player in (alice, bob):
         player.player.language = language
         player.player.save(update_fields=["language"])
