@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import ast
+import os
 import re
 import unicodedata
 from pathlib import Path
@@ -234,16 +235,18 @@ def referenced_document(source: Path, name: str) -> Path:
 
 
 def sources() -> list[Path]:
-    """The documents, the code and the templates that may name a section."""
+    """The documents, the code and the templates that may name a section (virtual
+    environments, build output and run-time files left out, never walked)."""
     found = []
-    for path in sorted(ROOT.rglob("*")):
-        parts = path.relative_to(ROOT).parts
-        if SKIPPED & set(parts) or any(part.startswith(".") or part.endswith(".egg-info") for part in parts):
-            continue
-        if path == Path(__file__).resolve():  # its examples of broken references are meant
-            continue
-        if path.suffix in (".md", ".py", ".html", ".txt", ".yml") and path.is_file():
-            found.append(path)
+    for folder, subfolders, files in os.walk(ROOT):
+        subfolders[:] = sorted(
+            name for name in subfolders
+            if name not in SKIPPED and not name.startswith(".") and not name.endswith(".egg-info")
+        )  # fmt: skip
+        for name in sorted(files):
+            path = Path(folder) / name
+            if path.suffix in (".md", ".py", ".html", ".txt", ".yml") and path != Path(__file__).resolve():
+                found.append(path)  # (this file's examples of broken references are meant)
     return found
 
 
