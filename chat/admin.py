@@ -2,7 +2,7 @@
 with a reason (logged in the game's moderation log, chat.services.chat_message_hide),
 and the players' reports with the action that leaves their lines as they are.
 Moderators only (``games.moderate_game``), through the same confirmation page as
-every moderation action (games.admin_moderation.moderation_confirm). A scoped admin
+every moderation action (games.admin.actions.moderation_confirm). A scoped admin
 (a league's: leagues.admin) subclasses ``ChatMessageAdmin`` and overrides
 ``moderation_allowed(request, message)`` and the queryset."""
 
@@ -19,8 +19,8 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 from api.admin_tools import ReadOnlyMixin
 from chat import services
 from chat.models import ChatMessage, ChatReport
-from games.admin_moderation import ModerationAction, ReasonForm, moderation_confirm, request_moderator
-from games.admin_moderation import moderation_allowed as site_moderation_allowed
+from games.admin.actions import ModerationAction, ReasonForm, moderation_confirm, request_moderator
+from games.admin.actions import moderation_allowed as site_moderation_allowed
 
 
 def _hide(request: HttpRequest, message: ChatMessage, data: dict[str, Any]) -> str:

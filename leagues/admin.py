@@ -30,7 +30,7 @@ from chat.admin import ChatMessageAdmin
 from chat.models import ChatMessage
 from core.errors import DomainError
 from games.admin import GameModerationAdmin, HiddenInformationMixin, ModerationLogMixin
-from games.admin_moderation import ModerationAction, ReasonForm, moderation_confirm, seat_choices
+from games.admin.actions import ModerationAction, ReasonForm, moderation_confirm, seat_choices
 from games.models import Game, ModerationEntry
 from leagues import selectors, services
 from leagues.models import (

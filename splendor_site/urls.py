@@ -7,7 +7,7 @@ from accounts.language import language_set
 from api.health import healthz
 from api.metrics import metrics_view
 from api.home import favicon
-from games.link_views import SeatLinkRotateView
+from games.links.views import SeatLinkRotateView
 
 urlpatterns = [
     # The site's own pages that combine apps (front.urls): the home page, and the
@@ -32,7 +32,7 @@ urlpatterns = [
     path("api/v1/", include("chat.urls")),
     path("api/v1/games/<str:game_id>/link/rotate/", SeatLinkRotateView.as_view(), name="game-link-rotate"),
     # The game page opened by a seat's signed link (games.links), and its actions; HTML, not the API.
-    path("", include("games.page_urls")),
+    path("", include("games.pages.urls")),
     path("", include("chat.page_urls")),  # the game page's table-talk forms post here
     path("api/v1/", include("notifications.urls")),
     # Pages behind the links in game email (unsubscribe, invitation opt-out); HTML.

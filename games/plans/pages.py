@@ -1,7 +1,7 @@
 """The plan editor of the game page (docs/plans.md): what it shows the seat's
 holder, and storing or clearing the plan written in its box, in the words the
 email reader takes (``if take WUG then buy 1a``, indented lines for the next
-lines). ``games.pages`` draws it and posts to it; nobody but the seat's holder
+lines). ``games.pages.game`` draws it and posts to it; nobody but the seat's holder
 ever gets it. Where a plan fires: ``games.plans``."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from core.errors import InvalidInput
 from engine.grammar import grammar_for, plan_text_read
 from games import services
 from games.models import Game
-from games.page_session import Viewer
+from games.pages.session import Viewer
 from games.plans.lines import ANY, PlanLine, PlanOutcome, outcome_sentence, plan_stored
 from games.services.moves import move_languages
 

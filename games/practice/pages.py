@@ -3,7 +3,7 @@ a form that starts a game against one to three of the service's bots
 (games.services.practice_game_create), and the player's practice games and
 sandboxes, listed apart from My games. Mounted by front.urls beside the
 other account pages (front.my_games); a sandbox is made from a game's own
-page ("Try this position", games.pages.game_sandbox_page).
+page ("Try this position", games.pages.game.game_sandbox_page).
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from accounts.services import player_erase
 from games import moderation, services
-from games.admin_display import RESULT_REASON_WORDS, span_words
+from games.admin.display import RESULT_REASON_WORDS, span_words
 from games.models import Game, ModerationEntry, Seat
 from games.results import ResultReason
 from tests.games.clock_helpers import seat_to_move

@@ -18,7 +18,7 @@ from django.utils import translation
 
 from accounts.models import Player
 from games import errors, services
-from games.pages import move_words
+from games.pages.game import move_words
 from games.models import Game, Seat
 from games.presentation import board_context
 from tests.accounts.pages_helpers import logged_in_client, page_text

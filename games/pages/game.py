@@ -1,6 +1,6 @@
 """The game page: the board as one seat (or a spectator) sees it, and the
-controls to play from it. URLs in games.page_urls; who is looking in
-games.page_session.
+controls to play from it. URLs in games.pages.urls; who is looking in
+games.pages.session.
 
 - ``GET /games/<id>/?seat=<token>`` (the link in every email) checks the token,
   lets this browser play that seat (a session entry) and redirects to
@@ -46,10 +46,10 @@ from games import errors, links, replays, selectors, services
 from games.errors import GameNotFound
 from games.models import Game, Move, Seat
 from games.page_panels import game_page_panels
-from games.page_session import LoginNeeded, Viewer, page_viewer, seat_forget, seat_remember
+from games.pages.session import LoginNeeded, Viewer, page_viewer, seat_forget, seat_remember
 from games.plans.pages import plan_panel, plan_text_store
 from games.presentation import board_context, bot_the, bot_title, bot_title_plural, seat_words
-from games.table import move_kinds
+from games.pages.table import move_kinds
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

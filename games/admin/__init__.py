@@ -9,6 +9,10 @@ and are refused without the ``games.moderate_game`` permission. A scoped admin
 (a league's) reuses them: subclass ``GameModerationAdmin`` (or mix
 ``ModerationActionsMixin`` into its own ModelAdmin) and override
 ``moderation_allowed(request, game)`` to narrow which games a user may moderate.
+
+The registrations are here (Django's autodiscovery imports ``games.admin``);
+``display`` holds the columns' words and ``actions`` the moderation actions'
+confirmation and permission, which chat's and leagues' admins reuse.
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from api.admin_tools import ReadOnlyMixin
 from games.models import Game, GameEvent, GameEventClaim, ModerationEntry, Move, Seat
 from games.presentation import board_context
 
-from games.admin_display import (
+from games.admin.display import (
     details_html,
     moderator_words,
     result_html,
@@ -45,7 +49,7 @@ from games.admin_display import (
     time_control_words,
     with_people_names,
 )
-from games.admin_moderation import (
+from games.admin.actions import (
     ModerationAction,
     ModerationActionsMixin,
     ReasonForm,

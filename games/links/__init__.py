@@ -4,6 +4,9 @@ A token is signed with ``django.core.signing`` (its own salt) over the game id,
 the seat's row id and a short digest of ``Seat.link_key``. It never expires;
 rotating the key (``seat_link_rotate``) revokes every link sent so far for that
 seat. A token names one seat of one game: it opens no other.
+
+Every app imports them from here (``games.links``); ``views`` holds the API's
+``POST /api/v1/games/{id}/link/rotate/``.
 """
 
 from __future__ import annotations

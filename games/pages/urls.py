@@ -1,8 +1,8 @@
-"""The game page's addresses (HTML, not the API): see games.pages."""
+"""The game page's addresses (HTML, not the API): see games.pages.game."""
 
 from django.urls import path
 
-from games import pages
+from games.pages import game as pages
 
 urlpatterns = [
     # The address in every email (with ?seat=<token>); reverse("game-page") makes the links.
