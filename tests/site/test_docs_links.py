@@ -89,6 +89,22 @@ def test_a_setting_missing_from_the_document_is_caught() -> None:
     assert not settings_read(source) <= settings_documented("| `A` | 3 | ... |\n| `NESTED` | ... |")
 
 
+def gunicorn_settings() -> list[str]:
+    """The settings splendor_site/gunicorn_conf.py gives gunicorn (its module-level names)."""
+    tree = ast.parse((ROOT / "splendor_site" / "gunicorn_conf.py").read_text())
+    return sorted({
+        target.id for node in ast.walk(tree) if isinstance(node, ast.Assign)
+        for target in node.targets if isinstance(target, ast.Name) and target.id.islower()
+    })  # fmt: skip
+
+
+def test_every_gunicorn_setting_is_in_the_configuration_document() -> None:
+    names = gunicorn_settings()
+    assert {"bind", "workers", "worker_class", "forwarded_allow_ips"} <= set(names)
+    documented = set(re.findall(r"`([a-z][a-z_]*)`", CONFIGURATION.read_text()))
+    assert not set(names) - documented, "docs/configuration.md's gunicorn table lacks these"
+
+
 @pytest.mark.parametrize("name", every_setting())
 def test_every_setting_is_in_the_configuration_document(name: str) -> None:
     assert name in settings_documented(CONFIGURATION.read_text()), (
