@@ -10,10 +10,8 @@ from django.http import HttpRequest
 from typing_extensions import override
 
 from chat import pages, selectors, services
-from games.extensions import GameExtension
+from games.extensions import GameExtension, PageViewer, Panel
 from games.models import Game, GameEvent
-from games.page_panels import Panel
-from games.pages.session import Viewer
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -33,7 +31,7 @@ class ChatExtension(GameExtension):
         return selectors.chat_event_recipients(event) if event.kind == GameEvent.Kind.CHAT else None
 
     @override
-    def page_panel(self, request: HttpRequest, viewer: Viewer) -> Panel | None:
+    def page_panel(self, request: HttpRequest, viewer: PageViewer) -> Panel | None:
         return pages.game_page_panel(request, viewer)
 
     @override

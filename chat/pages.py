@@ -22,15 +22,15 @@ from chat import errors, selectors, services
 from chat.models import MAX_MESSAGE_LENGTH, ChatMessage
 from core.errors import DomainError
 from games.audience import game_has_table_talk
-from games.page_panels import Panel
-from games.pages.session import LoginNeeded, Viewer, page_viewer
+from games.extensions import PageViewer, Panel
+from games.pages.session import LoginNeeded, page_viewer
 
 Thread = ChatMessage.Thread
 # The session key of what the last post left to show: a refusal and the text as typed.
 _NOTICE = "chat_notice"
 
 
-def _reader(request: HttpRequest, viewer: Viewer) -> Any:
+def _reader(request: HttpRequest, viewer: PageViewer) -> Any:
     """Who reads the page: the seat's player, else the signed-in account, else None."""
     if viewer.seat is not None and viewer.seat.has_joined:
         return viewer.seat.user
@@ -38,7 +38,7 @@ def _reader(request: HttpRequest, viewer: Viewer) -> Any:
     return user if user is not None and user.is_authenticated else None
 
 
-def game_page_panel(request: HttpRequest, viewer: Viewer) -> Panel | None:
+def game_page_panel(request: HttpRequest, viewer: PageViewer) -> Panel | None:
     """The chat panel: the players' thread for a player, a public game's spectators'
     thread (unless a player hid it), the form to write, the mute and hide toggles
     and a report button per line. Practice games have none."""

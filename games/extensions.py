@@ -28,16 +28,32 @@ The hooks:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypedDict
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
     from django.db.models import Q
     from django.http import HttpRequest
 
-    from games.models import Game, GameEvent
-    from games.page_panels import Panel
-    from games.pages.session import Viewer
+    from games.models import Game, GameEvent, Seat
+
+
+class Panel(TypedDict):
+    """What an extension shows beside the board: a template and its context."""
+
+    template: str
+    context: dict[str, Any]
+
+
+class PageViewer(Protocol):
+    """What a panel knows of the game page's reader (games.pages.session.Viewer):
+    the game, and the seat the page is drawn for (None: a spectator)."""
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def seat(self) -> Seat | None: ...
 
 
 class GameExtension:
@@ -67,7 +83,7 @@ class GameExtension:
         others (the game's players and the people the event names hear of them)."""
         return None
 
-    def page_panel(self, request: HttpRequest, viewer: Viewer) -> Panel | None:
+    def page_panel(self, request: HttpRequest, viewer: PageViewer) -> Panel | None:
         """A panel beside the board on the game page, or None."""
         return None
 

@@ -8,17 +8,10 @@ column (``games/game_page.html``).
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
-
 from django.http import HttpRequest
 
-from games.extensions import extensions
+from games.extensions import Panel, extensions
 from games.pages.session import Viewer
-
-
-class Panel(TypedDict):
-    template: str
-    context: dict[str, Any]
 
 
 def game_page_panels(request: HttpRequest, viewer: Viewer) -> list[Panel]:

@@ -15,7 +15,8 @@ back, so the database is the same for every run and nothing is queued or sent):
   notifications.email.services.message_build on the reminders just recorded (the text, the
   HTML with the board, the headers);
 - events fanned out per second by one worker: move_played events handed to every
-  consumer in settings.GAME_EVENT_CONSUMERS in this one process, as a worker runs them.
+  outbox consumer (games.extensions.event_consumers) in this one process, as a
+  worker runs them (games.services.game_events_consume_all).
 
 Not a test and not in CI. docs/benchmarks.md keeps the figures and the command.
 """
@@ -43,13 +44,12 @@ import django  # noqa: E402
 
 django.setup()
 
-from django.conf import settings  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 from django.utils import timezone  # noqa: E402
-from django.utils.module_loading import import_string  # noqa: E402
 
 from games import selectors as game_selectors  # noqa: E402
 from games import services as game_services  # noqa: E402
+from games.extensions import event_consumers  # noqa: E402
 from games.models import Game, GameEvent  # noqa: E402
 from notifications.reminders import services as reminders  # noqa: E402
 from notifications.email import render as emails  # noqa: E402
@@ -131,9 +131,6 @@ def rendering() -> tuple[float, int]:
 
 
 def fan_out(events: int) -> Callable[[], tuple[float, int]]:
-    # Each consumer's task name is also the dotted path of its function.
-    consumers = {name: import_string(path) for name, path in settings.GAME_EVENT_CONSUMERS.items()}
-
     def run() -> tuple[float, int]:
         games = list(Game.objects.filter(status=Game.Status.ACTIVE, deadline_at__gt=timezone.now())[:events])
         written = [
@@ -146,8 +143,7 @@ def fan_out(events: int) -> Callable[[], tuple[float, int]]:
         ]  # fmt: skip
         started = time.perf_counter()
         for event in written:
-            for task in consumers.values():
-                task.run(event.pk)
+            game_services.game_events_consume_all(event_ids=[event.pk])
         return time.perf_counter() - started, len(written)
 
     return run
@@ -195,7 +191,7 @@ def main() -> None:
     print(f"\nemails rendered: {rendered / seconds:.0f} per second ({rendered} reminder emails, text + HTML + headers)")
 
     seconds, events, _ = median_of(args.rounds, fan_out(args.events))
-    consumers = ", ".join(settings.GAME_EVENT_CONSUMERS)
+    consumers = ", ".join(consumer.name for consumer in event_consumers())
     print(f"events fanned out by one worker: {events / seconds:.0f} per second "
           f"({events} move_played events, each to {consumers})")  # fmt: skip
 

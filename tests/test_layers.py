@@ -7,6 +7,12 @@ against the project's one-way dependencies (docs/architecture.md, "Layers").
     api                HTTP plumbing below the apps (imports no app)
     core               domain errors and database helpers (no app, no HTTP)
     engine             the rules: standard library only
+
+The apps are read from Django's app registry (those in this repository), so a new
+app is checked without naming it here: any app but accounts and games is a
+consumer of games. The apps above games reach it through one declared contract,
+games.extensions: each registers its extension in its AppConfig.ready(), an edge
+from the app to games that is read here like any import.
 """
 
 from __future__ import annotations
@@ -16,15 +22,22 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from django.apps import apps
 
 from tests.import_graph import import_cycle, imports_between, write_package
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = (
-    "engine", "core", "api", "accounts", "games", "notifications", "webhooks", "leagues", "streams", "chat", "calendars",
-    "front", "splendor_site",
+# The layers on top: the site's own pages, then the wiring.
+TOP = ("front", "splendor_site")
+# The project's apps, in INSTALLED_APPS order (the ones on top aside).
+APPS = tuple(
+    config.name
+    for config in apps.get_app_configs()
+    if Path(config.path).resolve().parent == ROOT and config.name not in TOP
 )
-APPS = ("accounts", "games", "notifications", "webhooks", "leagues", "streams", "chat", "calendars")
+# The apps built on games: every app but accounts (below it) and games itself.
+CONSUMERS = tuple(app for app in APPS if app not in ("accounts", "games"))
+PACKAGES = ("engine", "core", "api", *APPS, *TOP)
 # Modules that hold the domain: they never speak HTTP.
 NO_HTTP_MODULES = ("models", "services", "selectors", "tasks", "errors", "results", "receivers", "signals")
 
@@ -75,10 +88,10 @@ def _forbidden(module: str, imported: str) -> str | None:
             return "nothing imports splendor_site: it is the wiring on top"
     if other == "front" and own not in ("front", "splendor_site"):
         return "front is on top: only splendor_site's wiring imports it"
-    if own == "accounts" and other in ("games", "notifications", "webhooks", "leagues", "streams", "chat", "calendars"):
+    if own == "accounts" and other in ("games", *CONSUMERS):
         return "games may use accounts, never the reverse (accounts sends signals instead)"
-    if own == "games" and other in ("notifications", "webhooks", "leagues", "streams", "chat", "calendars"):
-        return "news leaves games only as GameEvent rows: games imports no consumer"
+    if own == "games" and other in CONSUMERS:
+        return "games imports no app built on it: they register extensions (games.extensions)"
     leaf = module.split(".")[-1]
     if own in APPS and leaf in NO_HTTP_MODULES and other == "rest_framework":
         return f"{leaf} modules hold the domain and never speak HTTP"
@@ -92,7 +105,65 @@ def _edges() -> list[tuple[str, str]]:
 def test_the_layer_check_reads_every_package() -> None:
     found = {_top(module) for module, _ in _modules()}
     assert {"engine", "core", "api", "accounts", "games", "splendor_site"} <= found
+    assert {"notifications", "webhooks", "leagues", "streams", "chat", "calendars"} <= set(CONSUMERS)
     assert len(_edges()) > 100
+
+
+# --- the contract between games and the apps on it (games.extensions) --------------------
+
+
+def _registrations() -> dict[str, list[str]]:
+    """The extensions each app's AppConfig.ready() registers: app -> the class names
+    passed to ``extensions_register(...)``, read from its apps.py."""
+    found: dict[str, list[str]] = {}
+    for app in APPS:
+        path = ROOT / app / "apps.py"
+        if not path.exists():
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "extensions_register"
+                and node.args
+                and isinstance(node.args[0], ast.Call)
+                and isinstance(node.args[0].func, ast.Name)
+            ):
+                found.setdefault(app, []).append(node.args[0].func.id)
+    return found
+
+
+def test_each_registration_is_a_declared_edge_from_its_app_to_games() -> None:
+    registrations = _registrations()
+    assert set(registrations) >= {"notifications", "webhooks", "leagues", "streams", "chat"}
+    for app in registrations:
+        module = f"{app}.apps"
+        assert "games.extensions" in _imports(ROOT / app / "apps.py", module)
+        assert _forbidden(module, "games.extensions") is None
+        assert _forbidden("games.extensions", f"{app}.extension") is not None  # never the other way
+
+
+def test_the_registered_extensions_are_the_ones_the_apps_declare() -> None:
+    from games.extensions import extensions
+
+    declared = {(app, name) for app, names in _registrations().items() for name in names}
+    registered = {(_top(type(extension).__module__), type(extension).__name__) for extension in extensions()}
+    assert registered == declared
+
+
+def test_extensions_have_unique_names_and_follow_installed_apps() -> None:
+    from django.conf import settings
+
+    from games.extensions import extensions
+
+    registered = extensions()
+    names = [extension.name for extension in registered]
+    assert len(names) == len(set(names)), names
+    # The consumer names of the claims stored so far stay valid.
+    assert {"email", "webhooks", "reminders", "ratings", "chat"} <= set(names)
+    order = [app.split(".")[0] for app in settings.INSTALLED_APPS]
+    positions = [order.index(_top(type(extension).__module__)) for extension in registered]
+    assert positions == sorted(positions)
 
 
 @pytest.mark.parametrize(

@@ -139,7 +139,6 @@ def test_a_move_through_the_api_reaches_the_outbox_consumers_with_the_requests_i
     """The request id of a move, through the outbox's message queued on commit
     (games.tasks.consume_events), to a consumer's log context on the worker."""
     import engine
-    from games import services
     from games.extensions import GameExtension
     from games.models import GameEvent
     from tests.games.game_helpers import client_for, start_two_player_game, state_of, user_to_move
