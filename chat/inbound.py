@@ -23,9 +23,9 @@ def say(inbound: InboundMessage, parsed: InboundEmail, user: Any, seat: Seat | N
     if not parsed.command.argument.strip():
         raise InboundRefusal(gettext('Write your message after the word, e.g. "say Good luck!".'))
     message = chat_message_post(game_id=seat.game_id, user=user, text=parsed.command.argument)
-    # The message's record keeps the word, not the line: the line lives in the chat,
-    # where hiding it and erasing its author reach it.
-    inbound.command = "say"
+    # The message's record keeps the word "say", not the line (notifications.inbound
+    # records it so): the line lives in the chat, where hiding it and erasing its
+    # author reach it.
     game = Game.objects.get(pk=seat.game_id)
     reply_send(inbound, "chat_said", user, game, done="say", said=message.text)
     return inbound_message_finish(inbound, InboundMessage.Status.APPLIED, f"chat message {message.pk}")
