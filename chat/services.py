@@ -40,8 +40,7 @@ from games.audience import game_has_table_talk
 from games.models import Game, GameEvent, ModerationEntry
 from games.moderation import moderation_entry_record
 from games.selectors import game_get_visible
-from games.services import game_change
-from games.services.redaction import Redaction, game_events_redact
+from games.services import Redaction, game_change, game_events_redact
 from notifications.email.services import notify
 from notifications.inbound.redaction import inbound_says_forget_account
 from notifications.models import Notification

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from games.models import GameEvent
-from games.services.redaction import Redaction
+from games.services import Redaction
 from streams.models import StreamEvent
 
 

@@ -24,7 +24,8 @@ The package is split along its seams; the names below are what its callers use:
 - ``periodic``: the beat's jobs recording when they ran;
 - ``games.practice.services`` (re-exported here): practice games against
   bots, sandboxes;
-- ``bot_turns``: the bots' turns, one move per task, fairly across accounts.
+- ``bot_turns``: the bots' turns, one move per task, fairly across accounts;
+- ``redaction``: a hidden or erased line of table talk blanked in its events.
 """
 
 from games.services.account_cleanup import (
@@ -82,6 +83,7 @@ from games.services.outbox import (
     game_events_redeliver,
 )
 from games.services.periodic import periodic_run_mark
+from games.services.redaction import Redaction, game_events_redact
 from games.plans.services import plan_clear, plan_store
 from games.practice.services import (
     bot_names,
@@ -117,6 +119,7 @@ __all__ = [
     "PAUSE_REASONS",
     "PLAY_FIELDS",
     "PUBLISH_PAUSE_SECONDS",
+    "Redaction",
     "SWEEP_BATCH",
     "bank_after_turn",
     "game_cancel",
@@ -129,6 +132,7 @@ __all__ = [
     "game_events_consume_all",
     "game_events_dispatch",
     "game_events_redeliver",
+    "game_events_redact",
     "game_expire_open",
     "game_pause",
     "game_pauses_end_due",
