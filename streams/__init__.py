@@ -2,7 +2,7 @@
 order for a while so that a client that reconnects gets what it missed.
 
 Rows are written in the same transaction as the game change (``services``, through
-the hook ``games.services.game_events_writer_register``), then the processes that
+this app's game extension, ``extension``), then the processes that
 hold open streams are woken (``bus``: Redis pub/sub, or a poll of the database on
 the embedded default). ``asgi`` serves the stream without a thread per connection;
 ``views`` serves it under WSGI (the development server, or gunicorn) with one.

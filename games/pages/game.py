@@ -263,7 +263,7 @@ def _draw(
         "login_url": _login_url(request) if seat is None else "",
         "public": game.public,
         "email_warning": _email_warning(seat),
-        # What apps above games show beside the board (table talk): settings.GAME_PAGE_PANELS.
+        # What apps above games show beside the board (table talk): their extensions' page_panel.
         "panels": game_page_panels(request, viewer),
         "plan_panel": plan_panel(viewer, typed=plan_typed),
     }

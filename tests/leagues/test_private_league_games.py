@@ -1,6 +1,6 @@
 """A private league game is seen by the admins of its league, as by its players
 and the site's moderators, and by no other league's admin (games.selectors,
-settings.GAME_VISIBILITY_EXTRAS -> leagues.selectors.games_administered_q).
+leagues.extension's visibility_q -> leagues.selectors.games_administered_q).
 
 Personas (conftest.py): mallory administers "Mallory's League" (alice and bob
 play in it); carol and dave play in "Another League", which erin administers.
