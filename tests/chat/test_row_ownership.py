@@ -154,9 +154,10 @@ class _Scope:
                         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                         for target in targets:
                             self.hold(target, model)
-                elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
-                    if model := self.model_held(node.iter):
-                        self.hold(node.target, model)
+                elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)) and (
+                    model := self.model_held(node.iter)
+                ):
+                    self.hold(node.target, model)
             if self.held == before:
                 return
 
@@ -174,9 +175,11 @@ class _Scope:
                     for part in ast.walk(target):
                         if isinstance(part, ast.Attribute) and (model := self.model_held(part.value)):
                             found.append((node.lineno, model, f"sets .{part.attr}"))
-            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr":
-                if node.args and (model := self.model_held(node.args[0])):
-                    found.append((node.lineno, model, "setattr("))
+            elif (
+                isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr"
+                and node.args and (model := self.model_held(node.args[0]))
+            ):
+                found.append((node.lineno, model, "setattr("))
         return found
 
 
