@@ -22,8 +22,8 @@ The package is split along its seams; the names below are what its callers use:
 - ``outbox``: dispatch, claims, redelivery;
 - ``account_cleanup``: what a disabled or erased account leaves behind;
 - ``periodic``: the beat's jobs recording when they ran;
-- ``games.practice.services`` (re-exported here): practice games against
-  bots, sandboxes;
+- ``games.practice`` (its services and sandbox, re-exported here): practice
+  games against bots, sandboxes;
 - ``bot_turns``: the bots' turns, one move per task, fairly across accounts;
 - ``redaction``: a hidden or erased line of table talk blanked in its events.
 """
@@ -85,12 +85,8 @@ from games.services.outbox import (
 from games.services.periodic import periodic_run_mark
 from games.services.redaction import Redaction, game_events_redact
 from games.plans.services import plan_clear, plan_store
-from games.practice.services import (
-    bot_names,
-    practice_game_create,
-    sandbox_bots_allowed,
-    sandbox_create,
-)
+from games.practice.sandbox import sandbox_bots_allowed, sandbox_create
+from games.practice.services import bot_names, practice_game_create
 from games.services.turns import BotReason, bank_after_turn
 
 __all__ = [

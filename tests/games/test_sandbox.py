@@ -22,7 +22,7 @@ from tests.games.test_games_api import assert_problem
 from games import services
 from games.extensions import GameExtension
 from games.models import BotTurn, Game, GameEvent, Seat
-from games.practice import services as practice
+from games.practice import sandbox as practice
 
 
 def _seat_index(game: Game, user: Any) -> int:
