@@ -8,6 +8,7 @@ import engine
 import pytest
 from django.core import mail
 from tests.notifications.email_helpers import everything_in, start_game
+from tests.leak_helpers import card_ids_in
 from tests.notifications.inbound.mail_helpers import answer, examples_in, latest, receive, reply_bytes
 
 from games.models import Game, Move, Seat
@@ -244,7 +245,9 @@ def test_the_board_sent_by_email_never_shows_the_opponents_blind_reservation(
     assert hidden
     receive(commit, reply_bytes(latest(second, "Your turn"), sender=second.email, body="board"))
     shown = everything_in(answer(second, "reply_board"))
-    assert hidden not in shown
+    # The board is there, with the cards on the table, but not the one reserved face down.
+    assert "BANK" in shown and len(card_ids_in(shown)) >= 12
+    assert hidden not in card_ids_in(shown)
     assert "Your move reserve deck1 is played" in answer(first, "reply_done").body
 
 
