@@ -41,6 +41,7 @@ def test_base_cards_split_eight_six_four_per_colour_per_level():
 
 def test_base_cards_have_points_zero_to_five_and_a_cost():
     """B-COMP-2: prestige 0-5, a non-empty cost in gems, ids <level>-<nn>."""
+    assert len(BASE.cards) == 90
     for cid, c in BASE.cards.items():
         assert 0 <= c.points <= 5
         assert sum(c.cost) > 0 and min(c.cost) >= 0
@@ -94,6 +95,7 @@ def test_marvel_characters_have_names_zero_to_two_icons_and_a_cost():
 
 def test_every_level_three_marvel_card_grants_the_time_stone_and_no_other_does():
     """M-COMP-3: level-3 cards show the Time Stone icon."""
+    assert any(c.level == 3 for c in MARVEL.cards.values()) and any(c.level < 3 for c in MARVEL.cards.values())
     for c in MARVEL.cards.values():
         assert c.time_stone == (c.level == 3), c
 

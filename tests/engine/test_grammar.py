@@ -104,6 +104,7 @@ LATVIAN_VERBS = {
 @pytest.mark.parametrize("grammar, verbs", [(ITALIAN_GRAMMAR, ITALIAN_VERBS), (LATVIAN_GRAMMAR, LATVIAN_VERBS)])
 def test_the_verbs_are_read_in_their_imperative_and_infinitive(grammar, verbs):
     """docs/glossary-it.md, docs/glossary-lv.md."""
+    assert verbs and all(verbs.values())
     for action, words in verbs.items():
         assert all(grammar.verbs[word_key(word)] == action for word in words)
 

@@ -73,6 +73,7 @@ def test_random_games_follow_the_reference(data, config):
         move = legal[data.draw(st.integers(0, len(legal) - 1))]
         check_position(state, (move,))
         state = engine.apply(state, move)
+    assert state.ply > 0  # positions were checked on the way to the end
 
 
 # Positions random play seldom reaches, each with the rule it exercises.
@@ -144,6 +145,7 @@ def test_the_state_a_move_leaves_behind_is_the_same_as_its_rebuilt_copy_for_ever
             assert engine.legal_moves(rebuilt) == engine.legal_moves(state)
             assert engine.observe(rebuilt, 1) == engine.observe(state, 1)
             state = engine.apply(state, buyer(rng, engine.legal_moves(state)))
+        assert state.ply > 0  # the game was played, so every state was compared
 
 
 def test_games_played_in_turn_share_nothing_they_memoise():
@@ -159,6 +161,7 @@ def test_games_played_in_turn_share_nothing_they_memoise():
             move = buyer(rng, engine.legal_moves(state))
             check_position(state, (move,))
             games[k] = engine.apply(state, move)
+    assert all(g.ply > 0 for g in games)  # each game was played, so positions were checked
 
 
 def test_memos_are_never_part_of_a_states_value():

@@ -68,6 +68,7 @@ def test_a_base_view_has_the_common_keys_and_nobles_and_no_marvel_key():
     state = play(position("base", players=2, reserved={1: [("2-05", True)], 0: ["1-01"]}), "take WUG")
     view = engine.observe(state, 0)
     keys_fit(dict(view), engine.BoardView, present={"nobles"})
+    assert len(view["seats"]) == 2 and view["nobles"] and view["market"]
     for seat in view["seats"]:
         keys_fit(dict(seat), engine.SeatView, present={"nobles"})
     for tile in view["nobles"]:
@@ -84,6 +85,7 @@ def test_a_base_view_has_the_common_keys_and_nobles_and_no_marvel_key():
 def test_a_marvel_view_has_the_common_keys_locations_and_every_marvel_key():
     view = engine.observe(engine.new_game(variant="marvel", players=2, seed=4), None)
     keys_fit(dict(view), engine.BoardView, present={"locations", "avengers_assemble"})
+    assert len(view["seats"]) == 2 and view["locations"] and view["market"]
     for seat in view["seats"]:
         keys_fit(dict(seat), engine.SeatView,
                  present={"locations", "avengers_icons", "avengers_assemble", "time_stone", "gauntlet"})
