@@ -70,6 +70,7 @@ def test_the_blind_reserve_is_hidden_in_the_last_moves_too(
     game_with_a_blind_reserve: tuple[Game, Seat, str]
 ) -> None:
     game, reserver, card = game_with_a_blind_reserve
+    assert card and len(seats(game)) == 3 and reserver in seats(game)  # the hidden card, and others to hide it from
     for seat in seats(game):
         moves = board_context(game=game, seat_index=seat.index)["last_moves"]
         reserve = next(m for m in moves if m["ply"] == 0)

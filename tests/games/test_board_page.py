@@ -31,6 +31,7 @@ def assert_is_the_board(html: str, game: Game) -> None:
 def test_the_page_shows_the_board_as_the_links_seat(client: Client, variant: str, players: int) -> None:
     game = started_game(variant, players)
     play_moves(game, players + 1)
+    assert len(seats(game)) == players
     for seat in seats(game):
         response = client.get(page_path(seat), follow=True)
         assert response.status_code == 200

@@ -79,6 +79,7 @@ def test_seat_order_is_the_seeded_permutation_of_the_join_order(alice: Any, bob:
 
     joined = [alice, bob, charlie]
     order = engine.seat_permutation(int(game.seed), 3)
+    assert sorted(order) == [0, 1, 2]
     for seat_index, join_position in enumerate(order):
         assert Seat.objects.get(game=game, index=seat_index).user == joined[join_position]
 

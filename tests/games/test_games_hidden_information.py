@@ -115,7 +115,10 @@ def test_the_owner_sees_the_blind_reserved_card_in_the_history_and_the_board(
 
 def test_outbox_events_carry_no_hidden_information(game_with_blind_reserve: tuple[Game, Any, str]) -> None:
     game, _, private_card = game_with_blind_reserve
-    for event in GameEvent.objects.filter(game=game):
+    events = GameEvent.objects.filter(game=game)
+    # The hidden card exists, and the blind reservation itself went out as an event.
+    assert private_card and events.filter(kind=GameEvent.Kind.MOVE_PLAYED).count() == 2
+    for event in events:
         assert private_card not in card_ids_in(event.payload)
         assert game.seed not in json.dumps(event.payload)
 

@@ -56,6 +56,7 @@ def test_a_nul_character_in_a_game_id_is_game_not_found_on_every_endpoint(alice:
     answers = [client.get(base + suffix) for suffix in ["", "legal-moves/", "moves/", "export/"]]
     answers += [client.post(base + suffix, {}, format="json") for suffix in ["join/", "resign/"]]
     answers.append(client.post(base + "moves/", {"move": "take WUG", "expected_version": 1}, format="json"))
+    assert len(answers) == 7
     for answer in answers:
         assert answer.status_code == 404, answer.content
         assert answer.json()["code"] == "game_not_found"

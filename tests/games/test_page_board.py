@@ -42,6 +42,7 @@ def game_with_blind_reserve(variant: str, players: int, *, public: bool = False)
 def test_every_part_of_the_board_is_drawn_for_every_seat(variant: str, players: int) -> None:
     game, reserver, card = game_with_blind_reserve(variant, players)
     state = engine.from_dict(game.state)
+    assert card and len(seats(game)) == players and reserver in seats(game)
     for seat in seats(game):
         html = shown(game, seat)
         view = engine.observe(state, seat.index)
@@ -159,7 +160,9 @@ def test_the_replay_board_of_a_step_is_what_the_engine_rebuilds() -> None:
     game.refresh_from_db()
     state = engine.replay(game.variant, 2, int(game.seed), texts[:2])
     html = Client().get(f"/games/{game.pk}/replay/?ply=2").content.decode()
-    for face_up in engine.observe(state, None)["market"]["1"]:
+    row = engine.observe(state, None)["market"]["1"]
+    assert any(row)
+    for face_up in row:
         if face_up:
             assert f'data-card="{face_up["id"]}"' in html
 

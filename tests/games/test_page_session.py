@@ -41,6 +41,7 @@ def test_opening_a_link_redirects_to_the_address_without_the_token() -> None:
 
 def test_the_session_then_shows_the_board_as_the_links_seat() -> None:
     game = started_game("base", 3)
+    assert len(seats(game)) == 3
     for seat in seats(game):
         html = page(opened(seat), game).content.decode()
         assert you(html) == seat.user.player.display_name
