@@ -126,6 +126,8 @@ def test_the_league_answers_leak_no_hidden_information(players: list[Any]) -> No
         client.get(f"/api/v1/leagues/{league.pk}/seasons/1/standings/").content,
         client.get(f"/api/v1/leagues/{league.pk}/next-game/").content,
     ]
+    # The seed to hide exists, and the next game the answers tell of is this one.
+    assert game.seed and str(game.pk).encode() in answers[2]
     for answer in answers:
         assert game.seed.encode() not in answer
         assert b"deck" not in answer

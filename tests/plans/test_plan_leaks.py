@@ -152,7 +152,11 @@ def test_the_admin_shows_no_plan_and_refuses_to_filter_by_one(public_table: Tabl
 
 def test_events_webhooks_and_the_stream_say_nothing_of_the_plan(public_table: Table) -> None:
     game = public_table.game
-    for event in GameEvent.objects.filter(game=game):
+    events = GameEvent.objects.filter(game=game)
+    # The move the plan played went out as an event, and the seats have a stream to read.
+    assert events.filter(kind=GameEvent.Kind.MOVE_PLAYED).exists()
+    assert StreamEvent.objects.filter(user__in=[seat.user for seat in Seat.objects.filter(game=game)]).exists()
+    for event in events:
         shown = json.dumps(delivery_payload(event=event))
         _clean(shown)
         assert "plan" not in shown

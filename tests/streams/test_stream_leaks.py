@@ -30,6 +30,7 @@ def game_with_a_blind_reserve(request: pytest.FixtureRequest) -> tuple[Game, Sea
 
 def test_no_other_seat_is_streamed_the_blind_reserved_card(game_with_a_blind_reserve: tuple[Game, Seat, str]) -> None:
     game, reserver, card = game_with_a_blind_reserve
+    assert card and len(seats(game)) == 3 and reserver in seats(game)  # the hidden card, and others to hide it from
     for seat in seats(game):
         shown = shown_to(seat)
         assert '"reserve deck1"' in shown  # the move itself is streamed to everyone, as text with no card

@@ -65,6 +65,7 @@ def test_a_command_in_the_recipients_language_is_read(
 
 @pytest.mark.parametrize("code", ["it", "lv"])
 def test_every_command_word_of_a_language_reads_as_its_command(code: str) -> None:
+    assert GRAMMARS[code].commands
     for word, meaning in GRAMMARS[code].commands.items():
         command = command_from_text(f"{word} 3" if meaning == "vacation" else word, languages=(code,))
         assert command.kind is CommandKind(meaning), word
