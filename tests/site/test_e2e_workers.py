@@ -111,6 +111,7 @@ def test_concurrent_sweeps_time_each_game_out_exactly_once(stack: Stack) -> None
     finally:
         sender.close()
 
+    assert len(games) == 6
     for game_id in games:
         events = _events(stack, game_id)
         timeouts = [(payload["seat"], payload["consecutive"]) for kind, payload in events if kind == "turn_timed_out"]
