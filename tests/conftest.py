@@ -28,6 +28,8 @@ from urllib.parse import urlsplit
 import pytest
 from hypothesis import HealthCheck, settings as hypothesis_settings
 
+from tests import db_template
+
 # No test depends on a broker or sends real email, whatever the environment says:
 # tasks run inline (eager) on the in-process broker and email goes to
 # django.core.mail.outbox. pytest-django has loaded the settings before this file,
@@ -203,6 +205,33 @@ SERVICE_MARKERS = {
 }
 
 _left_out: dict[str, tuple[int, str]] = {}
+
+
+# --- Test databases: a parallel run clones one migrated template (tests/db_template.py)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    db_template.plugin_register(config)
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(
+    request: pytest.FixtureRequest,
+    django_test_environment: None,
+    django_db_blocker: Any,
+    django_db_use_migrations: bool,
+    django_db_keepdb: bool,
+    django_db_createdb: bool,
+) -> Iterator[None]:
+    """pytest-django's fixture, except that each pytest-xdist worker clones the
+    run's one migrated template instead of running every migration itself."""
+    yield from db_template.databases_set_up(
+        request,
+        django_db_blocker,
+        use_migrations=django_db_use_migrations,
+        keepdb=django_db_keepdb,
+        createdb=django_db_createdb,
+    )
 
 
 def _unique_node_ids(items: list[pytest.Item]) -> None:

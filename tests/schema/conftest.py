@@ -13,6 +13,8 @@ the property-based run can put into paths. The data is committed
 
 from __future__ import annotations
 
+import copy
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,9 +44,22 @@ CHECKS = [
 ]
 
 
-def load_schema() -> Any:
-    """The OpenAPI schema as the site serves it, bound to the in-process WSGI app."""
+@functools.cache
+def _served_schema() -> Any:
+    """/api/schema/ read once per test process: building and parsing it takes seconds,
+    and three modules load it at import."""
     return schemathesis.openapi.from_wsgi("/api/schema/", application)
+
+
+def load_schema() -> Any:
+    """The OpenAPI schema as the site serves it, bound to the in-process WSGI app.
+
+    Each caller gets a schema object of its own (a module's hooks stay its own)
+    made from a copy of the one document served."""
+    served = _served_schema()
+    schema = schemathesis.openapi.from_dict(copy.deepcopy(served.raw_schema))
+    schema.app, schema.location = served.app, served.location
+    return schema
 
 
 @dataclass
