@@ -126,12 +126,14 @@ def _pooled_close(stream: OpenStream) -> None:
 
 
 def sync_frames(stream: OpenStream, media_type: str) -> Iterator[bytes]:
-    """Under WSGI: polls the database, holding the worker thread while it waits."""
-    yield preamble_bytes(media_type)
-    for frame in stream.first:
-        yield frame_bytes(frame, media_type)
-    after, beat = stream.after, time.monotonic()
+    """Under WSGI: polls the database, holding the worker thread while it waits.
+    The connection is forgotten however it ends, a client gone during the snapshot
+    included."""
     try:
+        yield preamble_bytes(media_type)
+        for frame in stream.first:
+            yield frame_bytes(frame, media_type)
+        after, beat = stream.after, time.monotonic()
         while True:
             time.sleep(settings.STREAM_WSGI_POLL_SECONDS)
             news = services.stream_read(stream=stream, after=after)

@@ -202,6 +202,9 @@ def test_two_players_play_a_whole_game_by_clicking_on_their_pages(
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     for page in pages.values():
+        # The page that did not play the last move redraws itself when its poll sees it
+        # (window.location.replace); wait for that first, or the two navigations collide.
+        page.wait_for_selector(f'#game[data-version="{game.version}"]', timeout=15_000)
         page.goto(page_url)
         assert "Game over:" in settled_content(page)
     shot(pages[0], "game-page-end")

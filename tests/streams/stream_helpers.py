@@ -82,8 +82,13 @@ class WsgiStream:
         return taken
 
     def close(self) -> None:
-        # The test client's wrapper closes the response when its iterator is closed,
-        # with the database connection kept (the test's transaction is on it).
-        close = getattr(self.chunks, "close", None)
-        if close is not None:
-            close()
+        # The test client wraps the view's generator in one that closes the response
+        # when it is closed, with the database connection kept (the test's
+        # transaction is on it). streaming_content is a map over that wrapper, and a
+        # map has no close(): the wrapper is the response's _iterator. Closed here,
+        # the view's clean-up (a query) runs now, between two of the test's own
+        # queries, not whenever the garbage collector finds it.
+        wrapper = getattr(self.response, "_iterator", None)
+        close = getattr(wrapper, "close", None)
+        assert close is not None, f"a streaming response of the test client, not {self.response!r}"
+        close()

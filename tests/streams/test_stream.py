@@ -311,3 +311,16 @@ def test_an_erased_accounts_stream_is_forgotten(alice: Any, bob: Any) -> None:
     assert not StreamCursor.objects.filter(user=alice).exists()
     assert not StreamConnection.objects.filter(token__user=alice).exists()
     assert StreamEvent.objects.filter(user=bob).exists()
+
+
+def test_closing_a_stream_in_the_tests_ends_it_on_the_server_at_once(alice: Any) -> None:
+    # WsgiStream.close() must reach the view's generator: left to the garbage
+    # collector, its clean-up query once ran inside another test's query on the same
+    # PostgreSQL connection and hung it.
+    from streams.models import StreamConnection
+
+    stream = open_stream(client_for(alice))
+    assert stream.next_event()["event"] == "snapshot"
+    assert StreamConnection.objects.filter(token__user=alice).count() == 1
+    stream.close()
+    assert StreamConnection.objects.filter(token__user=alice).count() == 0
