@@ -197,11 +197,20 @@ def _e2e_missing() -> str | None:
     return None
 
 
+def _slow_not_asked_for() -> str | None:
+    # Whole games played through the API, many-game databases, long property runs:
+    # over 10 s each on a 2-core machine. `.ci/run` runs them in both passes.
+    if not os.environ.get("SLOW"):
+        return "set SLOW=1 to run them (each takes over 10 s; .ci/run does)"
+    return None
+
+
 SERVICE_MARKERS = {
     "postgres": _postgres_missing,
     "redis": _redis_missing,
     "browser": _browser_missing,
     "e2e": _e2e_missing,
+    "slow": _slow_not_asked_for,
 }
 
 _left_out: dict[str, tuple[int, str]] = {}
@@ -247,9 +256,73 @@ def _unique_node_ids(items: list[pytest.Item]) -> None:
             item._id = type(item._id).parse(item.nodeid + suffix)  # type: ignore[attr-defined]
 
 
+# --- Which tests run on both databases ---------------------------------------------
+#
+# `.ci/run` runs the suite on SQLite (the README's command), then again on PostgreSQL,
+# where only the tests with a reason to run twice go: those marked `both_databases`,
+# and those that need PostgreSQL, Redis or real processes (`postgres`, `redis`,
+# `e2e`, `browser`), which run only there. A test is `both_databases` when what it
+# checks may behave differently on the two: a test that commits for real
+# (`transactional_db`, `live_server`, `django_db(transaction=True)`: locks,
+# constraints checked at commit, on_commit, concurrent writers), and every test of
+# the modules below, named with their reason. The rest (rules, rendering, wording,
+# permissions, serializers, inside one rolled-back transaction) run once.
+BOTH_DATABASES_MODULES: dict[str, str] = {
+    "tests/accounts/test_names.py": "case-insensitive uniqueness of names: a collation and an index",
+    "tests/accounts/test_email_addresses.py": "unique addresses under a constraint",
+    "tests/accounts/test_erasure.py": "cascades and SET_NULL through foreign keys",
+    "tests/accounts/test_erasure_leaves_no_trace.py": "every table read back after an erasure",
+    "tests/accounts/test_text_the_database_refuses.py": "PostgreSQL refuses NUL in text where SQLite keeps it",
+    "tests/accounts/test_queries_per_request.py": "query counts, which the backend's features change",
+    "tests/games/test_games_text_the_database_refuses.py": "PostgreSQL refuses NUL in text where SQLite keeps it",
+    "tests/games/test_games_queries_per_request.py": "query counts, which the backend's features change",
+    "tests/games/test_games_concurrency.py": "row locks and concurrent moves",
+    "tests/games/test_outbox.py": "claims unique per event and consumer, retaken by a conditional UPDATE",
+    "tests/games/test_game_services.py": "the move's transaction: version checks and locks",
+    "tests/games/test_clock_migration.py": "a data migration",
+    "tests/games/test_migration_to_current_shapes.py": "a data migration",
+    "tests/games/test_player_export.py": "JSON fields read back",
+    "tests/chat/test_email_mark_migration.py": "a data migration",
+    "tests/chat/test_row_ownership.py": "deletes across apps' tables",
+    "tests/leagues/test_standings.py": "aggregates and ordering",
+    "tests/leagues/test_ratings.py": "floating-point columns and aggregates",
+    "tests/streams/test_stream.py": "the stream's rows and its clean-up query on the connection",
+    "tests/streams/test_stream_leaks.py": "JSON payloads filtered per reader",
+    "tests/webhooks/test_webhook_deliveries.py": "delivery rows claimed once",
+    "tests/webhooks/test_webhook_attempts.py": "attempt rows claimed once",
+    "tests/notifications/email/test_email_sending.py": "each notification sent once under its unique key",
+    "tests/notifications/reminders/test_reminder_scheduling.py": "due times compared in the database",
+    "tests/notifications/inbound/test_playing_by_email.py": "a reply applied once however often it arrives",
+    "tests/plans/test_plan_firing.py": "a plan fired in the move's transaction",
+    "tests/schema/test_api_conforms_to_schema.py": "fuzzed input reaches the database (NUL, lengths, large numbers)",
+    "tests/site/test_hostile_bodies.py": "hostile input reaches the database",
+    "tests/site/test_strict_input.py": "hostile input reaches the database",
+    "tests/site/test_task_log_context.py": "tasks run on commit",
+    "tests/site/test_with_real_services.py": "the real services themselves",
+}
+_COMMITS_FOR_REAL = ("transactional_db", "live_server", "django_db_serialized_rollback")
+
+
+def _commits_for_real(item: pytest.Item) -> bool:
+    if set(getattr(item, "fixturenames", ())) & set(_COMMITS_FOR_REAL):
+        return True
+    marker = item.get_closest_marker("django_db")
+    return bool(marker and marker.kwargs.get("transaction"))
+
+
+def _mark_both_databases(config: pytest.Config, items: list[pytest.Item]) -> None:
+    root = config.rootpath
+    for item in items:
+        path = item.path.relative_to(root).as_posix() if item.path.is_relative_to(root) else ""
+        if path in BOTH_DATABASES_MODULES or _commits_for_real(item):
+            item.add_marker(pytest.mark.both_databases)
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m reads the markers
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     _unique_node_ids(items)
     _group_serial_tests(items)
+    _mark_both_databases(config, items)
     reasons = {marker: check() for marker, check in SERVICE_MARKERS.items()}
     keep: list[pytest.Item] = []
     dropped: list[pytest.Item] = []

@@ -6,9 +6,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow
 def test_every_collected_test_has_its_own_id_so_that_no_worker_drops_one() -> None:
     listed = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n0", "--collect-only", "-q", "tests/schema"],

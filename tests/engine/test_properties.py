@@ -60,6 +60,7 @@ def check_end(state: engine.State) -> None:
 
 # --- invariants at every ply -----------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant, players", CONFIGS)
 @PLAYOUT
 @given(data=st.data())
@@ -127,6 +128,7 @@ def move_text(state: engine.State, code: int) -> str:
     return text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant, players", CONFIGS)
 @PLAYOUT
 @given(data=st.data())
@@ -188,6 +190,7 @@ def hidden_from(state: engine.State, seat: int | None) -> set[str]:
 CARD_ID = re.compile(r'"([1-3]-[0-9][0-9])"')
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant, players", CONFIGS)
 @PLAYOUT
 @given(data=st.data())
@@ -261,6 +264,7 @@ def test_the_engine_never_calls_the_global_random_generator(monkeypatch):
 UNREADABLE_SUFFIXES = ["return", "noble", "location", "J:", "zebra", "return K return K", "noble N01 noble N02"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant, players", CONFIGS)
 @PLAYOUT
 @given(data=st.data())

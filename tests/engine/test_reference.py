@@ -62,6 +62,7 @@ def test_whole_games_follow_the_reference_at_every_ply_and_for_every_move(varian
         check_position(state)
 
 
+@pytest.mark.slow
 @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), config=st.sampled_from(CONFIGS))
 def test_random_games_follow_the_reference(data, config):

@@ -99,6 +99,7 @@ def test_the_bot_refuses_a_spectators_view_and_a_bad_budget():
         make_bot("greedy", playouts=5)
 
 
+@pytest.mark.slow
 def test_the_search_bot_beats_the_greedy_one_in_most_of_a_few_small_games():
     """Eight games at 150 playouts a move, seats alternating; the arena's figures at
     the real budget are in docs/benchmarks.md."""

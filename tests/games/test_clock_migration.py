@@ -14,6 +14,7 @@ BEFORE = [("games", "0006_seat_link_and_reply_keys")]
 AFTER = [("games", "0007_clocks")]
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_games_from_before_clocks_forfeit_at_the_first_timeout_and_keep_their_deadline() -> None:
     executor = MigrationExecutor(connection)

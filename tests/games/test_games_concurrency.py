@@ -56,6 +56,7 @@ def test_on_postgresql_racing_retries_with_one_idempotency_key_all_get_the_first
     assert_log_without_gaps(game, 1)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("busy_timeout", [20.0, 0.001], ids=["site-busy-timeout", "tiny-busy-timeout"])
 def test_on_a_sqlite_file_racing_clients_play_one_move_and_never_see_database_is_locked(
     tmp_path: Path, busy_timeout: float

@@ -26,6 +26,7 @@ def test_a_resignations_old_result_gains_places_and_the_lists() -> None:
     assert result_in_current_shape(dict(current), timed_out=[]) == current
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_rewrites_old_results_and_payloads(django_user_model: Any) -> None:
     executor = MigrationExecutor(connection)

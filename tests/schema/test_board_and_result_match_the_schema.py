@@ -163,6 +163,7 @@ class Table:
 # --- boards ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("variant", ["base", "marvel"])
 def test_every_board_of_a_game_played_to_the_end_matches_the_schema(

@@ -59,6 +59,7 @@ def test_the_fuzzed_strings_are_the_same_on_every_run() -> None:
 
 
 # 2,000 emails through the whole door: about 2.5 minutes alone, several times that on a loaded machine.
+@pytest.mark.slow
 @pytest.mark.timeout(1200)
 def test_no_fuzzed_command_ends_as_an_internal_error(
     clock: Any, commit: Any, alice: Any, bob: Any, settings: Any, game_extensions: Any

@@ -24,6 +24,7 @@ def _to_move(game: Game) -> Any:
     return Seat.objects.select_related("user").get(game=game, index=game.to_move).user
 
 
+@pytest.mark.slow
 def test_a_whole_two_player_game_is_played_only_by_email_replies(
     clock: Any, commit: Any, alice: Any, bob: Any, settings: Any, game_extensions: Any
 ) -> None:

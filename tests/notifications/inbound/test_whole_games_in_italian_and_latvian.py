@@ -67,6 +67,7 @@ def _to_move(game: Game) -> Any:
     return Seat.objects.select_related("user").get(game=game, index=game.to_move).user
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("language", ["it", "lv"])
 def test_a_whole_game_is_played_by_email_in_the_players_language(
     clock: Any, commit: Any, alice: Any, bob: Any, settings: Any, game_extensions: Any, language: str

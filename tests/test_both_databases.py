@@ -1,0 +1,33 @@
+"""Which tests `.ci/run` runs again on PostgreSQL (tests/conftest.py): the marker
+reaches the tests it should, and the list of modules names files that exist."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import BOTH_DATABASES_MODULES
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_every_module_named_to_run_on_both_databases_exists_and_says_why() -> None:
+    assert len(BOTH_DATABASES_MODULES) >= 20
+    missing = [path for path in BOTH_DATABASES_MODULES if not (ROOT / path).is_file()]
+    assert missing == [], f"renamed or removed; update tests/conftest.py: {missing}"
+    assert all(reason.strip() for reason in BOTH_DATABASES_MODULES.values())
+
+
+def test_a_test_that_commits_for_real_runs_on_both_databases(transactional_db: None, request: Any) -> None:
+    assert request.node.get_closest_marker("both_databases") is not None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_test_marked_transaction_runs_on_both_databases(request: Any) -> None:
+    assert request.node.get_closest_marker("both_databases") is not None
+
+
+def test_a_test_inside_one_rolled_back_transaction_runs_once(db: None, request: Any) -> None:
+    assert request.node.get_closest_marker("both_databases") is None
