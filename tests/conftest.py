@@ -318,7 +318,8 @@ def _mark_both_databases(config: pytest.Config, items: list[pytest.Item]) -> Non
             item.add_marker(pytest.mark.both_databases)
 
 
-@pytest.hookimpl(tryfirst=True)  # before -m reads the markers
+# Not tryfirst: the folders' conftest hooks (tests/browser marks its tests `browser`
+# and `e2e`) run before this one, and pytest's -m after it.
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     _unique_node_ids(items)
     _group_serial_tests(items)

@@ -3,6 +3,7 @@ reaches the tests it should, and the list of modules names files that exist."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -31,3 +32,19 @@ def test_a_test_marked_transaction_runs_on_both_databases(request: Any) -> None:
 
 def test_a_test_inside_one_rolled_back_transaction_runs_once(db: None, request: Any) -> None:
     assert request.node.get_closest_marker("both_databases") is None
+
+
+def test_the_folders_markers_are_read_before_what_they_mark_is_left_out() -> None:
+    # tests/browser's conftest marks its tests `e2e` in its own collection hook; the
+    # suite's hook must see those markers, or the browser tests run without E2E=1.
+    import subprocess
+    import sys
+
+    env = {key: value for key, value in os.environ.items() if key not in ("E2E", "SLOW")}
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-n0", "-p", "no:cacheprovider", "tests/browser"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+    )
+    assert "left out:" in run.stdout and "marked e2e" in run.stdout, run.stdout[-2000:]
+    listed = [line for line in run.stdout.splitlines() if line.startswith("tests/browser/") and "::" in line]
+    assert listed == [], listed
