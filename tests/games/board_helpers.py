@@ -8,19 +8,17 @@ import engine
 
 from games import links, services
 from games.models import Game, Move, Seat
+from tests.factories import StartedGameFactory
 from tests.games.game_helpers import make_player, user_to_move
 
 NAMES = ("alice", "bob", "dave", "erin")
 
 
 def started_game(variant: str, players: int) -> Game:
-    """A started game of ``players`` seats; the creator invites the rest, who all accept."""
+    """A started game of ``players`` seats (StartedGameFactory) between the first
+    ``players`` of NAMES; the creator invites the rest, who all accept."""
     users = [make_player(name) for name in NAMES[:players]]
-    game = services.game_create(creator=users[0], variant=variant, seats=players, invited=users[1:])
-    for user in users[1:]:
-        services.seat_join(game=game, user=user)
-    game.refresh_from_db()
-    return game
+    return StartedGameFactory(creator=users[0], invited=users[1:], seats=players, variant=variant)
 
 
 def play(game: Game, text: str) -> None:

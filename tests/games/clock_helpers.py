@@ -8,7 +8,9 @@ from typing import Any
 import engine
 
 from games import services
-from games.models import Game, GameEvent, Seat
+from games.models import Game, GameEvent
+from tests.factories import StartedGameFactory
+from tests.factories import seat_to_move as seat_to_move  # re-exported: the clock tests import it from here
 
 # A Monday at noon (UTC), far from a year's end, so that vacation years are plain.
 NOON = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
@@ -16,18 +18,9 @@ HOUR = 3600
 
 
 def started_game(creator: Any, *others: Any, **clock: Any) -> Game:
-    """A game of ``creator`` and ``others`` (invited; they join, so it starts) with the time control ``clock``."""
-    game = services.game_create(creator=creator, seats=1 + len(others), invited=list(others), **clock)
-    for user in others:
-        services.seat_join(game=game, user=user)
-    game.refresh_from_db()
-    assert game.status == Game.Status.ACTIVE
-    return game
-
-
-def seat_to_move(game: Game) -> Seat:
-    game.refresh_from_db()
-    return Seat.objects.get(game=game, index=game.to_move)
+    """A game of ``creator`` and ``others`` (invited; they join, so it starts) with the
+    time control ``clock`` (StartedGameFactory)."""
+    return StartedGameFactory(creator=creator, invited=list(others), seats=1 + len(others), **clock)
 
 
 def play_a_take(game: Game) -> None:

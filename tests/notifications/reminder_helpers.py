@@ -13,7 +13,7 @@ from typing import Any
 from games import services
 from games.models import Game, GameEvent, Move, Seat
 from notifications.reminders.tasks import schedule_for_event
-from tests.games.game_helpers import start_two_player_game
+from tests.factories import StartedGameFactory, seat_to_move
 
 
 def seat_user(game: Game, index: int | None) -> Any:
@@ -21,8 +21,7 @@ def seat_user(game: Game, index: int | None) -> Any:
 
 
 def to_move(game: Game) -> Any:
-    game.refresh_from_db()
-    return seat_user(game, game.to_move)
+    return seat_to_move(game).user
 
 
 def waiting(game: Game) -> Any:
@@ -39,7 +38,9 @@ def deliver_events(game: Game) -> None:
 
 
 def started_game(alice: Any, bob: Any) -> Game:
-    game = start_two_player_game(alice, bob)
+    """A private two-seat game of alice and bob (StartedGameFactory), its start's
+    events handed to the reminders consumer."""
+    game = StartedGameFactory(creator=alice, invited=[bob])
     deliver_events(game)
     game.refresh_from_db()
     return game
