@@ -14,6 +14,7 @@ import pytest
 from games import links
 from games.models import Game, Move, Seat
 from tests.browser.conftest import SCREENSHOTS
+from tests.factories import seat_to_move
 from tests.games.board_helpers import play, started_game
 from tests.games.game_helpers import greedy, play_moves
 
@@ -38,11 +39,6 @@ def arranged(variant: str, players: int) -> tuple[Game, Seat, str]:
     play_moves(game, 3 * players - 2, lambda state, moves: greedy(state, [m for m in moves if card not in m]))
     game.refresh_from_db()
     return game, reserver, card
-
-
-def _to_move(game: Game) -> Seat:
-    game.refresh_from_db()
-    return Seat.objects.get(game=game, index=game.to_move)
 
 
 def _serious(page: Any) -> list[str]:
@@ -72,7 +68,7 @@ def test_the_table_fits_a_desktop_and_a_phone(
     live_server: Any, new_page: Any, screenshot: Any, variant: str, players: int
 ) -> None:
     game, reserver, hidden = arranged(variant, players)
-    viewer = _to_move(game)
+    viewer = seat_to_move(game)
     assert viewer != reserver
 
     page = new_page(viewport=DESKTOP)
@@ -110,7 +106,7 @@ def test_the_table_fits_a_desktop_and_a_phone(
 
 def test_the_replay_says_which_position_it_shows(live_server: Any, new_page: Any, screenshot: Any) -> None:
     game, _, _ = arranged("base", 2)
-    viewer = _to_move(game)
+    viewer = seat_to_move(game)
     page = new_page(viewport=DESKTOP)
     page.goto(live_server.url + _path(viewer))
     page.goto(f"{live_server.url}/games/{game.pk}/replay/?ply=3")
@@ -126,7 +122,7 @@ def test_the_replay_says_which_position_it_shows(live_server: Any, new_page: Any
 
 def test_a_move_is_chosen_and_confirmed_with_the_keyboard(live_server: Any, new_page: Any) -> None:
     game, _, _ = arranged("base", 2)
-    viewer = _to_move(game)
+    viewer = seat_to_move(game)
     page = new_page(viewport=DESKTOP)
     page.goto(live_server.url + _path(viewer))
     card = page.locator('.market-row[data-level="1"] [data-card]').first
@@ -153,7 +149,7 @@ def test_a_move_is_chosen_and_confirmed_with_the_keyboard(live_server: Any, new_
 
 def test_without_confirmation_a_chosen_move_is_played_at_once(live_server: Any, new_page: Any) -> None:
     game, _, _ = arranged("base", 2)
-    viewer = _to_move(game)
+    viewer = seat_to_move(game)
     player = viewer.user.player
     player.confirm_moves = False
     player.save(update_fields=["confirm_moves"])

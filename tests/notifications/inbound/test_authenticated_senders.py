@@ -15,10 +15,11 @@ from typing import Any
 
 import pytest
 from django.core import mail
+from tests.factories import seat_to_move
 from tests.notifications.email_helpers import everything_in, start_game
 from tests.notifications.inbound.mail_helpers import authentication_results, latest, receive, reply_bytes
 
-from games.models import Game, Move, Seat, Vacation
+from games.models import Game, Move, Vacation
 from notifications.inbound.commands import CODE_ALPHABET
 from notifications.models import InboundMessage, PendingConfirmation
 
@@ -37,11 +38,6 @@ def carol(db: None) -> Any:
     return player_create(username="carol", email="carol@example.com", display_name="Carol")
 
 
-def _to_move(game: Game) -> Any:
-    game.refresh_from_db()
-    return Seat.objects.select_related("user").get(game=game, index=game.to_move).user
-
-
 def _code(message: Any) -> str:
     match = CODE.search(str(message.body))
     assert match is not None, message.body
@@ -56,7 +52,7 @@ def test_a_forged_from_with_a_valid_token_plays_nothing_and_the_player_gets_a_ch
     clock: Any, commit: Any, alice: Any, bob: Any
 ) -> None:
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     turn_email = latest(player, "Your turn")
     before = len(mail.outbox)
     inbound = receive(commit, _forged(turn_email, player.email, "take WUG"))
@@ -72,7 +68,7 @@ def test_a_forged_from_with_a_valid_token_plays_nothing_and_the_player_gets_a_ch
 
 def test_answering_the_challenge_plays_the_move(clock: Any, commit: Any, alice: Any, bob: Any) -> None:
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     receive(commit, _forged(latest(player, "Your turn"), player.email, "take WUG"))
     challenge = latest(player, "Please confirm")
     # Unauthenticated too: the code alone acts.
@@ -84,7 +80,7 @@ def test_answering_the_challenge_plays_the_move(clock: Any, commit: Any, alice: 
 
 def test_a_challenge_code_works_once(clock: Any, commit: Any, alice: Any, bob: Any) -> None:
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     receive(commit, _forged(latest(player, "Your turn"), player.email, "take WUG"))
     challenge = latest(player, "Please confirm")
     receive(commit, _forged(challenge, player.email, f"confirm {_code(challenge)}"))
@@ -97,7 +93,7 @@ def test_a_challenge_answered_after_the_turn_has_passed_says_so_and_plays_nothin
     clock: Any, commit: Any, alice: Any, bob: Any
 ) -> None:
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     turn_email = latest(player, "Your turn")
     receive(commit, _forged(turn_email, player.email, "take WUG"))
     challenge = latest(player, "Please confirm")
@@ -112,7 +108,7 @@ def test_another_address_with_a_valid_token_never_acts_and_the_owner_is_told_wit
     clock: Any, commit: Any, alice: Any, bob: Any
 ) -> None:
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     # Authenticated for its own domain, and still not the seat holder's address.
     inbound = receive(commit, reply_bytes(latest(player, "Your turn"), sender="eve@evil.example", body="take WUG"))
     assert inbound is not None and inbound.status == Status.DROPPED
@@ -133,7 +129,7 @@ def test_results_that_prove_nothing_are_challenged(
     results: str, why: str, clock: Any, commit: Any, alice: Any, bob: Any
 ) -> None:
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     raw = _forged(latest(player, "Your turn"), player.email, "take WUG", headers=(f"Authentication-Results: {results}",))
     inbound = receive(commit, raw)
     assert inbound is not None and inbound.status == Status.CHALLENGED, why
@@ -144,7 +140,7 @@ def test_a_forged_results_header_below_the_trusted_hosts_own_is_not_believed(
     clock: Any, commit: Any, alice: Any, bob: Any
 ) -> None:
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     forged = _forged(latest(player, "Your turn"), player.email, "take WUG",
                      headers=(authentication_results(player.email),))  # fmt: skip
     real = authentication_results(player.email, result="fail").encode() + b"\r\n"
@@ -176,7 +172,7 @@ def test_no_command_kind_acts_on_an_unauthenticated_from(
     game = start_game(commit, alice, bob)
     with commit():
         invitation = services.game_create(creator=alice, variant="base", seats=2, invited=[charlie])
-    sender, reply_to = (charlie, latest(charlie)) if body in ("accept", "decline") else (_to_move(game), None)
+    sender, reply_to = (charlie, latest(charlie)) if body in ("accept", "decline") else (seat_to_move(game).user, None)
     turn_email = reply_to or latest(sender, "Your turn")
     versions = {g.pk: g.version for g in Game.objects.all()}
     before = len(mail.outbox)
@@ -218,7 +214,7 @@ def test_with_authentication_turned_off_the_from_alone_acts(
 ) -> None:
     settings.INBOUND_REQUIRE_AUTHENTICATION = False
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     inbound = receive(commit, _forged(latest(player, "Your turn"), player.email, "take WUG"))
     assert inbound is not None and inbound.status == Status.APPLIED
     assert Move.objects.filter(game=game).count() == 1
@@ -229,11 +225,11 @@ def test_the_challenge_shows_no_hidden_card_and_the_logs_no_code_or_token(
 ) -> None:
     caplog.set_level("DEBUG")
     game = start_game(commit, alice, bob)
-    first = _to_move(game)
+    first = seat_to_move(game).user
     receive(commit, reply_bytes(latest(first, "Your turn"), sender=first.email, body="reserve deck 1"))
     hidden = Move.objects.get(game=game, ply=0).private_card
     assert hidden
-    second = _to_move(game)
+    second = seat_to_move(game).user
     turn_email = latest(second, "Your turn")
     receive(commit, _forged(turn_email, second.email, "board"))
     challenge = latest(second, "Please confirm")

@@ -11,11 +11,12 @@ import engine
 import pytest
 from engine.grammar import GRAMMARS
 from tests.engine.builders import position
+from tests.factories import seat_to_move
 from tests.games.game_helpers import start_two_player_game
 from tests.notifications.email_helpers import start_game
 from tests.notifications.inbound.mail_helpers import answer, latest, receive, reply_bytes
 
-from games.models import Game, Move, Seat
+from games.models import Move, Seat
 from notifications.inbound import CommandKind, command_from_text
 from notifications.inbound.actions import move_text_with_names
 from notifications.inbound.commands import command_languages
@@ -122,11 +123,6 @@ def _speaks(user: Any, language: str) -> None:
     player.save(update_fields=["language"])
 
 
-def _to_move(game: Game) -> Any:
-    game.refresh_from_db()
-    return Seat.objects.select_related("user", "user__player").get(game=game, index=game.to_move).user
-
-
 @pytest.mark.django_db
 @pytest.mark.parametrize(("language", "body"), [("it", "Prendi bianco, blu e verde, grazie!"),
                                                  ("lv", "Ņem baltu, zilu un zaļu, lūdzu")])
@@ -134,7 +130,7 @@ def test_a_move_written_in_the_players_language_is_played_by_email(
     clock: Any, commit: Any, alice: Any, bob: Any, language: str, body: str
 ) -> None:
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     turn_email = latest(player, "Your turn")
     _speaks(player, language)
     inbound = receive(commit, reply_bytes(turn_email, sender=player.email, body=body))
@@ -147,7 +143,7 @@ def test_a_move_in_italian_from_a_player_who_reads_english_is_not_played(
     clock: Any, commit: Any, alice: Any, bob: Any
 ) -> None:
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     inbound = receive(commit, reply_bytes(latest(player, "Your turn"), sender=player.email,
                                           body="prendi bianco blu verde"))
     assert inbound is not None and inbound.status == Status.REFUSED
@@ -157,7 +153,7 @@ def test_a_move_in_italian_from_a_player_who_reads_english_is_not_played(
 @pytest.mark.django_db
 def test_a_blind_reservation_in_latvian_is_played_by_email(clock: Any, commit: Any, alice: Any, bob: Any) -> None:
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     turn_email = latest(player, "Your turn")
     _speaks(player, "lv")
     inbound = receive(commit, reply_bytes(turn_email, sender=player.email, body="rezervē kaudzīte 2 paldies"))
@@ -219,7 +215,7 @@ def test_a_take_of_four_tokens_by_email_is_refused_citing_b_take_3(
     clock: Any, commit: Any, alice: Any, bob: Any, language: str, body: str
 ) -> None:
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     turn_email = latest(player, "Your turn")
     _speaks(player, language)
     inbound = receive(commit, reply_bytes(turn_email, sender=player.email, body=body))

@@ -6,22 +6,18 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from tests.factories import seat_to_move
 from tests.metrics_helpers import value
 from tests.notifications.email_helpers import start_game
 from tests.notifications.inbound.mail_helpers import examples_in, latest, receive, reply_bytes
 
-from games.models import Game, Seat
+from games.models import Game
 from notifications.inbound.replies import inbound_reason
 from notifications.models import InboundMessage
 
 pytestmark = pytest.mark.django_db
 
 Status = InboundMessage.Status
-
-
-def _to_move(game: Game) -> Any:
-    game.refresh_from_db()
-    return Seat.objects.select_related("user").get(game=game, index=game.to_move).user
 
 
 def _count(outcome: str, reason: str) -> float:
@@ -32,7 +28,7 @@ def test_applied_refused_and_dropped_replies_are_counted_with_their_reason(
     clock: Any, commit: Any, alice: Any, bob: Any
 ) -> None:
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     other = alice if player == bob else bob
     turn_email = latest(player, "Your turn")
     before = {

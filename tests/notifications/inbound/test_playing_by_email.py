@@ -7,6 +7,7 @@ from typing import Any
 import engine
 import pytest
 from django.core import mail
+from tests.factories import seat_to_move
 from tests.notifications.email_helpers import everything_in, start_game
 from tests.leak_helpers import card_ids_in
 from tests.notifications.inbound.mail_helpers import answer, examples_in, latest, receive, reply_bytes
@@ -19,11 +20,6 @@ pytestmark = pytest.mark.django_db
 Status = InboundMessage.Status
 
 
-def _to_move(game: Game) -> Any:
-    game.refresh_from_db()
-    return Seat.objects.select_related("user").get(game=game, index=game.to_move).user
-
-
 @pytest.mark.slow
 def test_a_whole_two_player_game_is_played_only_by_email_replies(
     clock: Any, commit: Any, alice: Any, bob: Any, settings: Any, game_extensions: Any
@@ -33,7 +29,7 @@ def test_a_whole_two_player_game_is_played_only_by_email_replies(
     game = start_game(commit, alice, bob)
     replies = 0
     while game.status == Game.Status.ACTIVE:
-        player = _to_move(game)
+        player = seat_to_move(game).user
         turn_email = latest(player, "Your turn")
         moves = examples_in(turn_email)
         assert moves, turn_email.body
@@ -50,7 +46,7 @@ def test_a_whole_two_player_game_is_played_only_by_email_replies(
 
 def test_a_move_in_words_is_played_and_the_sender_gets_a_confirmation(clock: Any, commit: Any, alice: Any, bob: Any) -> None:
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     turn_email = latest(player, "Your turn")
     inbound = receive(commit, reply_bytes(turn_email, sender=player.email, body="Take white, blue and green please."))
     assert inbound is not None and inbound.status == Status.APPLIED
@@ -64,7 +60,7 @@ def test_a_move_in_words_is_played_and_the_sender_gets_a_confirmation(clock: Any
 
 def test_the_examples_quoted_from_the_turn_email_never_play(clock: Any, commit: Any, alice: Any, bob: Any) -> None:
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     turn_email = latest(player, "Your turn")
     inbound = receive(commit, reply_bytes(turn_email, sender=player.email, body="Thanks, thinking about it."))
     assert inbound is not None and inbound.status == Status.REFUSED
@@ -76,7 +72,7 @@ def test_an_illegal_move_is_answered_with_the_rule_the_board_and_legal_moves(
     clock: Any, commit: Any, alice: Any, bob: Any
 ) -> None:
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     turn_email = latest(player, "Your turn")
     receive(commit, reply_bytes(turn_email, sender=player.email, body="buy 1a"))
     refused = answer(player, "reply_refused")
@@ -91,7 +87,7 @@ def test_a_reply_to_a_turn_that_has_passed_is_refused_with_the_current_board(
     clock: Any, commit: Any, alice: Any, bob: Any
 ) -> None:
     game = start_game(commit, alice, bob)
-    first = _to_move(game)
+    first = seat_to_move(game).user
     first_email = latest(first, "Your turn")
     receive(commit, reply_bytes(first_email, sender=first.email, body="take WUG"))
     inbound = receive(commit, reply_bytes(first_email, sender=first.email, body="take RR"))
@@ -103,7 +99,7 @@ def test_a_reply_to_a_turn_that_has_passed_is_refused_with_the_current_board(
 
 def test_an_older_version_in_the_quoted_message_id_is_a_passed_turn(clock: Any, commit: Any, alice: Any, bob: Any) -> None:
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     turn_email = latest(player, "Your turn")
     game.refresh_from_db()
     old_id = turn_email.extra_headers["Message-ID"].replace(f".v{game.version}@", f".v{game.version - 1}@")
@@ -115,7 +111,7 @@ def test_an_older_version_in_the_quoted_message_id_is_a_passed_turn(clock: Any, 
 
 def test_a_forged_from_is_refused_and_the_player_is_told(clock: Any, commit: Any, alice: Any, bob: Any) -> None:
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     turn_email = latest(player, "Your turn")
     before = len(mail.outbox)
     inbound = receive(commit, reply_bytes(turn_email, sender="mallory@evil.example", body="take WUG"))
@@ -129,7 +125,7 @@ def test_a_forged_from_is_refused_and_the_player_is_told(clock: Any, commit: Any
 
 def test_the_right_from_without_a_token_is_refused(clock: Any, commit: Any, alice: Any, bob: Any) -> None:
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     raw = reply_bytes(None, sender=player.email, body="take WUG", to="splendor@reply.splendor.test")
     inbound = receive(commit, raw)
     assert inbound is not None and inbound.status == Status.REFUSED
@@ -141,7 +137,7 @@ def test_a_bad_token_from_the_players_address_is_refused_and_the_player_told(
     clock: Any, commit: Any, alice: Any, bob: Any
 ) -> None:
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     raw = reply_bytes(None, sender=player.email, body="take WUG", to="play+1-000000000000000000000000@reply.splendor.test")
     inbound = receive(commit, raw)
     assert inbound is not None and inbound.status == Status.DROPPED
@@ -151,7 +147,7 @@ def test_a_bad_token_from_the_players_address_is_refused_and_the_player_told(
 
 def test_the_same_message_delivered_twice_is_applied_once(clock: Any, commit: Any, alice: Any, bob: Any) -> None:
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     raw = reply_bytes(latest(player, "Your turn"), sender=player.email, body="take WUG", message_id="<once@mail.example>")
     assert receive(commit, raw) is not None
     assert receive(commit, raw) is None
@@ -161,7 +157,7 @@ def test_the_same_message_delivered_twice_is_applied_once(clock: Any, commit: An
 
 def test_auto_replies_get_no_answer(clock: Any, commit: Any, alice: Any, bob: Any) -> None:
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     before = len(mail.outbox)
     raw = reply_bytes(latest(player, "Your turn"), sender=player.email, body="take WUG",
                       headers=("Auto-Submitted: auto-replied",))  # fmt: skip
@@ -186,7 +182,7 @@ def test_a_bounce_to_the_reply_address_marks_the_address_and_is_not_answered(com
 
 def test_error_replies_to_one_sender_are_limited_per_hour(clock: Any, commit: Any, alice: Any, bob: Any) -> None:
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     turn_email = latest(player, "Your turn")
     for _ in range(7):
         receive(commit, reply_bytes(turn_email, sender=player.email, body="dance"))
@@ -220,7 +216,7 @@ def _any_game_email(user: Any) -> Any:
 
 def test_board_moves_and_help_are_sent_back(clock: Any, commit: Any, alice: Any, bob: Any) -> None:
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     turn_email = latest(player, "Your turn")
     receive(commit, reply_bytes(turn_email, sender=player.email, body="moves"))
     listed = answer(player, "reply_board").body
@@ -239,7 +235,7 @@ def test_the_board_sent_by_email_never_shows_the_opponents_blind_reservation(
     clock: Any, commit: Any, alice: Any, bob: Any
 ) -> None:
     game = start_game(commit, alice, bob)
-    first = _to_move(game)
+    first = seat_to_move(game).user
     second = alice if first == bob else bob
     receive(commit, reply_bytes(latest(first, "Your turn"), sender=first.email, body="reserve deck 1"))
     hidden = Move.objects.get(game=game, ply=0).private_card
@@ -294,7 +290,7 @@ def test_mail_from_an_unknown_sender_gets_no_answer(commit: Any, alice: Any) -> 
 
 def test_warnings_about_forged_mail_are_limited_per_hour(clock: Any, commit: Any, alice: Any, bob: Any) -> None:
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     turn_email = latest(player, "Your turn")
     for _ in range(8):
         receive(commit, reply_bytes(turn_email, sender="mallory@evil.example", body="take WUG"))

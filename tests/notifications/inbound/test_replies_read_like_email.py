@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from django.core import mail
 from django.core.mail import EmailMessage
+from tests.factories import seat_to_move
 from tests.notifications.email_helpers import start_game
 from tests.notifications.inbound.mail_helpers import answer, latest, receive, reply_bytes
 
@@ -24,11 +25,6 @@ from notifications.models import InboundMessage
 pytestmark = pytest.mark.django_db
 
 Status = InboundMessage.Status
-
-
-def _to_move(game: Game) -> Any:
-    game.refresh_from_db()
-    return Seat.objects.select_related("user").get(game=game, index=game.to_move).user
 
 
 def _other(game: Game, user: Any) -> Any:
@@ -116,7 +112,7 @@ def test_headers_that_cannot_be_read_give_no_thread_and_no_error() -> None:
 
 def test_a_confirmation_threads_under_the_players_reply(clock: Any, commit: Any, alice: Any, bob: Any) -> None:
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     turn_email = latest(player, "Your turn")
     turn_id = turn_email.extra_headers["Message-ID"]
     raw = reply_bytes(turn_email, sender=player.email, body="take WUG", message_id="<r1@mail.example.com>")
@@ -129,7 +125,7 @@ def test_a_confirmation_threads_under_the_players_reply(clock: Any, commit: Any,
 
 def test_a_refusal_threads_and_its_answer_is_re_once(clock: Any, commit: Any, alice: Any, bob: Any) -> None:
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     turn_email = latest(player, "Your turn")
     receive(commit, reply_bytes(turn_email, sender=player.email, body="dance", message_id="<r1@mail.example.com>"))
     refused = answer(player, "reply_refused")
@@ -169,7 +165,7 @@ def test_a_challenge_threads_but_never_repeats_the_subject_of_a_sender_not_prove
     clock: Any, commit: Any, alice: Any, bob: Any
 ) -> None:
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     turn_email = latest(player, "Your turn")
     raw = reply_bytes(
         turn_email, sender=player.email, body="take WUG", authenticated=False, message_id="<f1@mail.example.com>"
@@ -205,7 +201,7 @@ def test_every_kind_of_reply_speaks_email_and_says_each_sentence_once(
     clock: Any, commit: Any, alice: Any, bob: Any
 ) -> None:
     game = start_game(commit, alice, bob)
-    first = _to_move(game)
+    first = seat_to_move(game).user
     second = _other(game, first)
     turn_email = latest(first, "Your turn")
     replies: list[EmailMessage] = []
@@ -264,7 +260,7 @@ def test_a_move_the_games_services_cannot_read_is_answered_with_the_moves_comman
     clock: Any, commit: Any, alice: Any, bob: Any
 ) -> None:
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     seat = Seat.objects.select_related("game").get(game=game, user=player)
     with pytest.raises(DomainError) as refused:
         services.move_submit(game_id=game.pk, user=player, text="frobnicate 7", expected_version=game.version)

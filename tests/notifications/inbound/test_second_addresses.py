@@ -20,11 +20,12 @@ from typing import Any
 import pytest
 from django.core import mail
 from django.utils import timezone
+from tests.factories import seat_to_move
 from tests.notifications.email_helpers import start_game
 from tests.notifications.inbound.mail_helpers import latest, receive, reply_bytes
 
 from accounts.models import EmailAddress
-from games.models import Game, Move, Seat
+from games.models import Move
 from notifications.inbound.commands import CODE_ALPHABET
 from notifications.models import InboundMessage, Notification, PendingConfirmation
 
@@ -34,11 +35,6 @@ Status = InboundMessage.Status
 PHONE = "player.phone@mobile.example"
 GROUP = f"[{CODE_ALPHABET}]{{4}}"
 CODE = re.compile(rf"^\s*confirm ({GROUP}-{GROUP}-{GROUP})\s*$", re.MULTILINE)
-
-
-def _to_move(game: Game) -> Any:
-    game.refresh_from_db()
-    return Seat.objects.select_related("user").get(game=game, index=game.to_move).user
 
 
 def _phone(user: Any, *, verified: bool) -> EmailAddress:
@@ -59,7 +55,7 @@ def test_a_reply_from_a_verified_second_address_plays_and_is_answered_there(
     clock: Any, commit: Any, alice: Any, bob: Any
 ) -> None:
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     _phone(player, verified=True)
     inbound = receive(commit, reply_bytes(latest(player, "Your turn"), sender=PHONE, body="take WUG"))
     assert inbound is not None and inbound.status == Status.APPLIED, inbound and inbound.outcome
@@ -69,7 +65,7 @@ def test_a_reply_from_a_verified_second_address_plays_and_is_answered_there(
 
 def test_a_second_address_is_found_whatever_its_case(clock: Any, commit: Any, alice: Any, bob: Any) -> None:
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     _phone(player, verified=True)
     inbound = receive(commit, reply_bytes(latest(player, "Your turn"), sender=PHONE.upper(), body="take WUG"))
     assert inbound is not None and inbound.status == Status.APPLIED
@@ -77,7 +73,7 @@ def test_a_second_address_is_found_whatever_its_case(clock: Any, commit: Any, al
 
 def test_game_email_still_goes_to_the_primary_address(clock: Any, commit: Any, alice: Any, bob: Any) -> None:
     game = start_game(commit, alice, bob)
-    mover = _to_move(game)
+    mover = seat_to_move(game).user
     other = alice if mover == bob else bob
     _phone(other, verified=True)
     receive(commit, reply_bytes(latest(mover, "Your turn"), sender=mover.email, body="take WUG"))
@@ -89,7 +85,7 @@ def test_an_unauthenticated_reply_from_a_second_address_is_challenged_at_that_ad
     clock: Any, commit: Any, alice: Any, bob: Any
 ) -> None:
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     _phone(player, verified=True)
     turn_email = latest(player, "Your turn")
     before = len(mail.outbox)
@@ -111,7 +107,7 @@ def test_a_reply_from_an_unverified_address_plays_nothing_and_the_primary_is_tol
     clock: Any, commit: Any, alice: Any, bob: Any
 ) -> None:
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     _phone(player, verified=False)
     before = len(mail.outbox)
     inbound = receive(commit, reply_bytes(latest(player, "Your turn"), sender=PHONE, body="take WUG"))
@@ -134,7 +130,7 @@ def test_a_reply_from_a_stranger_tells_the_owner_the_move_was_not_played_and_how
     clock: Any, commit: Any, alice: Any, bob: Any
 ) -> None:
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     inbound = receive(commit, reply_bytes(latest(player, "Your turn"), sender="eve@evil.example", body="take WUG"))
     assert inbound is not None and inbound.status == Status.DROPPED
     warning = latest(player, "Someone tried to play for you")
@@ -149,7 +145,7 @@ def test_a_reply_from_a_stranger_tells_the_owner_the_move_was_not_played_and_how
 
 def test_a_removed_address_no_longer_plays(clock: Any, commit: Any, alice: Any, bob: Any) -> None:
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     _phone(player, verified=True).delete()
     inbound = receive(commit, reply_bytes(latest(player, "Your turn"), sender=PHONE, body="take WUG"))
     assert inbound is not None and inbound.status == Status.DROPPED
@@ -160,7 +156,7 @@ def test_another_accounts_verified_address_does_not_play_for_this_seat(
     clock: Any, commit: Any, alice: Any, bob: Any
 ) -> None:
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     other = alice if player == bob else bob
     _phone(other, verified=True)
     inbound = receive(commit, reply_bytes(latest(player, "Your turn"), sender=PHONE, body="take WUG"))
@@ -181,7 +177,7 @@ def test_no_address_of_the_player_is_logged(
 ) -> None:
     caplog.set_level(logging.DEBUG)
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     phone = _phone(player, verified=False)
     receive(commit, reply_bytes(latest(player, "Your turn"), sender=PHONE, body="take WUG"))
     phone.verified_at = timezone.now()

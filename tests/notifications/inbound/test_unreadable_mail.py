@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 from django.db import DataError
+from tests.factories import seat_to_move
 from tests.notifications.email_helpers import start_game
 from tests.notifications.inbound.mail_helpers import FakeImap, latest, reply_bytes
 
-from games.models import Game, Move, Seat
+from games.models import Move
 from notifications.inbound.tasks import imap_poll
 from notifications.management.commands.smtpd import InboundHandler
 from notifications.models import InboundMessage
@@ -29,15 +30,10 @@ def _nested(depth: int) -> bytes:
     return head + opening + b"Content-Type: text/plain\r\n\r\ntake WUG\r\n" + closing
 
 
-def _to_move(game: Game) -> Any:
-    game.refresh_from_db()
-    return Seat.objects.select_related("user").get(game=game, index=game.to_move).user
-
-
 @pytest.mark.django_db
 def test_the_imap_poll_gets_past_a_message_nested_a_thousand_deep(clock: Any, commit: Any, alice: Any, bob: Any) -> None:
     game = start_game(commit, alice, bob)
-    player = _to_move(game)
+    player = seat_to_move(game).user
     valid = reply_bytes(latest(player, "Your turn"), sender=player.email, body="take WUG")
     imap = FakeImap({b"1": _nested(1000), b"2": valid})
     with commit():

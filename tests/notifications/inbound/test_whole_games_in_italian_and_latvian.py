@@ -12,8 +12,9 @@ import engine
 import pytest
 from django.core import mail
 
-from games.models import Game, Move, Seat
+from games.models import Game, Move
 from notifications.models import InboundMessage
+from tests.factories import seat_to_move
 from tests.notifications.email_helpers import start_game
 from tests.notifications.inbound.mail_helpers import latest, receive, reply_bytes
 
@@ -62,11 +63,6 @@ def in_words(text: str, language: str) -> str:
     return " ".join(out)
 
 
-def _to_move(game: Game) -> Any:
-    game.refresh_from_db()
-    return Seat.objects.select_related("user").get(game=game, index=game.to_move).user
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("language", ["it", "lv"])
 def test_a_whole_game_is_played_by_email_in_the_players_language(
@@ -79,7 +75,7 @@ def test_a_whole_game_is_played_by_email_in_the_players_language(
     game = start_game(commit, alice, bob)
     replies = 0
     while game.status == Game.Status.ACTIVE:
-        player = _to_move(game)
+        player = seat_to_move(game).user
         turn_email = latest(player, TURN_SUBJECT[language])
         state = engine.from_dict(game.state)
         moves = [engine.format_move(move) for move in engine.legal_moves(state)]
