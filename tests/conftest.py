@@ -552,3 +552,51 @@ def game_extensions() -> Iterator[GameExtensions]:
     registered = extensions()
     yield GameExtensions(registered)
     extensions_replace(registered)
+
+
+# --- Shared fixtures: active_game, staff_client (tests/factories.py) -----------------
+# One definition each for the whole suite; tests/test_shared_helpers.py fails if a
+# test module defines them again. (fixed_clock, for the games tests only, is in
+# tests/games/conftest.py.) This block ends at the end of the file.
+
+from typing import TYPE_CHECKING  # noqa: E402 (kept inside this block)
+
+if TYPE_CHECKING:
+    from django.test import Client
+
+    from games.models import Game
+
+
+@pytest.fixture
+def active_game_options() -> dict[str, Any]:
+    """What ``active_game`` is made with besides alice and bob: StartedGameFactory's
+    keywords (``public``, ``variant``, ``move_timeout_hours``, ``forfeit_after`` ...).
+    None here: a private game with the default clock. A module that needs another
+    game overrides this fixture and says why."""
+    return {}
+
+
+@pytest.fixture
+def active_game(alice: Any, bob: Any, active_game_options: dict[str, Any]) -> Game:
+    """An active two-seat game: alice created it and invited bob, who joined, so it
+    started (tests.factories.StartedGameFactory) and the clock of the seat to move
+    runs; private unless the module's ``active_game_options`` say otherwise."""
+    from tests.factories import StartedGameFactory
+
+    game = StartedGameFactory(creator=alice, invited=[bob], **active_game_options)
+    assert game.deadline_at is not None
+    return game
+
+
+@pytest.fixture
+def staff_client(client: Client, db: None) -> Client:
+    """The test client signed in as a superuser ("root"), so every admin page and
+    action is open to it."""
+    from django.contrib.auth import get_user_model
+
+    admin = get_user_model().objects.create_superuser("root", "root@example.com", "pw-for-tests-only")
+    client.force_login(admin)
+    return client
+
+
+# --- End of the shared fixtures -----------------------------------------------------

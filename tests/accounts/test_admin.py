@@ -1,16 +1,6 @@
 """The admin shows tokens without secrets and can revoke them."""
 
-import pytest
-from django.contrib.auth import get_user_model
-
 from accounts.models import ApiToken
-
-
-@pytest.fixture
-def staff_client(client, db):
-    admin = get_user_model().objects.create_superuser("root", "root@example.com", "pw-for-tests-only")
-    client.force_login(admin)
-    return client
 
 
 def test_token_admin_page_never_shows_the_secret_or_hash(staff_client, alice_play_token):

@@ -2,17 +2,9 @@
 one, and lets nobody type one in or change one there (she verifies them)."""
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from accounts.models import EmailAddress, Player
-
-
-@pytest.fixture
-def staff_client(client, db):
-    admin = get_user_model().objects.create_superuser("root", "root@example.com", "pw-for-tests-only")
-    client.force_login(admin)
-    return client
 
 
 @pytest.fixture

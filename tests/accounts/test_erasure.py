@@ -165,13 +165,6 @@ def test_an_account_made_without_a_player_can_be_erased(db, django_capture_on_co
 # --- the admin -------------------------------------------------------------------------
 
 
-@pytest.fixture
-def staff_client(client, db):
-    admin = User.objects.create_superuser("root", "root@example.com", "pw-for-tests-only")
-    client.force_login(admin)
-    return client
-
-
 def test_the_admin_asks_before_it_erases(staff_client, alice):
     player = Player.objects.get(user=alice)
     page = staff_client.post(

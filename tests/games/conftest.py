@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import AbstractContextManager
+from datetime import datetime
 from typing import Any
 
 import pytest
+from tests.games.clock_helpers import NOON
 from tests.games.game_helpers import start_two_player_game, user_to_move
 
 from games import services
@@ -40,8 +42,12 @@ def _many_practice_games_allowed(settings: Any) -> None:
 
 
 @pytest.fixture
-def active_game(alice: Any, bob: Any) -> Game:
-    return start_two_player_game(alice, bob)
+def fixed_clock(time_machine: Any) -> datetime:
+    """The clock stopped at clock_helpers.NOON (a Monday at noon, UTC) for the whole
+    test. The clock tests take it with ``pytest.mark.usefixtures("fixed_clock")`` in
+    their pytestmark, so that it stops before the personas are made."""
+    time_machine.move_to(NOON, tick=False)
+    return NOON
 
 
 @pytest.fixture

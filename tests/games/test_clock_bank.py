@@ -16,12 +16,7 @@ from games.models import Game, Seat
 from games.services import bank_after_turn
 from tests.games.clock_helpers import HOUR, NOON, play_a_take, seat_to_move, started_game
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def fixed_clock(time_machine: Any) -> None:
-    time_machine.move_to(NOON, tick=False)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fixed_clock")]  # fixed_clock: at NOON (tests/games/conftest.py)
 
 
 def test_unused_time_of_a_turn_is_added_to_the_bank() -> None:

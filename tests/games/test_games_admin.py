@@ -4,7 +4,6 @@ import re
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 
 from games import services
@@ -12,14 +11,6 @@ from games.models import Game, Move
 from tests.games.game_helpers import client_for, user_to_move
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def staff_client(db: None) -> Client:
-    admin_user = get_user_model().objects.create_superuser("root", "root@example.com", "a long admin password")
-    client = Client()
-    client.force_login(admin_user)
-    return client
 
 
 def test_the_game_list_filters_by_status_and_variant_and_searches_by_username(

@@ -8,7 +8,7 @@ from rest_framework.test import APIClient
 
 from games import services
 from games.models import Game, IdempotencyRecord, Move, Seat
-from tests.games.game_helpers import client_for, play_moves, start_two_player_game, user_to_move
+from tests.games.game_helpers import client_for, play_moves, user_to_move
 
 pytestmark = pytest.mark.django_db
 
@@ -41,10 +41,11 @@ def a_take(game: Game) -> str:
 
 
 @pytest.fixture
-def active_game(alice: Any, bob: Any) -> Game:
-    # Public: charlie, who has no seat, watches it as a spectator here. What a
-    # private game shows to those without a seat: tests/games/test_private_games.py.
-    return start_two_player_game(alice, bob, public=True)
+def active_game_options() -> dict[str, Any]:
+    # active_game (tests/conftest.py) public: charlie, who has no seat, watches it as a
+    # spectator here. What a private game shows to those without a seat:
+    # tests/games/test_private_games.py.
+    return {"public": True}
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from games import services
 from games.models import Game, GameEvent, Move, Seat
-from tests.games.game_helpers import client_for, play_moves, start_two_player_game, user_to_move
+from tests.games.game_helpers import client_for, play_moves, user_to_move
 
 pytestmark = pytest.mark.django_db
 
@@ -37,9 +37,10 @@ def responses_for(client: APIClient, game: Game) -> dict[str, Any]:
 
 
 @pytest.fixture
-def active_game(alice: Any, bob: Any) -> Game:
-    # Public, so that a spectator (charlie) is shown everything a spectator may see.
-    return start_two_player_game(alice, bob, public=True)
+def active_game_options() -> dict[str, Any]:
+    # active_game (tests/conftest.py) public, so that a spectator (charlie) is shown
+    # everything a spectator may see.
+    return {"public": True}
 
 
 @pytest.fixture

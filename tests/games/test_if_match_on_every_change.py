@@ -10,7 +10,7 @@ import pytest
 
 from games import services
 from games.models import Game, GameEvent, Seat
-from tests.games.game_helpers import client_for, start_two_player_game, user_to_move
+from tests.games.game_helpers import client_for, user_to_move
 
 pytestmark = pytest.mark.django_db
 
@@ -34,11 +34,6 @@ def assert_412(response: Any, game: Game) -> None:
     body = response.json()
     assert body["code"] == "precondition_failed"
     assert body["current_version"] == Game.objects.get(pk=game.pk).version
-
-
-@pytest.fixture
-def active_game(alice: Any, bob: Any) -> Game:
-    return start_two_player_game(alice, bob)
 
 
 @pytest.fixture

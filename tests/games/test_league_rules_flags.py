@@ -17,15 +17,10 @@ from games import services
 from games.errors import PauseNotAllowed
 from games.models import Game, GamePause, ModerationEntry, Seat, Vacation
 from games.moderation import moderation_game_pause
-from tests.games.clock_helpers import NOON, events, play_a_take, started_game, time_out
+from tests.games.clock_helpers import events, play_a_take, started_game, time_out
 from tests.games.game_helpers import client_for
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def fixed_clock(time_machine: Any) -> None:
-    time_machine.move_to(NOON, tick=False)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fixed_clock")]  # fixed_clock: at NOON (tests/games/conftest.py)
 
 
 def alices_turn(game: Game) -> Game:

@@ -21,12 +21,7 @@ from games.tasks import end_pauses
 from tests.games.clock_helpers import HOUR, NOON, events, play_a_take, seat_to_move, started_game
 from tests.games.game_helpers import client_for, make_player
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def fixed_clock(time_machine: Any) -> None:
-    time_machine.move_to(NOON, tick=False)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fixed_clock")]  # fixed_clock: at NOON (tests/games/conftest.py)
 
 
 def at(hours: float) -> Any:

@@ -19,12 +19,7 @@ from games.models import Game, GamePause, Seat, Vacation
 from tests.games.clock_helpers import NOON, events, seat_to_move, started_game, time_out
 from tests.games.game_helpers import client_for
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def fixed_clock(time_machine: Any) -> None:
-    time_machine.move_to(NOON, tick=False)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fixed_clock")]  # fixed_clock: at NOON (tests/games/conftest.py)
 
 
 def alices_turn(game: Game) -> Game:

@@ -10,8 +10,6 @@ from typing import Any
 import pytest
 import time_machine
 
-from accounts.services import player_create
-from games import services
 from games.models import Game
 from games.tasks import sweep_deadlines
 from splendor_site.celery import app
@@ -21,16 +19,11 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def active_game(settings: Any) -> Game:
-    # The first missed deadline forfeits, with no vacation day to take instead.
+def active_game_options(settings: Any) -> dict[str, Any]:
+    # active_game (tests/conftest.py) with a 24-hour clock whose first missed deadline
+    # forfeits, with no vacation day to take instead.
     settings.VACATION_DAYS_PER_YEAR = 0
-    alice = player_create(username="alice", email="alice@example.com")
-    bob = player_create(username="bob", email="bob@example.com")
-    game = services.game_create(creator=alice, seats=2, invited=[bob], move_timeout_hours=24, forfeit_after=1)
-    services.seat_join(game=game, user=bob)
-    game.refresh_from_db()
-    assert game.status == Game.Status.ACTIVE and game.deadline_at is not None
-    return game
+    return {"move_timeout_hours": 24, "forfeit_after": 1}
 
 
 def test_every_beat_entry_names_a_task_a_worker_finds_on_its_own():
