@@ -69,9 +69,8 @@ def test_no_test_module_defines_a_shared_helper_or_fixture_again() -> None:
 
 def test_each_shared_fixture_is_defined_once_where_it_is_shared() -> None:
     where = [(name, relative) for name, relative, _ in definitions()]
-    for name, home in SHARED.items():
-        if home is not None:
-            assert where.count((name, home)) == 1, f"{name} should be defined once in tests/{home}"
+    homes = {name: home for name, home in SHARED.items() if home is not None}
+    assert homes and {name: where.count((name, home)) for name, home in homes.items()} == dict.fromkeys(homes, 1)
 
 
 @pytest.mark.django_db
