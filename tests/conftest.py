@@ -583,7 +583,7 @@ def active_game(alice: Any, bob: Any, active_game_options: dict[str, Any]) -> Ga
     runs; private unless the module's ``active_game_options`` say otherwise."""
     from tests.factories import StartedGameFactory
 
-    game = StartedGameFactory(creator=alice, invited=[bob], **active_game_options)
+    game = StartedGameFactory.create(creator=alice, invited=[bob], **active_game_options)
     assert game.deadline_at is not None
     return game
 

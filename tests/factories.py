@@ -1,10 +1,12 @@
+# factory_boy's declarations (Sequence, LazyAttribute ...) carry no annotations:
+# mypy: disable-error-code="no-untyped-call"
 """Test factories: players and games made through the services, so they are valid.
 
 factory_boy factories (``create`` only: every one goes through a service, which
 writes the rows; ``build`` is refused):
 
 - ``PlayerFactory``: a verified, active player as ``accounts.services.player_create``
-  makes one (the user, with its ``user.player`` profile); ``PlayerFactory(username="alice")``
+  makes one (the user, with its ``user.player`` profile); ``PlayerFactory.create(username="alice")``
   is what ``tests.games.game_helpers.make_player("alice")`` gives.
 - ``OpenGameFactory``: an open invitation (``games.services.game_create``): the
   creator in the first seat, the invited holding reserved seats they have not taken.
@@ -20,8 +22,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import factory
 from django.contrib.auth import get_user_model
+from factory.base import Factory
+from factory.declarations import LazyAttribute, LazyFunction, Sequence, SubFactory
 
 from accounts.services import player_create
 from games import services
@@ -38,7 +41,7 @@ class _ThroughServices:
         raise TypeError(f"{cls.__name__} makes its rows through the services: use create(), not build()")
 
 
-class PlayerFactory(_ThroughServices, factory.Factory[Any]):
+class PlayerFactory(_ThroughServices, Factory[Any]):
     """A verified, active player (``accounts.services.player_create``): the user,
     with ``user.player`` (display name = the username titled, as ``make_player`` does),
     an address at example.com and no usable password unless ``password`` is given."""
@@ -46,9 +49,9 @@ class PlayerFactory(_ThroughServices, factory.Factory[Any]):
     class Meta:
         model = User
 
-    username = factory.Sequence(lambda n: f"player{n}")
-    email = factory.LazyAttribute(lambda o: f"{o.username}@example.com")
-    display_name = factory.LazyAttribute(lambda o: o.username.title())
+    username = Sequence(lambda n: f"player{n}")
+    email = LazyAttribute(lambda o: f"{o.username}@example.com")
+    display_name = LazyAttribute(lambda o: o.username.title())
     password = None
 
     @classmethod
@@ -58,10 +61,10 @@ class PlayerFactory(_ThroughServices, factory.Factory[Any]):
 
 def _invitees(o: Any) -> list[Any]:
     """One new player for each seat after the creator's."""
-    return [PlayerFactory() for _ in range(o.seats - 1)]
+    return PlayerFactory.create_batch(o.seats - 1)
 
 
-class OpenGameFactory(_ThroughServices, factory.Factory[Game]):
+class OpenGameFactory(_ThroughServices, Factory[Game]):
     """An open invitation (``games.services.game_create``): ``creator`` (a new player
     unless given) holds the first seat; ``invited`` (none by default) hold reserved
     seats they have not taken; the rest of the ``seats`` are open to anyone. Any other
@@ -70,10 +73,10 @@ class OpenGameFactory(_ThroughServices, factory.Factory[Game]):
     class Meta:
         model = Game
 
-    creator = factory.SubFactory(PlayerFactory)
+    creator = SubFactory(PlayerFactory)
     variant = "base"
     seats = 2
-    invited = factory.LazyFunction(list)
+    invited: LazyFunction | LazyAttribute = LazyFunction(list)
     public = False
 
     @classmethod
@@ -87,7 +90,7 @@ class StartedGameFactory(OpenGameFactory):
     unless ``invited`` names them, one for each other seat) and they all joined, so
     the seat order is drawn and the first turn begins."""
 
-    invited = factory.LazyAttribute(_invitees)
+    invited = LazyAttribute(_invitees)
 
     @classmethod
     def _create(cls, model_class: Any, *args: Any, **kwargs: Any) -> Game:

@@ -75,16 +75,16 @@ def test_each_shared_fixture_is_defined_once_where_it_is_shared() -> None:
 
 @pytest.mark.django_db
 def test_a_player_is_made_as_player_create_makes_one() -> None:
-    user = PlayerFactory(username="zoe")
+    user = PlayerFactory.create(username="zoe")
     assert user.pk is not None and user.email == "zoe@example.com"
     assert user.player.display_name == "Zoe" and user.player.email_verified_at is not None
-    assert PlayerFactory().username != PlayerFactory().username
+    assert PlayerFactory.create().username != PlayerFactory.create().username
 
 
 @pytest.mark.django_db
 def test_an_open_invitation_waits_for_its_invited_player() -> None:
-    guest = PlayerFactory()
-    game = OpenGameFactory(invited=[guest], seats=3)
+    guest = PlayerFactory.create()
+    game = OpenGameFactory.create(invited=[guest], seats=3)
     assert game.status == Game.Status.OPEN
     seats = Seat.objects.filter(game=game)
     assert set(seats.values_list("user", flat=True)) == {game.created_by_id, guest.pk}
@@ -94,7 +94,7 @@ def test_an_open_invitation_waits_for_its_invited_player() -> None:
 @pytest.mark.django_db
 @pytest.mark.parametrize(("variant", "seats"), [("base", 2), ("marvel", 3)])
 def test_a_started_games_seat_to_move_is_one_of_its_real_seats(variant: str, seats: int) -> None:
-    game = StartedGameFactory(variant=variant, seats=seats)
+    game = StartedGameFactory.create(variant=variant, seats=seats)
     assert game.status == Game.Status.ACTIVE and game.variant == variant
     joined = Seat.objects.filter(game=game, joined_at__isnull=False)
     assert joined.count() == seats
@@ -104,9 +104,10 @@ def test_a_started_games_seat_to_move_is_one_of_its_real_seats(variant: str, sea
 
 @pytest.mark.django_db
 def test_a_finished_game_is_finished() -> None:
-    creator = PlayerFactory()
-    game = FinishedGameFactory(creator=creator, seats=3)
+    creator = PlayerFactory.create()
+    game = FinishedGameFactory.create(creator=creator, seats=3)
     assert game.status == Game.Status.FINISHED
+    assert game.result is not None
     assert game.result["winners"] == [Seat.objects.get(game=game, user=creator).index]
 
 

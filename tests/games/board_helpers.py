@@ -18,7 +18,7 @@ def started_game(variant: str, players: int) -> Game:
     """A started game of ``players`` seats (StartedGameFactory) between the first
     ``players`` of NAMES; the creator invites the rest, who all accept."""
     users = [make_player(name) for name in NAMES[:players]]
-    return StartedGameFactory(creator=users[0], invited=users[1:], seats=players, variant=variant)
+    return StartedGameFactory.create(creator=users[0], invited=users[1:], seats=players, variant=variant)
 
 
 def play(game: Game, text: str) -> None:

@@ -20,7 +20,7 @@ HOUR = 3600
 def started_game(creator: Any, *others: Any, **clock: Any) -> Game:
     """A game of ``creator`` and ``others`` (invited; they join, so it starts) with the
     time control ``clock`` (StartedGameFactory)."""
-    return StartedGameFactory(creator=creator, invited=list(others), seats=1 + len(others), **clock)
+    return StartedGameFactory.create(creator=creator, invited=list(others), seats=1 + len(others), **clock)
 
 
 def play_a_take(game: Game) -> None:

@@ -40,7 +40,7 @@ def deliver_events(game: Game) -> None:
 def started_game(alice: Any, bob: Any) -> Game:
     """A private two-seat game of alice and bob (StartedGameFactory), its start's
     events handed to the reminders consumer."""
-    game = StartedGameFactory(creator=alice, invited=[bob])
+    game = StartedGameFactory.create(creator=alice, invited=[bob])
     deliver_events(game)
     game.refresh_from_db()
     return game
