@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import SCREENSHOTS
-from tests.browser.test_game_page_board import DESKTOP, PHONE, WIDER, _path, _serious, _to_move, arranged
+from tests.browser.test_game_page_board import DESKTOP, PHONE, WIDER, _path, _serious, arranged
+from tests.factories import seat_to_move
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +29,7 @@ def test_the_board_speaks_the_players_language(
     live_server: Any, new_page: Any, screenshot: Any, variant: str, language: str
 ) -> None:
     game, _, _ = arranged(variant, 2)
-    viewer = _to_move(game)
+    viewer = seat_to_move(game)
     viewer.user.player.language = language
     viewer.user.player.save(update_fields=["language"])
 
@@ -54,7 +55,7 @@ def test_the_board_speaks_the_players_language(
 
 def test_the_switch_at_the_foot_of_the_page_changes_its_language(live_server: Any, new_page: Any) -> None:
     game, _, _ = arranged("base", 2)
-    viewer = _to_move(game)
+    viewer = seat_to_move(game)
     page = new_page(viewport=DESKTOP)
     page.goto(live_server.url + _path(viewer))
     assert page.evaluate("() => document.documentElement.lang") == "en"
