@@ -126,10 +126,15 @@ class Load:
 def _answering_workers(stack: Stack) -> set[str]:
     """The hostnames (before the @) of the workers that answer docs/deploy.md's
     check, `celery -A splendor_site inspect ping`, now."""
-    done = subprocess.run(
-        [*CELERY, "-A", "splendor_site", "inspect", "ping", "--timeout", "2", "--json"],
-        cwd=ROOT, env=stack.env, capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+    try:
+        done = subprocess.run(
+            [*CELERY, "-A", "splendor_site", "inspect", "ping", "--timeout", "2", "--json"],
+            cwd=ROOT, env=stack.env, capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+    except subprocess.TimeoutExpired:
+        # A ping that does not finish (the broker still coming back, a loaded machine)
+        # is no answer now; the caller's wait_for asks again until its own limit.
+        return set()
     try:
         replies = json.loads(done.stdout.strip().splitlines()[-1]) if done.returncode == 0 else {}
     except (ValueError, IndexError):
