@@ -22,13 +22,18 @@ import secrets
 import shutil
 import socket
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import pytest
 from hypothesis import HealthCheck, settings as hypothesis_settings
 
 from tests import db_template
+
+if TYPE_CHECKING:
+    from django.test import Client
+
+    from games.models import Game
 
 # No test depends on a broker or sends real email, whatever the environment says:
 # tasks run inline (eager) on the in-process broker and email goes to
@@ -558,14 +563,6 @@ def game_extensions() -> Iterator[GameExtensions]:
 # One definition each for the whole suite; tests/test_shared_helpers.py fails if a
 # test module defines them again. (fixed_clock, for the games tests only, is in
 # tests/games/conftest.py.) This block ends at the end of the file.
-
-from typing import TYPE_CHECKING  # noqa: E402 (kept inside this block)
-
-if TYPE_CHECKING:
-    from django.test import Client
-
-    from games.models import Game
-
 
 @pytest.fixture
 def active_game_options() -> dict[str, Any]:

@@ -5,16 +5,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import engine
 from rest_framework.test import APIClient
 
-from accounts.services import player_create, token_create
+import engine
+from accounts.services import token_create
 from games import services
-from games.models import Game, Seat
+from games.models import Game
+from tests.factories import PlayerFactory, StartedGameFactory, seat_to_move
 
 
 def make_player(username: str) -> Any:
-    return player_create(username=username, email=f"{username}@example.com", display_name=username.title())
+    return PlayerFactory.create(username=username)
 
 
 def client_for(user: Any, scopes: tuple[str, ...] = ("play",)) -> APIClient:
@@ -26,15 +27,11 @@ def client_for(user: Any, scopes: tuple[str, ...] = ("play",)) -> APIClient:
 
 def start_two_player_game(alice: Any, bob: Any, *, variant: str = "base", public: bool = False) -> Game:
     """A private game (the default, as through the API) unless ``public``: anyone may watch it."""
-    game = services.game_create(creator=alice, variant=variant, seats=2, invited=[bob], public=public)
-    services.seat_join(game=game, user=bob)
-    game.refresh_from_db()
-    return game
+    return StartedGameFactory.create(creator=alice, invited=[bob], variant=variant, public=public)
 
 
 def user_to_move(game: Game) -> Any:
-    game.refresh_from_db()
-    return Seat.objects.get(game=game, index=game.to_move).user
+    return seat_to_move(game).user
 
 
 def state_of(game: Game) -> Any:
