@@ -29,6 +29,7 @@ import pytest
 from hypothesis import HealthCheck, settings as hypothesis_settings
 
 from tests import db_template
+from tests.e2e_support import databases as e2e_databases
 
 if TYPE_CHECKING:
     from django.test import Client
@@ -221,11 +222,13 @@ SERVICE_MARKERS = {
 _left_out: dict[str, tuple[int, str]] = {}
 
 
-# --- Test databases: a parallel run clones one migrated template (tests/db_template.py)
+# --- Test databases: a parallel run clones one migrated template (tests/db_template.py);
+# the end-to-end tests' sites copy one of their own (tests/e2e_support/databases.py)
 
 
 def pytest_configure(config: pytest.Config) -> None:
     db_template.plugin_register(config)
+    e2e_databases.plugin_register(config)
 
 
 @pytest.fixture(scope="session")
@@ -327,7 +330,7 @@ def _mark_both_databases(config: pytest.Config, items: list[pytest.Item]) -> Non
 # and `e2e`) run before this one, and pytest's -m after it.
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     _unique_node_ids(items)
-    _group_serial_tests(items)
+    _group_for_parallel_runs(items)
     _mark_both_databases(config, items)
     reasons = {marker: check() for marker, check in SERVICE_MARKERS.items()}
     keep: list[pytest.Item] = []
@@ -348,16 +351,40 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         _left_out[marker] = (count, reasons[marker] or "")
 
 
-# Parallel runs (pytest-xdist, `-n auto` in pyproject.toml): tests marked `serial`
-# and `redis` (they share something outside the test database: the Redis) and
-# `e2e` (they start processes of their own) all go to one worker, one at a time.
-SERIAL_MARKERS = ("serial", "e2e", "redis")
-
-
-def _group_serial_tests(items: list[pytest.Item]) -> None:
+# Parallel runs (pytest-xdist, `-n auto` in pyproject.toml, `--dist loadgroup`):
+# - tests marked `serial`, and the `redis` tests that are not end-to-end (they share
+#   the one Redis database REDIS_URL names), go to one worker, one at a time;
+# - each module of `e2e` tests is a group of its own: its tests stay together on one
+#   worker (they may share a module's processes), and two modules run at once on two
+#   workers, each with its own ports, redis-server, databases and folders;
+# - an `e2e` test that measures time (an outage's cost, a delivery's delay) is also
+#   marked `serial`, and runs with no other end-to-end test beside it (`_e2e_turns`).
+def _group_for_parallel_runs(items: list[pytest.Item]) -> None:
     for item in items:
-        if any(item.get_closest_marker(m) for m in SERIAL_MARKERS):
+        e2e = item.get_closest_marker("e2e") is not None
+        if item.get_closest_marker("serial") or (item.get_closest_marker("redis") and not e2e):
             item.add_marker(pytest.mark.xdist_group("serial"))
+        elif e2e:
+            item.add_marker(pytest.mark.xdist_group(f"e2e:{item.nodeid.split('::', 1)[0]}"))
+
+
+@pytest.fixture(autouse=True)
+def _e2e_turns(request: pytest.FixtureRequest) -> Iterator[None]:
+    """End-to-end tests share the run's lock file: each holds it shared, so that
+    two run at once, except one marked `serial`, which holds it alone."""
+    import fcntl
+
+    folder = e2e_databases.run_folder()
+    if folder is None or request.node.get_closest_marker("e2e") is None:
+        yield
+        return
+    alone = request.node.get_closest_marker("serial") is not None
+    with (folder / "e2e-turns.lock").open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

@@ -14,11 +14,11 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.e2e_support.databases import migrated
 from tests.e2e_support.processes import Api, Web, manage, player_token, site_env
 
 ADMIN_PASSWORD = "an operator's long password"
@@ -44,7 +44,7 @@ def production_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Produc
     )
     web = Web(env, tmp / "gunicorn.log")
     env["SITE_URL"] = web.url  # http: a trial on one machine needs no https setting
-    manage(env, "migrate", "--verbosity", "0")
+    migrated(env)
     manage(env, "collectstatic", "--no-input", "--verbosity", "0")
     assert (tmp / "static" / "staticfiles.json").is_file()  # the manifest of hashed names
     manage({**env, "DJANGO_SUPERUSER_PASSWORD": ADMIN_PASSWORD},

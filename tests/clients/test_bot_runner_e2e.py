@@ -30,7 +30,8 @@ from typing import Any
 import pytest
 import requests
 
-from tests.e2e_support.processes import PYTHON, Api, Process, free_port, manage, player_token, site_env, wait_for
+from tests.e2e_support.databases import migrated
+from tests.e2e_support.processes import PYTHON, Api, Process, free_port, player_token, site_env, wait_for
 
 pytestmark = [pytest.mark.e2e]
 
@@ -108,7 +109,7 @@ def table(tmp_path: Path) -> Iterator[Table]:
         STREAM_WSGI_POLL_SECONDS="0.1",
         STREAM_HEARTBEAT_SECONDS="5",
     )
-    manage(env, "migrate", "--verbosity", "0")
+    migrated(env)
     tokens = {name: player_token(env, name) for name in ("alice", "bob")}
     site = Site(env, tmp_path / "site.log").start()
     try:

@@ -404,8 +404,10 @@ class PrivateDatabase:
             conn.execute(sql)
 
     def create(self, env: dict[str, str]) -> PrivateDatabase:
-        self._admin(f'CREATE DATABASE "{self.name}"')
-        manage({**env, "DATABASE_URL": self.url}, "migrate", "--verbosity", "0", timeout=300)
+        """Created and migrated: a copy of the run's migrated template (databases.py)."""
+        from tests.e2e_support.databases import migrated
+
+        migrated({**env, "DATABASE_URL": self.url}, create=True)
         return self
 
     def drop(self) -> None:

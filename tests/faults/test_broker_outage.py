@@ -39,7 +39,7 @@ from tests.e2e_support.processes import (
     wait_for,
 )
 
-pytestmark = [pytest.mark.e2e, pytest.mark.postgres, pytest.mark.redis]
+pytestmark = [pytest.mark.e2e, pytest.mark.postgres, pytest.mark.redis, pytest.mark.serial]
 
 PLAYERS = ("alice", "bob", "carol", "dave")
 OUTAGES = 6  # stopped, hung, stopped, hung, ...

@@ -21,7 +21,7 @@ import time_machine
 from tests.e2e_support.processes import SilentListener, free_port
 from tests.games.game_helpers import client_for, make_player, start_two_player_game, user_to_move
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db]
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db, pytest.mark.serial]
 
 GENEROUS_SECONDS = 3.0  # per request; the cache's own timeouts are 0.25 s
 

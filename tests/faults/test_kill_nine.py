@@ -40,6 +40,7 @@ from typing import Any
 
 import pytest
 import requests
+from tests.e2e_support.databases import migrated
 from tests.e2e_support.processes import children, database_url_for, free_port, manage
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -186,10 +187,9 @@ def site(tmp_path: Path) -> Iterator[Site]:
         "LOG_LEVEL": "WARNING",
     }
     env.pop("CELERY_TASK_ALWAYS_EAGER", None)
-    _admin(server_url, f'CREATE DATABASE "{name}"')
     server: Gunicorn | None = None
     try:
-        manage(env, "migrate", "--noinput", timeout=120)
+        migrated(env, create=True)
         tokens = {}
         for username in ("alice", "bob"):
             made = json.loads(manage(env, "player_create", username, "--email", f"{username}@example.com"))

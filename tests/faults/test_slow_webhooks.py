@@ -24,7 +24,7 @@ import pytest
 
 from tests.e2e_support.processes import Stack, last_move_announced, start_stack, wait_for
 
-pytestmark = [pytest.mark.e2e, pytest.mark.postgres, pytest.mark.redis]
+pytestmark = [pytest.mark.e2e, pytest.mark.postgres, pytest.mark.redis, pytest.mark.serial]
 
 PLAYERS = ("alice", "bob")
 WEBHOOKS = 10  # WEBHOOKS_MAX_PER_USER's default: the most one player may have

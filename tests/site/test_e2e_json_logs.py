@@ -12,7 +12,8 @@ import pytest
 import requests
 
 from tests.e2e_support.deploy_guide import exec_start, port_open, runnable
-from tests.e2e_support.processes import PrivateRedis, Process, free_port, manage, site_env, wait_for
+from tests.e2e_support.databases import migrated
+from tests.e2e_support.processes import PrivateRedis, Process, free_port, site_env, wait_for
 
 pytestmark = [pytest.mark.e2e]
 
@@ -66,7 +67,7 @@ def test_with_log_format_json_every_process_of_the_guide_writes_only_json_lines(
     processes = {unit: Process(unit, command, env, tmp_path / f"{unit}.log") for unit, command in commands.items()}
     try:
         redis.start()
-        manage(env, "migrate", "--verbosity", "0")
+        migrated(env)
         for process in processes.values():
             process.start()
         for unit, process in processes.items():

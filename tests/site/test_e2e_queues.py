@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from tests.e2e_support.deploy_guide import exec_start, runnable
-from tests.e2e_support.processes import PrivateRedis, Process, manage, site_env, wait_for
+from tests.e2e_support.databases import migrated
+from tests.e2e_support.processes import PrivateRedis, Process, site_env, wait_for
 
 pytestmark = [pytest.mark.e2e]
 
@@ -33,7 +34,7 @@ def test_beats_periodic_tasks_are_run_by_the_beat_queues_worker_alone(tmp_path: 
     processes["splendor-beat"] = Process("beat", runnable(exec_start("splendor-beat")), env, tmp_path / "beat.log")
     try:
         redis.start()
-        manage(env, "migrate", "--verbosity", "0")
+        migrated(env)
         for process in processes.values():
             process.start()
         for unit in WORKER_UNITS:

@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from tests.e2e_support.databases import migrated
 from tests.e2e_support.processes import (
     PYTHON,
     Api,
@@ -27,7 +28,6 @@ from tests.e2e_support.processes import (
     descendants,
     emails,
     free_port,
-    manage,
     pid_alive,
     player_token,
     site_env,
@@ -47,7 +47,7 @@ class Serve(Process):
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[Serve, Api, Path]]:
     env = site_env(tmp_path, database_url=f"sqlite:///{tmp_path / 'db.sqlite3'}", broker_url=None)
-    manage(env, "migrate", "--verbosity", "0")
+    migrated(env)
     api_tokens = {name: player_token(env, name) for name in ("alice", "bob")}
     serve = Serve(env, tmp_path / "serve.log")
     serve.start()

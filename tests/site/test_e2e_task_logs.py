@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e_support.databases import migrated
 from tests.e2e_support.processes import PrivateRedis, Worker, manage, site_env, wait_for
 
 pytestmark = [pytest.mark.e2e]
@@ -32,7 +33,7 @@ def test_a_worker_logs_json_lines_with_the_request_id_of_the_task_it_runs(tmp_pa
                    LOG_FORMAT="json")  # fmt: skip
     worker = Worker(env, tmp_path / "worker.log")
     try:
-        manage(env, "migrate", "--verbosity", "0")
+        migrated(env)
         worker.start()
         manage(env, "shell", "-c", QUEUE_IN_A_REQUEST)
 

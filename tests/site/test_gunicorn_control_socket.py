@@ -12,6 +12,7 @@ import pytest
 import requests
 from gunicorn.config import Config
 
+from tests.e2e_support.databases import migrated
 from tests.e2e_support.processes import GUNICORN_CONFIG, PYTHON, ROOT, free_port, site_env, wait_for
 
 
@@ -47,7 +48,7 @@ def test_two_gunicorns_of_one_user_start_and_neither_makes_a_control_socket(tmp_
     home.mkdir()
     env = site_env(tmp_path, database_url=f"sqlite:///{tmp_path / 'db.sqlite3'}", broker_url=None, HOME=str(home))
     env.pop("XDG_RUNTIME_DIR", None)
-    subprocess.run([PYTHON, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True, timeout=300)
+    migrated(env)
     ports = [free_port(), free_port()]
     started = [
         subprocess.Popen(

@@ -100,11 +100,12 @@ def test_the_beats_start_is_not_shown_as_a_beat_job_in_metrics() -> None:
 def test_a_real_beat_records_its_start_in_the_sites_database(tmp_path: Any) -> None:
     import sqlite3
 
-    from tests.e2e_support.processes import Beat, manage, site_env
+    from tests.e2e_support.databases import migrated
+    from tests.e2e_support.processes import Beat, site_env
 
     database = tmp_path / "db.sqlite3"
     env = site_env(tmp_path, database_url=f"sqlite:///{database}", broker_url=None)
-    manage(env, "migrate", "-v0", timeout=300)
+    migrated(env)
     before = timezone.now()
     started = Beat(env, tmp_path / "beat.log").start()
     try:

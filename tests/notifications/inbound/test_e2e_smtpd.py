@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.e2e_support.databases import migrated
 from tests.e2e_support.processes import (
     PYTHON,
     Process,
@@ -55,7 +56,7 @@ def smtpd(tmp_path: Path) -> Iterator[tuple[Process, int, dict[str, str], Path]]
         INBOUND_TRUSTED_RELAYS="127.0.0.1",
         INBOUND_AUTHSERV_ID=RELAY_ID,
     )
-    manage(env, "migrate", "--verbosity", "0")
+    migrated(env)
     port = free_port()
     process = Process("smtpd", [PYTHON, "manage.py", "smtpd", "--host", "127.0.0.1", "--port", str(port)], env,
                       tmp_path / "smtpd.log")  # fmt: skip
