@@ -104,7 +104,7 @@ def _sqlite_path(url: str) -> Path | None:
     parts = urlsplit(url)
     if parts.scheme != "sqlite":
         return None
-    return Path(unquote(parts.path)[1:] if parts.path.startswith("//") else unquote(parts.path))
+    return Path(unquote(parts.path)[1:])  # sqlite:///relative, sqlite:////absolute
 
 
 def _migrate(env: dict[str, str], database_url: str) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 import time_machine
+
 from tests.e2e_support.processes import SilentListener, free_port
 from tests.games.game_helpers import client_for, make_player, start_two_player_game, user_to_move
 

@@ -40,6 +40,7 @@ from typing import Any
 
 import pytest
 import requests
+
 from tests.e2e_support.databases import migrated
 from tests.e2e_support.processes import children, database_url_for, free_port, manage
 

@@ -43,6 +43,7 @@ from tests.e2e_support.processes import (
     free_port,
     player_token,
     site_env,
+    stop_all,
     wait_for,
 )
 
@@ -107,11 +108,7 @@ def site(tmp_path: Path) -> Iterator[Site]:
     finally:
         for server in (broker, cache, stream):
             server.kill(signal.SIGCONT)  # a stopped server would not take its SIGTERM
-        for process in reversed(processes):
-            try:
-                process.stop()
-            except Exception:  # stop the rest whatever happens to one
-                pass
+        stop_all(reversed(processes))
         if created:
             db.drop()
 

@@ -30,6 +30,7 @@ from tests.e2e_support.processes import (
     manage,
     player_token,
     site_env,
+    stop_all,
     wait_for,
 )
 
@@ -131,8 +132,7 @@ def test_the_guides_nginx_units_and_smtpd_serve_the_admin_the_api_the_stream_and
         assert requests.get(f"{base}/api/v1/stream/", headers=bearer, timeout=10).status_code == 502
         assert requests.get(f"{base}/api/v1/me/", headers=bearer, timeout=10).status_code == 200
     finally:
-        for process in processes:
-            process.stop()
+        stop_all(processes)
 
 
 def run_sh(script: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:

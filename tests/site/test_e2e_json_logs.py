@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.e2e_support.deploy_guide import exec_start, port_open, runnable
 from tests.e2e_support.databases import migrated
-from tests.e2e_support.processes import PrivateRedis, Process, free_port, site_env, wait_for
+from tests.e2e_support.deploy_guide import exec_start, port_open, runnable
+from tests.e2e_support.processes import PrivateRedis, Process, free_port, site_env, stop_all, wait_for
 
 pytestmark = [pytest.mark.e2e]
 
@@ -81,8 +81,7 @@ def test_with_log_format_json_every_process_of_the_guide_writes_only_json_lines(
         wait_for(lambda: any("Not Found: /no-such-page/" in m for m in messages(processes["splendor-web"].output())),
                  timeout=10, what="gunicorn's worker logging the 404")  # fmt: skip
     finally:
-        for process in processes.values():
-            process.stop()
+        stop_all(processes.values())
         redis.stop()
     for unit, process in processes.items():
         output = process.output()

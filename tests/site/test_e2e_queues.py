@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e_support.deploy_guide import exec_start, runnable
 from tests.e2e_support.databases import migrated
-from tests.e2e_support.processes import PrivateRedis, Process, site_env, wait_for
+from tests.e2e_support.deploy_guide import exec_start, runnable
+from tests.e2e_support.processes import PrivateRedis, Process, site_env, stop_all, wait_for
 
 pytestmark = [pytest.mark.e2e]
 
@@ -51,8 +51,7 @@ def test_beats_periodic_tasks_are_run_by_the_beat_queues_worker_alone(tmp_path: 
         wait_for(lambda: _ran(processes["splendor-webhooks"], "webhooks.tasks.deliver_due"), timeout=60,
                  what="the webhook retries' sweep on the webhooks worker", explain=processes["splendor-webhooks"].tail)  # fmt: skip
     finally:
-        for process in processes.values():
-            process.stop()
+        stop_all(processes.values())
         redis.stop()
 
     for unit in ("splendor-worker@", "splendor-bots@", "splendor-webhooks"):

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from tests.e2e_support.databases import migrated
 from tests.e2e_support.processes import (
     PYTHON,
