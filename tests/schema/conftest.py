@@ -110,34 +110,72 @@ def _no_throttling(settings: Any) -> None:
     }
 
 
-# SQLite: the seeded database, copied aside once per test process the first time it is
-# made, and copied back for each later test (sqlite3's backup API: whole pages, ids,
-# sequences and all, in milliseconds). The flush at the end of each test empties it
-# again. On PostgreSQL each test seeds its own.
+# The seeded database is made once per test process, the first time a test asks for
+# it, and put back for each later test: playing the games through the services,
+# emails and all, took most of each test's time (16 s a test on PostgreSQL).
+# - SQLite: copied aside whole and copied back with sqlite3's backup API (whole
+#   pages, ids, sequences and all, in milliseconds).
+# - PostgreSQL: each table copied into a schema of its own (SNAPSHOT_SCHEMA, outside
+#   the search path: nothing else sees it), and put back by emptying the tables and
+#   inserting the copies' rows in one transaction (foreign keys are checked at its
+#   commit). The sequences only ever go forward, so rows made later never reuse an id.
+# The flush at the end of each test (transactional_db) empties the tables again.
 _sqlite_snapshot: dict[str, tuple[Any, Seeded]] = {}
+_postgres_snapshot: dict[str, Seeded] = {}
+SNAPSHOT_SCHEMA = "splendor_seed_snapshot"
 
 
 @pytest.fixture
 def seeded(transactional_db: None, _no_throttling: None) -> Seeded:
     """The seeded games and tokens, committed. Each test starts from the same state,
-    whatever the test before it did: made afresh, or on SQLite copied back from the
-    first test's seed (playing the games through the services, emails and all, took
-    most of each test's time)."""
+    whatever the test before it did: made afresh by the first test of each process,
+    copied back for each later one."""
+    from django.contrib.contenttypes.models import ContentType
     from django.db import connection
 
-    if connection.vendor != "sqlite":
-        return _seed()
+    if connection.vendor == "postgresql":
+        data = _postgres_seeded(connection)
+    else:
+        data = _sqlite_seeded(connection)
+    # Content types are cached by id; the seed's ids are back, the cache is not.
+    ContentType.objects.clear_cache()
+    assert Game.objects.filter(pk__in=data.game_ids).count() == len(data.game_ids), "the seed came back"
+    return data
+
+
+def _sqlite_seeded(connection: Any) -> Seeded:
     connection.ensure_connection()
     alias = connection.settings_dict["NAME"]
     if alias in _sqlite_snapshot:
         snapshot, data = _sqlite_snapshot[alias]
         snapshot.backup(connection.connection)
-        assert Game.objects.filter(pk__in=data.game_ids).count() == len(data.game_ids), "the seed came back"
         return data
     data = _seed()
     snapshot = sqlite3.connect(":memory:", check_same_thread=False)
     connection.connection.backup(snapshot)
     _sqlite_snapshot[alias] = (snapshot, data)
+    return data
+
+
+def _postgres_seeded(connection: Any) -> Seeded:
+    from django.db import transaction
+
+    name = connection.settings_dict["NAME"]
+    tables = sorted(connection.introspection.django_table_names(only_existing=True, include_views=False))
+    quote = connection.ops.quote_name
+    if name in _postgres_snapshot:
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("TRUNCATE " + ", ".join(quote(table) for table in tables))
+            for table in tables:
+                cursor.execute(f"INSERT INTO {quote(table)} SELECT * FROM {SNAPSHOT_SCHEMA}.{quote(table)}")
+        return _postgres_snapshot[name]
+    data = _seed()
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(f"DROP SCHEMA IF EXISTS {SNAPSHOT_SCHEMA} CASCADE")
+        cursor.execute(f"CREATE SCHEMA {SNAPSHOT_SCHEMA}")
+        for table in tables:
+            cursor.execute(f"CREATE TABLE {SNAPSHOT_SCHEMA}.{quote(table)} AS TABLE public.{quote(table)}")
+    _postgres_snapshot[name] = data
     return data
 
 
