@@ -352,20 +352,28 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 # Parallel runs (pytest-xdist, `-n auto` in pyproject.toml, `--dist loadgroup`):
-# - tests marked `serial`, and the `redis` tests that are not end-to-end (they share
-#   the one Redis database REDIS_URL names), go to one worker, one at a time;
-# - each module of `e2e` tests is a group of its own: its tests stay together on one
-#   worker (they may share a module's processes), and two modules run at once on two
-#   workers, each with its own ports, redis-server, databases and folders;
-# - an `e2e` test that measures time (an outage's cost, a delivery's delay) is also
-#   marked `serial`, and runs with no other end-to-end test beside it (`_e2e_turns`).
+# - tests marked `serial` that start no processes, and the `redis` tests that start
+#   none (they share the Redis database REDIS_URL names), go to one worker, one at a time;
+# - `e2e` tests go to whichever worker is free, two at once on two workers (each has
+#   its own ports, redis-server, database and folders), except that the tests of a
+#   module with a module-scoped fixture of its own (processes started once for the
+#   module) stay together on one worker;
+# - an `e2e` test that measures time (an outage's cost, a delivery's delay) is marked
+#   `serial`, and runs with no other end-to-end test beside it (`_e2e_turns`).
 def _group_for_parallel_runs(items: list[pytest.Item]) -> None:
     for item in items:
-        e2e = item.get_closest_marker("e2e") is not None
-        if item.get_closest_marker("serial") or (item.get_closest_marker("redis") and not e2e):
+        if item.get_closest_marker("e2e") is not None:
+            if _shares_module_fixture(item):
+                item.add_marker(pytest.mark.xdist_group(f"e2e:{item.nodeid.split('::', 1)[0]}"))
+        elif item.get_closest_marker("serial") or item.get_closest_marker("redis"):
             item.add_marker(pytest.mark.xdist_group("serial"))
-        elif e2e:
-            item.add_marker(pytest.mark.xdist_group(f"e2e:{item.nodeid.split('::', 1)[0]}"))
+
+
+def _shares_module_fixture(item: pytest.Item) -> bool:
+    module = item.nodeid.split("::", 1)[0]
+    info = getattr(item, "_fixtureinfo", None)
+    definitions = info.name2fixturedefs.values() if info is not None else ()
+    return any(d.scope == "module" and d.baseid == module for defs in definitions for d in defs)
 
 
 @pytest.fixture(autouse=True)
