@@ -135,14 +135,16 @@ def the_game(api: Api) -> dict[str, Any]:
 
 
 def assert_played_to_the_end(table: Table, *runners: Process) -> None:
-    for runner in runners:
-        try:
-            status = wait_for_exit(runner, table, *runners)
-        finally:
-            for other in runners:
-                if other.alive():
-                    other.stop()
-        assert status == 0, table.explain(*runners)
+    # Each runner is waited for in turn; only when a wait fails are the others
+    # stopped (stopping them as soon as the first had exited killed a second one
+    # that was still closing its connections, and its status was SIGTERM's).
+    try:
+        statuses = [wait_for_exit(runner, table, *runners) for runner in runners]
+    finally:
+        for runner in runners:
+            if runner.alive():
+                runner.stop()
+    assert statuses == [0] * len(runners), table.explain(*runners)
     game = the_game(table.api)
     assert game["status"] == "finished", game
     assert game["result"] is not None and game["result"]["winners"], game["result"]
