@@ -130,7 +130,8 @@ def _clonable(aliases: set[str]) -> bool:
 
 
 @contextmanager
-def _locked(path: Path) -> Iterator[None]:
+def locked(path: Path) -> Iterator[None]:
+    """An exclusive lock on the file ``path`` (made if missing), across processes."""
     with path.open("a") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
@@ -194,7 +195,7 @@ def _clone(alias: str, folder: Path, worker_id: str, verbosity: int, serialize: 
     connection = connections[alias]
     creation = connection.creation
     original = connection.settings_dict["NAME"]
-    with _locked(folder / f"{alias}.lock"):
+    with locked(folder / f"{alias}.lock"):
         template = _template(connection, folder, worker_id, verbosity)
         if _in_memory(connection):
             if verbosity >= 1:

@@ -17,20 +17,21 @@ the folder when the run ends. Outside pytest (no folder), ``migrated`` migrates.
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
 import secrets
 import shutil
 import sqlite3
 import tempfile
-from collections.abc import Iterator
-from contextlib import closing, contextmanager
+from contextlib import closing
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit
 
 import pytest
+
+from tests.db_template import locked
+from tests.e2e_support.processes import database_url_for, manage
 
 # The key of the run's folder in each pytest-xdist worker's workerinput.
 FOLDER_KEY = "splendor_e2e_database_templates"
@@ -79,25 +80,11 @@ def plugin_register(config: pytest.Config) -> None:
     config.pluginmanager.register(_RunFolder(_folder), "splendor-e2e-database-templates")
 
 
-@contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    with path.open("a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
 def _admin(server_url: str, sql: str) -> None:
     import psycopg
 
-    with psycopg.connect(_with_database(server_url, "postgres"), autocommit=True) as conn:
+    with psycopg.connect(database_url_for(server_url, "postgres"), autocommit=True) as conn:
         conn.execute(sql)
-
-
-def _with_database(url: str, name: str) -> str:
-    return urlunsplit(urlsplit(url)._replace(path=f"/{name}"))
 
 
 def _sqlite_path(url: str) -> Path | None:
@@ -108,15 +95,13 @@ def _sqlite_path(url: str) -> Path | None:
 
 
 def _migrate(env: dict[str, str], database_url: str) -> None:
-    from tests.e2e_support.processes import manage
-
     manage({**env, "DATABASE_URL": database_url}, "migrate", "--verbosity", "0", timeout=300)
 
 
 def _sqlite_template(folder: Path, env: dict[str, str]) -> Path:
     template = folder / "sqlite-template.sqlite3"
     ready = folder / "sqlite-template.ready"
-    with _locked(folder / "sqlite.lock"):
+    with locked(folder / "sqlite.lock"):
         if not ready.exists():
             template.unlink(missing_ok=True)
             _migrate(env, f"sqlite:///{template}")
@@ -131,7 +116,7 @@ def _sqlite_template(folder: Path, env: dict[str, str]) -> Path:
 def _postgres_template(folder: Path, env: dict[str, str], server_url: str) -> str:
     """Called under the server's lock. The record is written before the database
     exists, so that a template whose migration failed is dropped too."""
-    key = hashlib.sha256(_with_database(server_url, "").encode()).hexdigest()[:12]
+    key = hashlib.sha256(database_url_for(server_url, "").encode()).hexdigest()[:12]
     record, ready = folder / f"postgres-{key}.json", folder / f"postgres-{key}.ready"
     if ready.exists():
         return str(json.loads(record.read_text())["name"])
@@ -139,7 +124,7 @@ def _postgres_template(folder: Path, env: dict[str, str], server_url: str) -> st
     record.write_text(json.dumps({"server": server_url, "name": name}))
     _admin(server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     _admin(server_url, f'CREATE DATABASE "{name}"')
-    _migrate(env, _with_database(server_url, name))  # the process ends: nobody is left in the template
+    _migrate(env, database_url_for(server_url, name))  # the process ends: nobody is left in the template
     ready.touch()
     return name
 
@@ -171,7 +156,7 @@ def migrated(env: dict[str, str], *, create: bool = False) -> None:
         _admin(url, f'CREATE DATABASE "{name}"')
         _migrate(env, url)
         return
-    with _locked(folder / "postgres.lock"):
+    with locked(folder / "postgres.lock"):
         template = _postgres_template(folder, env, url)
         # PostgreSQL copies a template only while nobody is connected to it: every
         # copy is made under the lock, and the template's migration ended above.

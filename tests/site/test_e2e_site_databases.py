@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.e2e_support import databases
-from tests.e2e_support.processes import PrivateDatabase, manage, site_env
+from tests.e2e_support.processes import PrivateDatabase, database_url_for, manage, site_env
 
 
 def _tables(path: Path) -> set[str]:
@@ -81,6 +81,6 @@ def test_the_run_drops_the_postgres_templates_it_recorded(tmp_path: Path) -> Non
 
     import psycopg
 
-    with psycopg.connect(databases._with_database(server, "postgres"), autocommit=True) as conn:
+    with psycopg.connect(database_url_for(server, "postgres"), autocommit=True) as conn:
         assert conn.execute("SELECT count(*) FROM pg_database WHERE datname = %s", (name,)).fetchone() == (0,)
     assert not tmp_path.exists()  # the run's folder goes too
