@@ -347,6 +347,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = keep
+    _order_for_parallel_runs(items)
+    _groups_in_node_ids(config, items)
     for marker, count in counts.items():
         _left_out[marker] = (count, reasons[marker] or "")
 
@@ -363,10 +365,54 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def _group_for_parallel_runs(items: list[pytest.Item]) -> None:
     for item in items:
         if item.get_closest_marker("e2e") is not None:
-            if _shares_module_fixture(item):
+            if item.get_closest_marker("serial") is not None:
+                item.add_marker(pytest.mark.xdist_group("e2e:serial"))
+            elif _shares_module_fixture(item):
                 item.add_marker(pytest.mark.xdist_group(f"e2e:{item.nodeid.split('::', 1)[0]}"))
         elif item.get_closest_marker("serial") or item.get_closest_marker("redis"):
             item.add_marker(pytest.mark.xdist_group("serial"))
+
+
+# The order in which a parallel run hands the tests out (pyproject.toml turns off
+# pytest-xdist's own, which puts the largest groups first): each worker takes the
+# next unit when it is nearly done, so what comes first runs first.
+# 1. The `serial` end-to-end tests, as one group: one worker runs them one after
+#    another from the start, while the other runs tests that start no processes
+#    (which do not wait for the lock, `_e2e_turns`). Anywhere else, each of them
+#    would stop the other worker at its next end-to-end test for the minutes it runs.
+# 2. The tests that start no processes: the slow ones and the groups first, so that
+#    no long test starts last and leaves a worker idle while it runs.
+# 3. The other end-to-end tests, the browser's (the longest) first.
+_RUN_ORDER_SERIAL_E2E, _RUN_ORDER_LONG, _RUN_ORDER_REST, _RUN_ORDER_BROWSER, _RUN_ORDER_E2E = range(5)
+
+
+def _run_order(item: pytest.Item) -> int:
+    if item.get_closest_marker("e2e") is None:
+        long = item.get_closest_marker("slow") or item.get_closest_marker("xdist_group")
+        return _RUN_ORDER_LONG if long else _RUN_ORDER_REST
+    if item.get_closest_marker("serial") is not None:
+        return _RUN_ORDER_SERIAL_E2E
+    return _RUN_ORDER_BROWSER if item.get_closest_marker("browser") else _RUN_ORDER_E2E
+
+
+def _order_for_parallel_runs(items: list[pytest.Item]) -> None:
+    items.sort(key=_run_order)  # stable: within each part, the order of collection
+
+
+def _groups_in_node_ids(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On a worker of a `--dist loadgroup` run: each test's xdist_group at the end of
+    its node id ("...::test_x@serial"), which is how the controller tells the groups
+    apart. pytest-xdist 3.8 writes it where pytest 9.2 no longer reads it (`_nodeid`;
+    pytest-xdist issue 1386), so that without this every group was silently
+    ignored: each test went to whichever worker was free."""
+    if not hasattr(config, "workerinput") or not getattr(config.option, "loadgroup", False):
+        return
+    for item in items:
+        names = sorted({str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+                        for mark in item.iter_markers("xdist_group")})  # fmt: skip
+        suffix = "@" + "_".join(names)
+        if names and not item.nodeid.endswith(suffix):
+            item._id = type(item._id).parse(item.nodeid + suffix)  # type: ignore[attr-defined]
 
 
 def _shares_module_fixture(item: pytest.Item) -> bool:

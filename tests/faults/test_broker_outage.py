@@ -42,7 +42,7 @@ from tests.e2e_support.processes import (
 pytestmark = [pytest.mark.e2e, pytest.mark.postgres, pytest.mark.redis, pytest.mark.serial]
 
 PLAYERS = ("alice", "bob", "carol", "dave")
-OUTAGES = 6  # stopped, hung, stopped, hung, ...
+OUTAGES = 4  # stopped, hung, stopped, hung: each kind twice, so that a worker that came back once must do it again
 OUTAGE_SECONDS = 6  # longer than the workers' read timeout (5 s): a hang they notice
 # A move may take this long in all during the outages (a hung broker may cost it
 # half a second; the machine is loaded): generous, and far below the seconds that
