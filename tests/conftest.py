@@ -318,11 +318,18 @@ def _commits_for_real(item: pytest.Item) -> bool:
     return bool(marker and marker.kwargs.get("transaction"))
 
 
+def _uses_the_test_database(item: pytest.Item) -> bool:
+    """A test of a listed module that never opens the test database (one that races
+    threads on a SQLite file of its own, say) does the same on either pass: once is enough."""
+    fixtures = set(getattr(item, "fixturenames", ()))
+    return item.get_closest_marker("django_db") is not None or bool(fixtures & {"db", *_COMMITS_FOR_REAL})
+
+
 def _mark_both_databases(config: pytest.Config, items: list[pytest.Item]) -> None:
     root = config.rootpath
     for item in items:
         path = item.path.relative_to(root).as_posix() if item.path.is_relative_to(root) else ""
-        if path in BOTH_DATABASES_MODULES or _commits_for_real(item):
+        if (path in BOTH_DATABASES_MODULES and _uses_the_test_database(item)) or _commits_for_real(item):
             item.add_marker(pytest.mark.both_databases)
 
 

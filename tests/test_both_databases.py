@@ -48,3 +48,30 @@ def test_the_folders_markers_are_read_before_what_they_mark_is_left_out() -> Non
     assert "left out:" in run.stdout and "marked e2e" in run.stdout, run.stdout[-2000:]
     listed = [line for line in run.stdout.splitlines() if line.startswith("tests/browser/") and "::" in line]
     assert listed == [], listed
+
+
+def test_a_test_of_a_listed_module_that_never_opens_the_test_database_runs_once() -> None:
+    from tests.conftest import _mark_both_databases
+
+    class Item:
+        def __init__(self, path: str, fixturenames: tuple[str, ...], django_db: bool) -> None:
+            self.path = ROOT / path
+            self.fixturenames = fixturenames
+            self.marks = {"django_db": pytest.Mark("django_db", (), {})} if django_db else {}
+
+        def get_closest_marker(self, name: str) -> Any:
+            return self.marks.get(name)
+
+        def add_marker(self, mark: Any) -> None:
+            self.marks[mark.name] = mark
+
+    listed = "tests/games/test_games_concurrency.py"
+    assert listed in BOTH_DATABASES_MODULES
+    own_file, marked, with_db = Item(listed, ("tmp_path",), False), Item(listed, (), True), Item(listed, ("db",), False)
+    elsewhere = Item("tests/engine/test_properties.py", ("db",), False)
+    config = type("Config", (), {"rootpath": ROOT})()
+    _mark_both_databases(config, [own_file, marked, with_db, elsewhere])  # type: ignore[list-item]
+    assert own_file.get_closest_marker("both_databases") is None
+    assert marked.get_closest_marker("both_databases") is not None
+    assert with_db.get_closest_marker("both_databases") is not None
+    assert elsewhere.get_closest_marker("both_databases") is None
