@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from tests.e2e_support.databases import migrated
-from tests.e2e_support.processes import Api, Web, manage, player_token, site_env
+from tests.e2e_support.processes import Api, Web, manage, player_tokens, site_env
 
 ADMIN_PASSWORD = "an operator's long password"
 
@@ -49,7 +49,7 @@ def production_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Produc
     assert (tmp / "static" / "staticfiles.json").is_file()  # the manifest of hashed names
     manage({**env, "DJANGO_SUPERUSER_PASSWORD": ADMIN_PASSWORD},
            "createsuperuser", "--no-input", "--username", "admin", "--email", "admin@example.com")  # fmt: skip
-    api = Api(web.url, {name: player_token(env, name) for name in ("alice", "bob")})
+    api = Api(web.url, player_tokens(env, ("alice", "bob")))
     web.start()
     try:
         game_id = api.new_game("alice", ["bob"])

@@ -31,7 +31,7 @@ import pytest
 import requests
 
 from tests.e2e_support.databases import migrated
-from tests.e2e_support.processes import PYTHON, Api, Process, free_port, player_token, site_env, wait_for
+from tests.e2e_support.processes import PYTHON, Api, Process, free_port, player_tokens, site_env, wait_for
 
 pytestmark = [pytest.mark.e2e]
 
@@ -110,7 +110,7 @@ def table(tmp_path: Path) -> Iterator[Table]:
         STREAM_HEARTBEAT_SECONDS="5",
     )
     migrated(env)
-    tokens = {name: player_token(env, name) for name in ("alice", "bob")}
+    tokens = player_tokens(env, ("alice", "bob"))
     site = Site(env, tmp_path / "site.log").start()
     try:
         yield Table(site, Api(site.url, tokens), env, tmp_path, bot)

@@ -41,7 +41,7 @@ from tests.e2e_support.processes import (
     Process,
     Worker,
     free_port,
-    player_token,
+    player_tokens,
     site_env,
     stop_all,
     wait_for,
@@ -96,7 +96,7 @@ def site(tmp_path: Path) -> Iterator[Site]:
             server.start()
         db.create(env)
         created = True
-        api = Api(nginx.url, {name: player_token(env, name) for name in ("alice", "bob")})
+        api = Api(nginx.url, player_tokens(env, ("alice", "bob")))
         processes.append(web.start())
         wait_for(lambda: port_open(web_port) or not web.alive(), timeout=60, what="gunicorn listening",
                  explain=web.tail)  # fmt: skip

@@ -29,7 +29,7 @@ from tests.e2e_support.processes import (
     emails,
     free_port,
     pid_alive,
-    player_token,
+    player_tokens,
     site_env,
     wait_for,
 )
@@ -48,7 +48,7 @@ class Serve(Process):
 def served(tmp_path: Path) -> Iterator[tuple[Serve, Api, Path]]:
     env = site_env(tmp_path, database_url=f"sqlite:///{tmp_path / 'db.sqlite3'}", broker_url=None)
     migrated(env)
-    api_tokens = {name: player_token(env, name) for name in ("alice", "bob")}
+    api_tokens = player_tokens(env, ("alice", "bob"))
     serve = Serve(env, tmp_path / "serve.log")
     serve.start()
     try:
