@@ -179,10 +179,43 @@ def _thread_headers(rendered: RenderedEmail) -> dict[str, str]:
     }
 
 
+def thread_root_for(*, game_id: str, user_id: int) -> str:
+    """The root of the one thread of a game's emails to one person: a msg-id no
+    email carries as its own, made of the game and the person alone (no token, so
+    it gives nothing away and never changes). It has no ``.v<version>``, so the
+    play-by-email work never mistakes it for one of ``message_id_for``'s."""
+    digest = hashlib.sha256(f"thread:{game_id}:{user_id}".encode()).hexdigest()[:24]
+    return f"<thread.{digest}@{settings.EMAIL_REPLY_DOMAIN}>"
+
+
+def _game_thread_headers(notification: Notification) -> dict[str, str]:
+    """An email about a game joins that game's thread to its reader (RFC 5322
+    3.6.4): In-Reply-To names the last email of the game sent to them (the root
+    for the first), References the root and that email, so that a mail program
+    shows one conversation per game however many turns it lasts."""
+    if notification.game_id is None:
+        return {}
+    root = thread_root_for(game_id=str(notification.game_id), user_id=notification.user_id)
+    previous = (
+        Notification.objects.filter(
+            user_id=notification.user_id, game_id=notification.game_id, status=Notification.Status.SENT
+        )
+        .exclude(pk=notification.pk)
+        .exclude(message_id="")
+        .order_by("-sent_at", "-pk")
+        .values_list("message_id", flat=True)
+        .first()
+    )
+    if previous is None or not _MSG_IDS.fullmatch(previous):
+        return {"In-Reply-To": root, "References": root}
+    return {"In-Reply-To": previous, "References": f"{root} {previous}"}
+
+
 def message_build(notification: Notification, rendered: RenderedEmail) -> EmailMultiAlternatives:
     """The email as sent: the rendered parts, the service's headers (Message-ID,
-    unsubscribe, auto-submitted), the reply address, and for a reply to an
-    emailed message the In-Reply-To and References that thread it under that message."""
+    unsubscribe, auto-submitted), the reply address, and its place in a thread:
+    a reply to an emailed message under that message (the renderer's In-Reply-To
+    and References), any other email about a game in the game's thread to its reader."""
     user = notification.user
     reply_token = reply_token_for(seat=rendered.seat) if rendered.seat is not None else None
     message_id = message_id_for(key=notification.key, reply_token=reply_token, version=rendered.version)
@@ -192,7 +225,7 @@ def message_build(notification: Notification, rendered: RenderedEmail) -> EmailM
         "List-Unsubscribe": f"<{unsubscribe_url(user_id=user.pk)}>",
         "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
         "Message-ID": message_id,
-        **_thread_headers(rendered),
+        **(_thread_headers(rendered) or _game_thread_headers(notification)),
     }
     message = EmailMultiAlternatives(
         subject=rendered.subject,
