@@ -29,6 +29,7 @@ from accounts.pages import private_page
 from core.errors import DomainError
 from games import errors as game_errors
 from games.services import (
+    DEFAULT_FORFEIT_AFTER,
     DEFAULT_MOVE_TIMEOUT_HOURS,
     MAX_BANK_HOURS,
     MAX_MOVE_TIMEOUT_HOURS,
@@ -85,9 +86,13 @@ class NewGameForm(forms.Form):
             "least": MIN_SEATS,
             "most": MAX_SEATS,
         }
+        # What a missed deadline does (games.services.clocks): a vacation day, else the
+        # bot's move, and the DEFAULT_FORFEIT_AFTER-th in a row forfeits the seat.
         self.fields["move_timeout_hours"].help_text = gettext(
-            "1 to %(most)d. A seat that runs out of time misses its turn."
-        ) % {"most": MAX_MOVE_TIMEOUT_HOURS}
+            "1 to %(most)d. When a player's time runs out, one of their vacation days is used if "
+            "they have one left; otherwise the bot plays that turn, and after %(forfeit)d missed "
+            "turns in a row the seat is forfeited."
+        ) % {"most": MAX_MOVE_TIMEOUT_HOURS, "forfeit": DEFAULT_FORFEIT_AFTER}
         self.fields["bank_hours"].help_text = gettext(
             "0 to %(most)d: extra time each player may spend over the whole game."
         ) % {"most": MAX_BANK_HOURS}

@@ -177,3 +177,24 @@ def test_the_daily_invitation_limit_is_shown_next_to_the_invitations(alice: Any,
     answer = _post(client, invite="dora@elsewhere.example")
     assert "You can invite at most 1 player a day" in _errors_of(answer, "invite")
     assert Game.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", ("vacation days", "the bot plays that turn", "after 3 missed turns in a row the seat is forfeited")),
+        ("it", ("giorni di vacanza", "lo gioca il bot", "dopo 3 turni scaduti di fila il posto è perso")),
+        ("lv", ("atvaļinājuma diena", "izdara bots", "pēc 3 nokavētiem gājieniem pēc kārtas vieta tiek zaudēta")),
+    ],
+)
+def test_the_clocks_help_says_what_a_missed_deadline_does(alice: Any, language: str, words: tuple[str, ...]) -> None:
+    """A vacation day, else the bot's move, and the third in a row forfeits (games.services.clocks),
+    not "misses its turn"."""
+    from accounts.models import Player
+
+    Player.objects.filter(user=alice).update(language=language)
+    content = logged_in_client(alice).get("/accounts/games/new/").content.decode()
+    help_text = content[content.index('id="id_move_timeout_hours_helptext"') :][:600]
+    for word in words:
+        assert word in help_text, (word, help_text)
+    assert "misses its turn" not in content and "salta il turno" not in content
