@@ -251,6 +251,11 @@ def django_db_setup(
     )
 
 
+def _node_id_extend(item: pytest.Item, suffix: str) -> None:
+    # pytest 9.2 keeps the id as a NodeId (item._id); parse the fuller one.
+    item._id = type(item._id).parse(item.nodeid + suffix)  # type: ignore[attr-defined]
+
+
 def _unique_node_ids(items: list[pytest.Item]) -> None:
     """Schemathesis's schema.parametrize() makes one item per API operation, all
     with the same node id ("[GET /api/v1/games/]" is only in the name). pytest-xdist
@@ -260,8 +265,7 @@ def _unique_node_ids(items: list[pytest.Item]) -> None:
         originalname = getattr(item, "originalname", item.name)
         suffix = item.name[len(originalname):]
         if suffix.startswith("[") and not item.nodeid.endswith(suffix):
-            # pytest keeps the id as a NodeId (item._id); parse the fuller one.
-            item._id = type(item._id).parse(item.nodeid + suffix)  # type: ignore[attr-defined]
+            _node_id_extend(item, suffix)
 
 
 # --- Which tests run on both databases ---------------------------------------------
@@ -321,8 +325,8 @@ def _commits_for_real(item: pytest.Item) -> bool:
 def _uses_the_test_database(item: pytest.Item) -> bool:
     """A test of a listed module that never opens the test database (one that races
     threads on a SQLite file of its own, say) does the same on either pass: once is enough."""
-    fixtures = set(getattr(item, "fixturenames", ()))
-    return item.get_closest_marker("django_db") is not None or bool(fixtures & {"db", *_COMMITS_FOR_REAL})
+    # (One that commits for real is marked by _commits_for_real whatever its module.)
+    return item.get_closest_marker("django_db") is not None or "db" in getattr(item, "fixturenames", ())
 
 
 def _mark_both_databases(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -419,7 +423,7 @@ def _groups_in_node_ids(config: pytest.Config, items: list[pytest.Item]) -> None
                         for mark in item.iter_markers("xdist_group")})  # fmt: skip
         suffix = "@" + "_".join(names)
         if names and not item.nodeid.endswith(suffix):
-            item._id = type(item._id).parse(item.nodeid + suffix)  # type: ignore[attr-defined]
+            _node_id_extend(item, suffix)
 
 
 def _shares_module_fixture(item: pytest.Item) -> bool:
