@@ -7,6 +7,8 @@ Codes and fields are a contract with clients: they do not change.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import gettext, gettext_noop, pgettext
 
 from core.errors import DomainError, ErrorKind
@@ -92,9 +94,18 @@ class PreconditionRequired(DomainError):
 
 
 class InvalidNotation(DomainError):
+    """No fields. ``unread`` (an attribute: no client reads it) holds the engine's
+    words for what could not be read, when the message is the service's own, so
+    that a door which is not the API can say in its own terms where the legal
+    moves are (the message sends API clients to GET legal-moves)."""
+
     kind = ErrorKind.INVALID
     code = "invalid_notation"
     title = gettext_noop("The move could not be read")
+
+    def __init__(self, message: str | None = None, *, unread: str = "", **fields: Any) -> None:
+        super().__init__(message, **fields)
+        self.unread = unread
 
 
 class IllegalMove(DomainError):

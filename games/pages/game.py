@@ -417,6 +417,17 @@ def _answer_invitation(request: HttpRequest, viewer: Viewer, seat: Seat) -> Http
     return _redirect(seat.game_id)
 
 
+def _move_refusal(error: DomainError) -> str:
+    """A refused move in the page's words: the service's message sends API
+    clients to GET legal-moves, the page to its own list of moves."""
+    if isinstance(error, errors.InvalidNotation) and error.unread:
+        return gettext(
+            'Could not read the move (%(reason)s). Moves look like "take WUG", "take RR", "reserve 2-13", '
+            '"reserve deck3", "buy 1-07" or "pass"; under "Your move" you can choose one of your legal moves.'
+        ) % {"reason": error.unread}
+    return error.message
+
+
 def _rule_of(error: DomainError) -> str:
     rule = error.fields.get("rule")
     return gettext(" (rule %(rule)s)") % {"rule": rule} if rule else ""
@@ -447,7 +458,7 @@ def _play(request: HttpRequest, viewer: Viewer, seat: Seat) -> HttpResponse:
     except DomainError as error:
         viewer.game.refresh_from_db()
         return _draw(
-            request, viewer, error=f"{error.message}{_rule_of(error)}", status=_status(error), typed=typed,
+            request, viewer, error=f"{_move_refusal(error)}{_rule_of(error)}", status=_status(error), typed=typed,
             chosen=chosen,
         )
     messages.success(request, gettext("You played: %(move)s") % {"move": played.move.text})

@@ -80,12 +80,14 @@ def _parse(state: engine.State, text: str, languages: Iterable[str]) -> engine.M
     except engine.IllegalMove as exc:
         raise errors.IllegalMove(_sentence(engine_text(exc.text)), rule=exc.rule) from None
     except engine.InvalidNotation as exc:
+        reason = engine_text(exc.text)
         raise errors.InvalidNotation(
             gettext(
                 'Could not read the move (%(reason)s). Moves look like "take WUG", "take RR", '
                 '"reserve 2-13", "reserve deck3", "buy 1-07" or "pass"; GET legal-moves lists yours.'
             )
-            % {"reason": engine_text(exc.text)}
+            % {"reason": reason},
+            unread=reason,
         ) from None
 
 

@@ -3,10 +3,15 @@ for typed moves; every move goes through move_submit on the version the page was
 
 from __future__ import annotations
 
+import re
+from html import unescape
+
 import engine
 import pytest
 from django.test import Client
 
+from accounts.models import Player
+from games import errors, services
 from games.models import Game, GameEvent, Move, Seat
 from tests.games.board_helpers import play, started_game
 from tests.games.game_helpers import state_of
@@ -72,6 +77,32 @@ def test_unreadable_notation_is_refused_clearly() -> None:
     assert response.status_code == 400
     assert "Not played:" in response.content.decode()
     assert not Move.objects.filter(game=game).exists()
+
+
+@pytest.mark.parametrize(
+    ("language", "panel"), [("en", "Your move"), ("it", "La tua mossa"), ("lv", "Tavs gājiens")]
+)
+def test_an_unreadable_move_is_told_in_the_pages_words_never_the_apis(language: str, panel: str) -> None:
+    game = started_game("base", 2)
+    mover = to_move(game)
+    Player.objects.filter(user=mover.user).update(language=language)
+    client = opened(mover)
+    response = post_move(client, game, text="fly to the moon")
+    assert response.status_code == 400
+    error = re.search(r'<p role="alert" id="page-error"[^>]*>(.*?)</p>', response.content.decode(), re.DOTALL)
+    assert error is not None
+    words = unescape(error.group(1))
+    assert "take WUG" in words and f'"{panel}"' in words  # the examples, and where the page lists the moves
+    for api_word in ("GET", "legal-moves", "/api/"):
+        assert api_word not in words
+
+
+def test_the_api_still_sends_a_client_to_legal_moves_for_an_unreadable_move() -> None:
+    game = started_game("base", 2)
+    mover = to_move(game)
+    with pytest.raises(errors.InvalidNotation) as refused:
+        services.move_submit(game_id=game.pk, user=mover.user, text="fly to the moon", expected_version=game.version)
+    assert "GET legal-moves" in refused.value.message and refused.value.unread
 
 
 def test_a_page_drawn_before_the_game_moved_on_is_refused_and_drawn_again() -> None:

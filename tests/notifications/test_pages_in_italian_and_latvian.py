@@ -70,3 +70,18 @@ def test_a_link_that_is_not_valid_is_told_in_the_visitors_language() -> None:
     answer = Client().get("/notifications/unsubscribe/not-a-token/", HTTP_ACCEPT_LANGUAGE="it")
     assert answer.status_code == 404
     assert "Questo link non è valido" in answer.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("language", "section"), [("en", "Game email"), ("it", "Email di gioco"), ("lv", "Spēļu e-pasts")]
+)
+def test_the_email_link_pages_send_a_person_to_the_settings_page_not_the_api(
+    bob: Any, language: str, section: str
+) -> None:
+    speaking(bob, language)
+    path = unsubscribe_url(user_id=bob.pk).split("://", 1)[1].split("/", 1)[1]
+    asked = Client().get(f"/{path}").content.decode()
+    altered = Client().get("/notifications/unsubscribe/not-a-token/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    for html in (asked, altered):
+        assert f'"{section}"' in html and 'href="/accounts/settings/#email"' in html
+        assert "/api/" not in html and "PATCH" not in html
