@@ -19,7 +19,8 @@ Modules, each importing only those below it: ``errors``, ``data``, ``results``,
 ``grammar`` (the words of moves and email commands in English, Italian and Latvian);
 ``moves``, ``variants``; ``state``; ``memos`` (what the rules' hot paths work out
 once and keep); ``rules`` (legality, the next state, the end);
-``diagnosis`` (which rule a refused move breaks); ``notation`` (reading text)
+``diagnosis`` (which rule a refused move breaks); ``notation`` (reading text),
+``words`` (writing a move in a reader's words, which ``notation`` reads back)
 and ``observation`` (views); ``play`` (the validating ``apply``, ``replay``);
 ``sampling`` (states that agree with a view: the hidden cards dealt again);
 ``bots``; ``selfplay`` and ``arena``. ``tests/engine/test_layers.py`` holds them to it.

@@ -85,6 +85,13 @@ class Grammar:
     decks: frozenset[str]
     # The words that join colours ("white and blue"); ignored where colours are read.
     ands: frozenset[str]
+    # The words that may stand before a deck ("reserve from deck 2", "dal mazzo 2").
+    froms: frozenset[str]
+    # The words that open a buy's payment with jokers ("buy 1-01 paying gold for
+    # red", notation.md "Payments": ``J:R``), and the word before the colours the
+    # jokers stand for ("for", "per", "par").
+    payings: frozenset[str]
+    fors: frozenset[str]
     # Each colour word -> the English colour word the variants read (Variant.words).
     colours: Mapping[str, str]
     # Each word that starts an email command other than a move -> the command (COMMANDS).
@@ -102,7 +109,8 @@ class Grammar:
     def words(self) -> frozenset[str]:
         """Every word of a move this grammar knows (verbs, parts, decks, "and",
         colours): the words a move may hold beyond plain ASCII letters and digits."""
-        return frozenset(self.verbs) | frozenset(self.parts) | self.decks | self.ands | frozenset(self.colours)
+        return (frozenset(self.verbs) | frozenset(self.parts) | self.decks | self.ands | frozenset(self.colours)
+                | self.froms | self.payings | self.fors)
 
     def courtesy_strip(self, text: str) -> str:
         """``text`` without the courtesy words and punctuation that trail it
@@ -129,6 +137,9 @@ def _grammar(
     parts: dict[str, str],
     decks: Iterable[str],
     ands: Iterable[str],
+    froms: Iterable[str],
+    payings: Iterable[str],
+    fors: Iterable[str],
     colours: dict[str, str],
     commands: dict[str, str],
     courtesy: Iterable[str],
@@ -144,6 +155,9 @@ def _grammar(
         parts=_table(parts),
         decks=frozenset(map(word_key, decks)),
         ands=frozenset(map(word_key, ands)),
+        froms=frozenset(map(word_key, froms)),
+        payings=frozenset(map(word_key, payings)),
+        fors=frozenset(map(word_key, fors)),
         colours=_table(colours),
         commands=_table(commands),
         courtesy=tuple(sorted((tuple(word_key(part) for part in phrase.split()) for phrase in courtesy),
@@ -165,6 +179,9 @@ ENGLISH_GRAMMAR = _grammar(
     parts={"return": "return", "noble": "noble", "location": "location"},
     decks=("deck",),
     ands=("and", "&", "+"),
+    froms=("from",),
+    payings=("paying",),
+    fors=("for",),
     colours={},  # the variants' own words (Variant.words)
     commands={
         "resign": "resign",
@@ -207,6 +224,9 @@ ITALIAN_GRAMMAR = _grammar(
     },
     decks=("mazzo",),
     ands=("e", "ed"),
+    froms=("dal", "da"),
+    payings=("pagando",),
+    fors=("per",),
     colours={
         **_words("white", "bianco", "bianca", "bianchi", "bianche"),
         **_words("blue", "blu"),
@@ -264,6 +284,9 @@ LATVIAN_GRAMMAR = _grammar(
     },
     decks=("kaudzīte", "kaudzīti", "kaudzītes"),
     ands=("un",),
+    froms=("no",),
+    payings=("maksājot",),
+    fors=("par",),
     colours={
         **_words("white", "balts", "baltu", "balti", "baltus", "baltos"),
         **_words("blue", "zils", "zilu", "zili", "zilus", "zilos"),
@@ -363,6 +386,9 @@ def _merged(codes: tuple[str, ...]) -> Grammar:
         parts=merged("parts"),
         decks=union("decks"),
         ands=union("ands"),
+        froms=union("froms"),
+        payings=union("payings"),
+        fors=union("fors"),
         colours=merged("colours"),
         commands=merged("commands"),
         courtesy=tuple(sorted({phrase for grammar in grammars for phrase in grammar.courtesy}, key=len, reverse=True)),

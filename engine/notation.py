@@ -214,6 +214,38 @@ def _deck_words(words: list[str], grammar: Grammar) -> list[str]:
     return out
 
 
+def _from_words_drop(words: list[str], grammar: Grammar) -> list[str]:
+    """A card reference without the word that may stand before a deck ("from
+    deck 2", "dal mazzo 2", "no kaudzītes 2"); elsewhere the word stays, and is
+    refused with the reference."""
+    out = []
+    for index, word in enumerate(words):
+        following = word_key(words[index + 1]) if index + 1 < len(words) else ""
+        stem = following.rstrip("123")
+        if word_key(word) in grammar.froms and stem in grammar.decks:
+            continue
+        out.append(word)
+    return out
+
+
+def _pay_words(v: Variant, text: str, words: list[str], grammar: Grammar) -> str:
+    """The payment a buy writes in words ("paying 2 gold for red and black",
+    "pagando oro per rosso"): the jokers, the word "for", then the colours they
+    pay for, one joker a token; as notation's ``J:`` letters (notation.md "Payments")."""
+    keys = [word_key(word).strip(",;.") for word in words]
+    split = next((index for index, key in enumerate(keys) if key in grammar.fors), None)
+    if split is None or split == len(words) - 1:
+        raise InvalidNotation(gettext_noop("%(text)s: a payment with jokers names them and what they pay for, "
+                                           "e.g. 'paying gold for red'", text=repr(text)))
+    jokers = _letters(v, words[:split], "J:", grammar)
+    pay = _letters(v, words[split + 1:], "J:", grammar)
+    if set(jokers) != {"J"} or len(jokers) != len(pay):
+        raise InvalidNotation(gettext_noop("%(text)s: a payment with jokers names them and what they pay for, "
+                                           "one joker a token, e.g. 'paying 2 gold for red and black'",
+                                           text=repr(text)))
+    return pay
+
+
 def _verbs_named(grammar: Grammar) -> str:
     """"take, reserve, buy or pass", and each other language's first word for each."""
     named = "take, reserve, buy or pass"
@@ -248,11 +280,20 @@ def _lenient(state: State, text: str, grammar: Grammar, hand_seat: int | None) -
                 raise InvalidNotation(gettext_noop("%(text)s: %(word)s is written twice", text=repr(text), word=repr(w)))
             segments[current] = []
             continue
+        if word_key(w).strip(",;.") in grammar.payings:
+            if kind != "buy":
+                raise InvalidNotation(gettext_noop("%(text)s: %(word)s names jokers to pay with, which only a buy does",
+                                                   text=repr(text), word=repr(w)))
+            if "pay" in segments or "pay_words" in segments:
+                raise InvalidNotation(gettext_noop("%(text)s: %(word)s is written twice", text=repr(text), word=repr(w)))
+            current = "pay_words"
+            segments[current] = []
+            continue
         if lw.startswith("j:"):
             if kind != "buy":
                 raise InvalidNotation(gettext_noop("%(text)s: %(word)s names jokers to pay with, which only a buy does",
                                                    text=repr(text), word=repr(w)))
-            if "pay" in segments:
+            if "pay" in segments or "pay_words" in segments:
                 raise InvalidNotation(gettext_noop("%(text)s: %(word)s: name the jokers to pay with in one J: part",
                                                    text=repr(text), word=repr(w)))
             segments["pay"] = [lw[2:]]
@@ -274,9 +315,12 @@ def _lenient(state: State, text: str, grammar: Grammar, hand_seat: int | None) -
     elif kind in ("reserve", "buy"):
         if not segments["args"]:
             raise InvalidNotation(gettext_noop("%(text)s: '%(verb)s' needs a card", text=repr(text), verb=kind))
-        card, deck = _card_ref(state, " ".join(_deck_words(segments["args"], grammar)), kind, hand_seat)
+        card, deck = _card_ref(state, " ".join(_deck_words(_from_words_drop(segments["args"], grammar), grammar)),
+                               kind, hand_seat)
         if "pay" in segments:
             pay = _letters(v, segments["pay"], "J:", grammar)
+        elif "pay_words" in segments:
+            pay = _pay_words(v, text, segments["pay_words"], grammar)
     elif segments["args"]:
         raise InvalidNotation(gettext_noop("%(text)s: 'pass' takes no argument", text=repr(text)))
     if "return" in segments:

@@ -56,7 +56,7 @@ def test_every_word_is_stored_as_it_is_looked_up(code):
     """Normalised (NFC) and case-folded, so that a lookup of word_key(word) finds it."""
     grammar = GRAMMARS[code]
     words = [*grammar.verbs, *grammar.parts, *grammar.decks, *grammar.ands, *grammar.colours,
-             *grammar.commands, *(word for phrase in grammar.courtesy for word in phrase)]
+             *grammar.froms, *grammar.payings, *grammar.fors, *grammar.commands, *(word for phrase in grammar.courtesy for word in phrase)]
     assert all(word == word_key(word) for word in words)
 
 
@@ -349,7 +349,8 @@ def test_lookalike_characters_stay_refused_in_every_language(text, languages):
 WORDS = ["prendi", "compra", "riserva", "passa", "restituisci", "nobile", "luogo", "mazzo", "e", "bianco",
          "verdi", "oro", "jolly", "per", "favore", "grazie", "ņem", "pērc", "rezervē", "izlaid", "atdod",
          "dižciltīgais", "vieta", "kaudzīte", "un", "baltu", "zaļš", "zelts", "lūdzu", "paldies", "take",
-         "please", "2", "1-01", "1a", "h1", "N01", "L1A", "J:R", ",", "\u200b", "Gamora", "x2"]
+         "please", "2", "1-01", "1a", "h1", "N01", "L1A", "J:R", ",", "\u200b", "Gamora", "x2",
+         "pagando", "dal", "mazzo", "maksājot", "par", "no", "kaudzītes", "paying", "for", "from"]
 
 
 @pytest.mark.parametrize("variant", ["base", "marvel"])
