@@ -42,6 +42,23 @@ def wait_words(seconds: int) -> str:
 LANGUAGE_HELP = gettext_lazy("Your emails and pages are written in it.")
 
 
+class BrowserTimeZoneField(forms.CharField):
+    """The browser's time zone (``Intl.DateTimeFormat().resolvedOptions().timeZone``),
+    put in a hidden field by the sign-up page's script. A guess, not something the
+    person typed: a name the time zone database does not know is dropped (the
+    account starts in UTC), never refused."""
+
+    widget = forms.HiddenInput
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(required=False, **kwargs)
+
+    def clean(self, value: Any) -> str:
+        from zoneinfo import available_timezones
+
+        return value if isinstance(value, str) and value in available_timezones() else ""
+
+
 class SignupForm(forms.Form):
     username = forms.CharField(
         label=pgettext_lazy("account field", "Username"),
@@ -66,6 +83,7 @@ class SignupForm(forms.Form):
     language = forms.ChoiceField(
         label=gettext_lazy("Language"), choices=Language.choices, required=False, help_text=LANGUAGE_HELP
     )
+    time_zone = BrowserTimeZoneField()
 
 
 class LanguageForm(forms.Form):

@@ -8,6 +8,7 @@ import logging
 import secrets
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, NoReturn
+from zoneinfo import available_timezones
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -284,8 +285,13 @@ def signup_start(
     client: str,
     display_name: str | None = None,
     language: str = Language.EN,
+    time_zone: str = "",
 ) -> User:
     """An inactive user and a code emailed to them; `signup_verify` activates it.
+
+    ``time_zone`` is the browser's guess (an IANA name): kept when the time zone
+    database knows it, else the account starts in UTC, as it does without one;
+    the person sees it in Settings and can change it there.
 
     A sign-up that was never verified gives way to this one: see
     `username_and_email_claim`. Signing up again with the same address reuses
@@ -325,7 +331,10 @@ def signup_start(
             gettext("'%(language)s' is not a language of the service; send one of %(languages)s.")
             % {"language": language, "languages": ", ".join(Language.values)}
         ]})
-    Player.objects.update_or_create(user=user, defaults={"display_name": display_name or username, "language": language})
+    defaults = {"display_name": display_name or username, "language": language}
+    if time_zone in available_timezones():
+        defaults["time_zone"] = time_zone
+    Player.objects.update_or_create(user=user, defaults=defaults)
     _code_send(user=user, now=now, purpose=EmailVerification.Purpose.SIGNUP)
     return user
 

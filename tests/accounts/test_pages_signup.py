@@ -60,6 +60,29 @@ def test_signing_up_emails_a_code_and_verifying_it_logs_in_and_opens_my_games(
     assert "My games" in page_text(visitor.get("/accounts/games/"))
 
 
+def test_the_sign_up_page_runs_only_its_own_script_which_fills_the_hidden_time_zone(db: None, visitor: Client) -> None:
+    answer = visitor.get("/accounts/signup/")
+    content = answer.content.decode()
+    assert '<input type="hidden" name="time_zone" id="id_time_zone">' in content
+    assert 'src="/static/accounts/signup_time_zone.js"' in content
+    policy = answer["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "unsafe-inline" not in policy.split("script-src")[1]
+    assert "script-src" not in visitor.get("/accounts/login/")["Content-Security-Policy"]
+
+
+@pytest.mark.parametrize(
+    ("sent", "stored"),
+    [("Europe/Rome", "Europe/Rome"), ("America/Argentina/Buenos_Aires", "America/Argentina/Buenos_Aires"),
+     ("Mars/Olympus_Mons", "UTC"), ("", "UTC"), ("Europe/Rome\x00", "UTC"), ("x" * 500, "UTC")],
+)
+def test_the_browsers_time_zone_is_kept_at_sign_up_when_the_time_zone_database_knows_it(
+    db: None, visitor: Client, django_capture_on_commit_callbacks: Any, sent: str, stored: str
+) -> None:
+    answer = sign_up(visitor, django_capture_on_commit_callbacks, time_zone=sent)
+    assert answer.status_code == 303
+    assert Player.objects.get(user__username="carol").time_zone == stored
+
+
 def test_an_invited_visitor_lands_on_the_game_after_signing_up(
     db: None, visitor: Client, django_capture_on_commit_callbacks: Any
 ) -> None:

@@ -165,3 +165,17 @@ def test_sign_up_with_missing_fields_names_each_field():
     body = response.json()
     assert set(body["errors"]) == {"username", "email", "password"}
     assert body["detail"].startswith("Some fields are invalid")
+
+
+def test_sign_up_keeps_a_time_zone_the_time_zone_database_knows_and_ignores_any_other(
+    django_capture_on_commit_callbacks,
+):
+    from accounts.models import Player
+    from accounts.services import signup_start
+
+    with django_capture_on_commit_callbacks(execute=True):
+        signup_start(**SIGNUP, client="192.0.2.1", time_zone="Europe/Rome")
+        signup_start(**{**SIGNUP, "username": "dora", "email": "dora@example.com"}, client="192.0.2.2",
+                     time_zone="Rome")
+    assert Player.objects.get(user__username="carol").time_zone == "Europe/Rome"
+    assert Player.objects.get(user__username="dora").time_zone == "UTC"

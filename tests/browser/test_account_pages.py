@@ -95,3 +95,26 @@ def test_an_invited_player_signs_up_and_lands_on_the_game_listed_in_my_games_at_
     page.get_by_role("button", name="Save the time zone").click()
     expect(page.get_by_text("Time zone saved: Europe/Riga.")).to_be_visible()
     screenshot(page, "account-settings-phone")
+
+
+def test_an_italian_browser_signs_up_in_its_own_time_zone_and_finds_it_in_settings(
+    live_server: Any, new_page: Any, screenshot: Any
+) -> None:
+    page = new_page(locale="it-IT", timezone_id="Europe/Rome")
+    page.goto(live_server.url + "/accounts/signup/")
+    assert page.locator("#id_time_zone").input_value() == "Europe/Rome"  # the page's script filled it
+    page.locator("#id_username").fill("elena")
+    page.locator("#id_email").fill("elena@example.com")
+    page.locator("#id_password").fill(PASSWORD)
+    page.locator("form[action$='/signup/'] button[type=submit]").click()
+
+    page.wait_for_url("**/accounts/signup/verify/")
+    page.locator("#id_code").fill(code_from_the_email("elena@example.com"))
+    page.locator("form[action$='/signup/verify/'] button[type=submit]").click()
+    page.wait_for_url("**/accounts/games/")
+
+    page.goto(live_server.url + "/accounts/settings/")
+    expect(page.get_by_role("heading", name="Fuso orario")).to_be_visible()
+    assert page.locator("#id_time_zone").input_value() == "Europe/Rome"
+    page.locator("#time-zone").scroll_into_view_if_needed()
+    screenshot(page, "account-settings-time-zone-from-sign-up")
