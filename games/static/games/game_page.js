@@ -303,6 +303,17 @@
     }
   }
 
+  // On a phone the panel is held at the bottom of the screen (board.css) and grows
+  // with the moves it offers: what was just chosen on the board is scrolled up to
+  // sit above it. The nobles come before the market there, so they stay clear too.
+  function keepAbovePanel(element) {
+    var held = panel.getBoundingClientRect();
+    var box = element.getBoundingClientRect();
+    if (box.bottom > held.top && box.top < held.bottom && box.right > held.left && box.left < held.right) {
+      window.scrollBy(0, box.bottom - held.top + 8);
+    }
+  }
+
   // Without a board choice, only what is not on the board (a forced pass) is listed.
   offer([], null);
   var kept = stored(storeKey);
@@ -360,6 +371,9 @@
       onPile(target.getAttribute("data-token"));
     } else if (target.hasAttribute("data-noble") || target.hasAttribute("data-location")) {
       onTile(target.getAttribute("data-noble") || target.getAttribute("data-location"));
+    } else {
+      return;
     }
+    keepAbovePanel(target);
   });
 })();
