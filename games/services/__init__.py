@@ -17,7 +17,7 @@ The package is split along its seams; the names below are what its callers use:
 - ``turns``: the turn machinery the others share (state, a turn's clock, the
   server's moves, settling and finishing);
 - ``lifecycle``: create, join, start, resign, cancel, decline, expire;
-- ``moves``: ``move_submit``;
+- ``moves``: ``move_submit`` (and ``move_check``, which plays nothing);
 - ``clocks``: missed deadlines, pauses, vacation;
 - ``outbox``: dispatch, claims, redelivery;
 - ``account_cleanup``: what a disabled or erased account leaves behind;
@@ -71,7 +71,7 @@ from games.services.lifecycle import (
     seat_join,
     seed_commitment_for,
 )
-from games.services.moves import MovePlayed, move_submit
+from games.services.moves import MovePlayed, move_check, move_submit
 from games.services.outbox import (
     PUBLISH_PAUSE_SECONDS,
     game_event_claim,
@@ -142,6 +142,7 @@ __all__ = [
     "games_resume_all",
     "idempotency_records_delete_expired",
     "idempotency_records_forget_account",
+    "move_check",
     "move_submit",
     "seat_decline",
     "seat_join",

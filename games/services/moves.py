@@ -1,4 +1,5 @@
-"""Playing a turn: ``move_submit``, the one way a player's move enters a game."""
+"""Playing a turn: ``move_submit``, the one way a player's move enters a game,
+and ``move_check``, what it would say of a move, playing nothing."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import engine
 from engine.grammar import reading_languages
+from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -187,3 +189,23 @@ def move_submit(
         metrics.move_refused(refusal.code)
         raise
     return MovePlayed(game=game, move=row, details=details, automatic=automatic)
+
+
+def move_check(
+    *, game_id: str, user: User, text: str, expected_version: int, languages: Iterable[str] | None = None
+) -> engine.Move:
+    """The move ``move_submit`` would play now, or the refusal it would give,
+    without playing anything: the same checks, read on the game as it is (no
+    lock, nothing written). For a door that must not act yet (an emailed move
+    that waits for its sender's code): the move is checked again when submitted."""
+    game = (
+        Game.objects.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user__player")))
+        .filter(pk=game_id)
+        .first()
+    )
+    if game is None:
+        raise errors.GameNotFound.for_id(game_id)
+    _check_not_suspended(joined_seat(game, user))
+    seat = acting_seat(game, user)
+    state = _check_can_move(game, seat, expected_version=expected_version)
+    return _parse(state, text, move_languages(user) if languages is None else languages)

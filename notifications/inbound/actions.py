@@ -29,7 +29,15 @@ from core.errors import DomainError
 from games import errors as game_errors
 from games import selectors
 from games.models import Game, Seat
-from games.services import game_create, move_submit, practice_game_create, seat_decline, seat_join, vacation_take
+from games.services import (
+    game_create,
+    move_check,
+    move_submit,
+    practice_game_create,
+    seat_decline,
+    seat_join,
+    vacation_take,
+)
 from notifications.addresses import address_digest, address_redacted
 from notifications.email.links import opt_out_url
 from notifications.inbound import CommandKind, InboundEmail
@@ -91,28 +99,30 @@ def _needs_seat(seat: Seat | None) -> Seat:
     return seat
 
 
-def _move(inbound: InboundMessage, parsed: InboundEmail, user: Any, seat: Seat | None) -> str:
+def _move_checked(parsed: InboundEmail, user: Any, seat: Seat | None) -> tuple[Game, str]:
+    """The game and the move's text as it would be played now; else the refusal
+    it would meet (a domain error: not your turn, a turn that has passed, a game
+    over, a move the rules forbid), found without playing anything."""
     seat = _needs_seat(seat)
     game = Game.objects.get(pk=seat.game_id)
     older = parsed.answers_version is not None and parsed.answers_version < game.version
     if game.status == Game.Status.ACTIVE and game.to_move != seat.index and not older:
         # Answering the game's latest email (or none) while another seat is to move.
-        not_yours = game_errors.NotYourTurn("It is not your turn.", to_move=game.to_move, your_seat=seat.index)
-        return command_refuse(inbound, user, seat, not_yours)
+        raise game_errors.NotYourTurn("It is not your turn.", to_move=game.to_move, your_seat=seat.index)
     passed = game.status != Game.Status.ACTIVE or game.to_move != seat.index or older
     if passed and game.status == Game.Status.ACTIVE:
-        return command_refuse(
-            inbound,
-            user,
-            seat,
-            game_errors.StaleVersion(
-                "That turn has passed: the game has moved on since the email you answered. "
-                "Here is the board as it is now.",
-                current_version=game.version,
-            ),
-            stale=True,
+        # A stale_version code: the refusal says "That turn has passed" (replies._STALE_CODES).
+        raise game_errors.StaleVersion(
+            "That turn has passed: the game has moved on since the email you answered. "
+            "Here is the board as it is now.",
+            current_version=game.version,
         )
     text = move_text_with_names(game, seat, parsed.command.argument, languages=command_languages(user))
+    return game, text
+
+
+def _move(inbound: InboundMessage, parsed: InboundEmail, user: Any, seat: Seat | None) -> str:
+    game, text = _move_checked(parsed, user, seat)
     played = move_submit(game_id=game.pk, user=user, text=text, expected_version=game.version)
     move_text = played.move.text  # canonical and public: a blind reservation names no card
     reply_send(inbound, "reply_done", user, game, done="move", move=move_text, understood=inbound.command)
@@ -354,6 +364,27 @@ COMMAND_HANDLERS: dict[CommandKind, CommandHandler] = {
     CommandKind.DECLINE: _decline,
     CommandKind.NEW: _new,
 }
+
+
+def command_only_answers(command: Command) -> bool:
+    """Whether carrying the command out changes nothing and only answers: the
+    board, the legal moves, the help, the plan shown (``plan`` alone)."""
+    if command.kind is CommandKind.PLAN:
+        return not command.argument.strip()
+    return command.kind in (CommandKind.BOARD, CommandKind.MOVES, CommandKind.HELP)
+
+
+def command_check(parsed: InboundEmail, user: Any, seat: Seat | None) -> None:
+    """Raise the refusal (a domain error) that carrying out the command now would
+    meet, as far as it is known without acting: for a command that waits for a
+    code (its sender not proven), so that a refusal is answered at once rather
+    than after the code. A move is checked as it would be played (whose turn,
+    which email it answers, the rules: games.services.move_check); the other
+    commands are checked when carried out."""
+    command = parsed.command
+    if command.kind is CommandKind.MOVE:
+        game, text = _move_checked(parsed, user, seat)
+        move_check(game_id=game.pk, user=user, text=text, expected_version=game.version)
 
 
 def command_handler_register(kind: CommandKind, handler: CommandHandler) -> None:

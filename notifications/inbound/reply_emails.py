@@ -11,6 +11,7 @@ the recipient's seat sees it. Replies go to the service's own address
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import engine
@@ -20,7 +21,16 @@ from django.utils.translation import npgettext, pgettext
 
 from accounts.selectors import email_address_get
 from games.models import Game, Seat
-from notifications.email.render import KindContext, board_for, game_url, move_examples, renderer, seat_of, site_url
+from notifications.email.render import (
+    KindContext,
+    board_for,
+    game_url,
+    local_time,
+    move_examples,
+    renderer,
+    seat_of,
+    site_url,
+)
 from notifications.models import InboundMessage, Notification
 
 # Legal moves listed in full by "moves" at most (the rest are counted).
@@ -157,6 +167,17 @@ def _asked_what(details: dict[str, Any], game: Game | None) -> str:
     else:
         words = without_game.get(kind) or pgettext("asked to", 'carry out "%(text)s"')
     return words % values
+
+
+@renderer("reply_codes_limit")
+def render_reply_codes_limit(notification: Notification) -> KindContext:
+    """The hour's codes are used up: when they work again, in the recipient's time zone."""
+    reply = _inbound_reply(notification)
+    try:
+        again = datetime.fromisoformat(str(reply.get("again_at") or ""))
+    except ValueError:
+        again = None
+    return _answer(notification, again=local_time(again, notification.user))
 
 
 @renderer("reply_board")

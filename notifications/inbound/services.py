@@ -12,8 +12,10 @@ a game needs the seat's reply token too (in the address or in the quoted
 Message-ID). A token from another address is refused and the seat's owner told (at the
 primary address: that the move was not played, and how to add and verify the
 address it came from);
-a command from the right address that is not authenticated does nothing but
-mail that address a challenge, ``confirm <code>`` (notifications.inbound.confirmations),
+a command from the right address that is not authenticated is read first: one
+that changes nothing (board, moves, help) or that would be refused is answered at
+once, to that address, with no code; one that would act does nothing but mail
+that address a challenge, ``confirm <code>`` (notifications.inbound.confirmations),
 which acts on the code alone and re-checks everything when it is used.
 Auto-replies and bounces get no answer at all, and replies, error replies and
 codes to one address are limited per hour (notifications.inbound.replies), so
@@ -38,7 +40,13 @@ from games.services import game_resign
 from notifications.addresses import address_redacted
 from notifications.email.bounces import dsn_record
 from notifications.inbound import Command, CommandKind, InboundEmail, command_from_text, inbound_parse
-from notifications.inbound.actions import COMMAND_HANDLERS, command_run, new_game_create
+from notifications.inbound.actions import (
+    COMMAND_HANDLERS,
+    command_check,
+    command_only_answers,
+    command_run,
+    new_game_create,
+)
 from notifications.inbound.commands import command_languages
 from notifications.inbound.confirmations import confirmation_ask
 from notifications.inbound.receive import reply_domain
@@ -192,7 +200,7 @@ def _without_token(inbound: InboundMessage, parsed: InboundEmail, user: Any | No
             return _challenge(inbound, parsed, user, None)
         return command_run(inbound, parsed, user, None)
     if not _believed(inbound):
-        return inbound_message_finish(inbound, Status.DROPPED, "sender not authenticated; nothing to confirm")
+        _not_proven(inbound)
     return command_refuse(
         inbound,
         user,
@@ -245,16 +253,33 @@ def _summary(command: Command, game: Game | None) -> str:
     return f"carry out \"{command.text[:60]}\"{where}"
 
 
+def _not_proven(inbound: InboundMessage) -> None:
+    """The answer to this message says that it was not proven to come from its
+    sender (notifications/email/_not_proven.txt): it answers, and nothing acted."""
+    inbound.reply = {**inbound.reply, "not_proven": True}
+
+
 def _challenge(inbound: InboundMessage, parsed: InboundEmail, user: Any, seat: Seat | None) -> str:
-    """The From: is the account's address but could not be authenticated:
-    nothing acts, and that address is mailed a code that carries the command
-    out when sent back. Whoever forged the From: gets nothing."""
+    """The From: is the account's address but could not be authenticated. The
+    command is read first: one that changes nothing (the board, the moves, the
+    help) or that would be refused (unreadable, not your turn, a turn that has
+    passed, a move the rules forbid, a game over) is answered at once, with no
+    code, to that address, saying that the email was not proven to be theirs.
+    A command that would act does nothing yet: the address is mailed a code that
+    carries it out when sent back. Whoever forged the From: gets nothing."""
     command = parsed.command
-    if command.error or command.kind not in COMMAND_HANDLERS:
-        return inbound_message_finish(inbound, Status.DROPPED, "sender not authenticated; nothing to confirm")
+    _not_proven(inbound)
     if command.kind in (CommandKind.RESIGN, CommandKind.NEW):
-        # These ask the owner for a code in any case: that code is the challenge.
+        # These check what they can, then ask the owner for a code in any case:
+        # that code is the challenge.
         return command_run(inbound, parsed, user, seat)
+    if command.error or command.kind not in COMMAND_HANDLERS or command_only_answers(command):
+        # A refusal before any handler, or a handler that only answers.
+        return command_run(inbound, parsed, user, seat)
+    try:
+        command_check(parsed, user, seat)
+    except DomainError as refusal:
+        return command_refuse(inbound, user, seat, refusal)
     game = Game.objects.get(pk=seat.game_id) if seat is not None else None
     version = parsed.answers_version if parsed.answers_version is not None else (game.version if game else None)
     details = {

@@ -1,8 +1,10 @@
 """A command by email acts only when its From: is the seat holder's verified
 address and that From: is authenticated (here: the trusted mail host's
 Authentication-Results, as mail_helpers writes it). Mail that is not
-authenticated does nothing but mail the verified address a challenge,
-``confirm <code>``, which acts on the code alone, once, re-checked when used.
+authenticated is read first: what changes nothing is answered at once (see
+test_unproven_mail_read_first); what would act does nothing but mail the verified
+address a challenge, ``confirm <code>``, which acts on the code alone, once,
+re-checked when used.
 
 Personas: alice and bob play; carol is only ever forged (nobody plays as her
 by writing her address).
@@ -17,7 +19,7 @@ import pytest
 from django.core import mail
 from tests.factories import seat_to_move
 from tests.notifications.email_helpers import everything_in, start_game
-from tests.notifications.inbound.mail_helpers import authentication_results, latest, receive, reply_bytes
+from tests.notifications.inbound.mail_helpers import answer, authentication_results, latest, receive, reply_bytes
 
 from games.models import Game, Move, Vacation
 from notifications.inbound.commands import CODE_ALPHABET
@@ -167,6 +169,8 @@ def test_a_forged_vacation_without_a_token_takes_no_vacation_and_the_owner_is_ch
 def test_no_command_kind_acts_on_an_unauthenticated_from(
     body: str, clock: Any, commit: Any, alice: Any, bob: Any, charlie: Any
 ) -> None:
+    """A command that would act waits for a code; one that only answers (board,
+    moves, help) is answered at once, with no code, and changes nothing either."""
     from games import services
 
     game = start_game(commit, alice, bob)
@@ -177,12 +181,18 @@ def test_no_command_kind_acts_on_an_unauthenticated_from(
     versions = {g.pk: g.version for g in Game.objects.all()}
     before = len(mail.outbox)
     inbound = receive(commit, _forged(turn_email, sender.email, body))
-    assert inbound is not None and inbound.status in (Status.CHALLENGED, Status.APPLIED)
     assert {g.pk: g.version for g in Game.objects.all()} == versions
     assert invitation.pk in versions and not Vacation.objects.exists()
     sent = mail.outbox[before:]
     assert [m.to for m in sent] == [[sender.email]]
-    assert sent[0].subject.startswith("Please confirm: ")
+    if body in ("board", "moves", "help"):
+        assert inbound is not None and inbound.status == Status.APPLIED
+        assert not PendingConfirmation.objects.exists() and not CODE.search(str(sent[0].body))
+        assert "could not be proven to come from you" in sent[0].body
+    else:
+        assert inbound is not None and inbound.status in (Status.CHALLENGED, Status.APPLIED)
+        assert PendingConfirmation.objects.filter(user=sender).count() == 1
+        assert sent[0].subject.startswith("Please confirm: ")
 
 
 def test_a_forged_new_game_invites_nobody_until_the_owner_confirms(commit: Any, carol: Any, bob: Any) -> None:
@@ -195,8 +205,12 @@ def test_a_forged_new_game_invites_nobody_until_the_owner_confirms(commit: Any, 
 def test_challenges_to_one_address_are_limited_per_hour(clock: Any, commit: Any, carol: Any, settings: Any) -> None:
     settings.INBOUND_CHALLENGES_PER_HOUR = 3
     for _ in range(25):
-        receive(commit, reply_bytes(None, sender=carol.email, body="help", to=SERVICE, authenticated=False))
-    assert len([m for m in mail.outbox if m.to == [carol.email]]) == 3
+        receive(commit, reply_bytes(None, sender=carol.email, body="vacation 2", to=SERVICE, authenticated=False))
+    # Three codes, then the limit's explanation once; the rest get nothing.
+    assert [m.subject for m in mail.outbox if m.to == [carol.email]] == [
+        "Please confirm: pause your games for 2 days"
+    ] * 3 + ["No more confirmation codes this hour"]
+    assert PendingConfirmation.objects.count() == 3
     assert InboundMessage.objects.filter(status=Status.DROPPED).count() == 22
 
 
@@ -220,7 +234,7 @@ def test_with_authentication_turned_off_the_from_alone_acts(
     assert Move.objects.filter(game=game).count() == 1
 
 
-def test_the_challenge_shows_no_hidden_card_and_the_logs_no_code_or_token(
+def test_the_answer_and_the_challenge_show_no_hidden_card_and_the_logs_no_code_or_token(
     clock: Any, commit: Any, alice: Any, bob: Any, caplog: Any, log_format: str
 ) -> None:
     caplog.set_level("DEBUG")
@@ -231,10 +245,13 @@ def test_the_challenge_shows_no_hidden_card_and_the_logs_no_code_or_token(
     assert hidden
     second = seat_to_move(game).user
     turn_email = latest(second, "Your turn")
-    receive(commit, _forged(turn_email, second.email, "board"))
+    receive(commit, _forged(turn_email, second.email, "board"))  # answered at once, with the board
+    board = answer(second, "reply_board")
+    receive(commit, _forged(turn_email, second.email, "take WUG"))  # would act: a code
     challenge = latest(second, "Please confirm")
     # As a card id, not as four characters that a random token or code may hold.
-    assert not re.search(rf"(?<![\w-]){re.escape(hidden)}(?![\w-])", everything_in(challenge))
+    for sent in (board, challenge):
+        assert not re.search(rf"(?<![\w-]){re.escape(hidden)}(?![\w-])", everything_in(sent))
     token = str(turn_email.reply_to[0]).split("+", 1)[1].split("@")[0]
     assert _code(challenge) not in caplog.text and _code(challenge).replace("-", "").lower() not in caplog.text
     assert token not in caplog.text

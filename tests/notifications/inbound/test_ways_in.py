@@ -99,7 +99,7 @@ def test_the_imap_poll_believes_only_the_results_of_its_own_authserv_id(
 ) -> None:
     from tests.notifications.inbound.mail_helpers import reply_bytes
 
-    raw = reply_bytes(None, sender=alice.email, body="help", to="new@reply.splendor.test", authenticated=False,
+    raw = reply_bytes(None, sender=alice.email, body="vacation 2", to="new@reply.splendor.test", authenticated=False,
                       headers=(f"Authentication-Results: {authserv_id}; dmarc=pass header.from=example.com",))  # fmt: skip
     with commit():
         imap_poll(client=FakeImap({b"1": raw}))  # type: ignore[arg-type]
@@ -113,7 +113,7 @@ def test_the_providers_webhook_believes_only_the_results_of_its_own_authserv_id(
 ) -> None:
     from tests.notifications.inbound.mail_helpers import reply_bytes
 
-    raw = reply_bytes(None, sender=alice.email, body="help", to="new@reply.splendor.test", authenticated=False,
+    raw = reply_bytes(None, sender=alice.email, body="vacation 2", to="new@reply.splendor.test", authenticated=False,
                       headers=(f"Authentication-Results: {authserv_id}; dmarc=pass header.from=example.com",))  # fmt: skip
     event = AnymailInboundEvent(event_type="inbound", message=AnymailInboundMessage.parse_raw_mime_bytes(raw))
     with commit():
