@@ -26,6 +26,7 @@ from engine.variants import get_variant
 from accounts.names import name_for_plain_text
 from core.text import listed, short_moment_words
 from games.models import Game, Move, PlayedBy, Seat
+from games.words import move_in_words
 
 # --- the shape of a board --------------------------------------------------------------
 
@@ -135,7 +136,8 @@ class LastMove(TypedDict):
     number: int  # from 1, as people count: move n is ply n - 1
     seat: int
     name: str
-    text: str
+    text: str  # the notation (a page's title, the API's)
+    words: str  # the move in the words of the language active (games.words)
     automatic: bool
     by_bot: bool  # the built-in bot chose it
     private_card: str  # "" unless the move is the viewer's own blind reserve
@@ -496,6 +498,7 @@ def board_context(*, game: Game, seat_index: int | None, last_moves: int = 5) ->
                 "seat": move.seat,
                 "name": names.get(move.seat, seat_words(move.seat)),
                 "text": move.text,
+                "words": move_in_words(move.text, game.variant),
                 "automatic": move.automatic,
                 "by_bot": move.played_by == PlayedBy.BOT,
                 "private_card": move.private_card if seat_index is not None and move.seat == seat_index else "",

@@ -50,6 +50,7 @@ from games.pages.session import LoginNeeded, Viewer, page_viewer, seat_forget, s
 from games.plans.pages import plan_panel, plan_text_store
 from games.presentation import board_context, bot_the, bot_title, bot_title_plural, seat_words
 from games.pages.table import move_kinds
+from games.words import move_in_words
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -242,6 +243,8 @@ def _draw(
             names={p["seat"]: p["name"] for p in board["players"]},
         ),
         "move_kinds": move_kinds(game, moves, board["colors"]),
+        "joker_name": next((chip["name"] for chip in board["colors"] if chip["letter"] == "J"), ""),
+        "typing_examples": _typing_examples(game.variant, moves),
         "move_count": len(moves),
         "move_words": json.dumps(move_words(len(moves)), ensure_ascii=False) if moves else "",
         "act": bool(moves),
@@ -268,6 +271,20 @@ def _draw(
         "plan_panel": plan_panel(viewer, typed=plan_typed),
     }
     return with_forms(render(request, "games/game_page.html", context, status=status))
+
+
+def _typing_examples(variant: str, moves: list[str]) -> dict[str, str]:
+    """A take, a buy and a reservation as the move box reads them in the page's
+    language: legal moves of this turn where there are some of each kind, else a
+    card the market shows (never one of a deck)."""
+    market = [card for text in moves if text.startswith("reserve ") and " deck" not in text
+              for card in text.split()[1:2]]
+    defaults = {"take": "take WUG" if variant != "marvel" else "take YUO",
+                "buy": f"buy {market[0]}" if market else "pass",
+                "reserve": "reserve deck2"}
+    found = {kind: next((text for text in moves if text.startswith(kind + " ") and " return " not in text
+                         and " J:" not in text), default) for kind, default in defaults.items()}
+    return {kind: move_in_words(text, variant) for kind, text in found.items()}
 
 
 def move_words(move_count: int) -> dict[str, Any]:
@@ -645,7 +662,8 @@ def _replay(
     names = {p["seat"]: p["name"] for p in board["players"]}
     # One numbering: move n is the API's ply n - 1, and ?ply=n shows the board after n moves.
     moves = [
-        {"number": n + 1, "ply": n, "name": names.get(seat, seat_words(seat)), "text": text, "current": n + 1 == ply}
+        {"number": n + 1, "ply": n, "name": names.get(seat, seat_words(seat)), "text": text,
+         "words": move_in_words(text, game.variant), "current": n + 1 == ply}
         for n, (text, seat) in enumerate(texts)
     ]
     context = {

@@ -19,6 +19,7 @@ from engine.variants import get_variant
 
 from games.models import Game
 from games.presentation import Chip, CountedChip
+from games.words import move_in_words
 
 _KINDS: tuple[tuple[str, str | Promise], ...] = (
     ("buy", gettext_lazy("Buy a card")),
@@ -29,7 +30,8 @@ _KINDS: tuple[tuple[str, str | Promise], ...] = (
 
 
 class MoveEntry(TypedDict):
-    text: str  # the notation, posted as the move
+    text: str  # the notation, posted as the move (and the button's title)
+    words: str  # the move in the words of the page's language (games.words)
     kind: str
     pays: list[CountedChip]  # a buy: the tokens it spends (jokers included)
     jokers: int  # a buy: how many jokers it spends
@@ -64,6 +66,6 @@ def move_kinds(game: Game, texts: list[str], colors: list[Chip]) -> list[MoveKin
                     pays.append(CountedChip(**paint[letter], count=spent[index]))
             jokers = spent[letters.index("J")]
         by_kind.setdefault(move.kind, []).append(
-            {"text": text, "kind": move.kind, "pays": pays, "jokers": jokers, "returns": move.ret, "tile": move.tile or ""}
+            {"text": text, "words": move_in_words(text, variant), "kind": move.kind, "pays": pays, "jokers": jokers, "returns": move.ret, "tile": move.tile or ""}
         )
     return [{"kind": kind, "title": str(title), "moves": by_kind[kind]} for kind, title in _KINDS if by_kind.get(kind)]

@@ -157,7 +157,7 @@
   var moves = Array.prototype.map.call(form.querySelectorAll("button[data-move]"), function (button) {
     var text = button.getAttribute("data-move");
     var words = text.split(" ");
-    var move = { button: button, text: text, kind: words[0], on: "", take: "", tile: "" };
+    var move = { button: button, text: text, words: button.getAttribute("data-words") || text, kind: words[0], on: "", take: "", tile: "" };
     if (move.kind === "take") {
       move.take = words[1];
     } else if (move.kind === "buy" || move.kind === "reserve") {
@@ -249,7 +249,7 @@
       return;
     }
     var pays = move.button.querySelector(".pays");
-    chosenText.textContent = move.text + (pays ? " (" + pays.textContent.replace(/\s+/g, " ").trim() + ")" : "");
+    chosenText.textContent = move.words + (pays ? " (" + pays.textContent.replace(/\s+/g, " ").trim() + ")" : "");
     confirmButton.value = move.text;
     choice.hidden = false;
     confirmButton.focus();

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from django.core import mail
-from tests.notifications.email_helpers import html_of, mail_to, play, start_game, user_to_move
+from tests.notifications.email_helpers import headline_of, html_of, mail_to, play, start_game, user_to_move
 
 from games.models import Game, Move
 from games.presentation import board_context
@@ -34,10 +34,10 @@ def test_after_one_move_the_turn_email_asks_for_move_2_and_lists_the_first_as_mo
     play(commit, game, "take WUG")
     message = mail_to(user_to_move(game))[0]
     assert "round 1, 1 move played" in message.body and "It is your turn: move 2." in message.body
-    assert f"    1. {mover.player.display_name}: take WUG" in message.body
+    assert f"    1. {mover.player.display_name}: take white, blue and green" in message.body
     html = html_of(message)
     assert "round 1 &middot; 1 move played" in html and "It is your turn: move 2." in html
-    assert re.search(r"<li>1\. [^<]*: <code[^>]*>take WUG</code>", html)
+    assert re.search(r'<li>1\. [^<]*: <span title="take WUG">take white, blue and green</span>', html)
 
 
 def test_the_board_counts_moves_from_1_and_the_api_ply_from_0(alice: Any, bob: Any, commit: Any) -> None:
@@ -61,7 +61,7 @@ def test_a_finished_game_says_how_many_moves_were_played(alice: Any, bob: Any, c
     played = Move.objects.filter(game=game).count()
     board = board_context(game=game, seat_index=0)
     assert board["moves_played"] == played and board["last_moves"][-1]["number"] == played
-    over = next(m for m in mail_to(alice) if m.subject.startswith(f"Game {game.pk} is over"))
+    over = next(m for m in mail_to(alice) if headline_of(m).startswith(f"Game {game.pk} is over"))
     status_line = next(line for line in over.body.splitlines() if line.endswith(f", {played} moves played"))
     assert "round" not in status_line and "move " not in status_line  # no move is left to play
 

@@ -106,7 +106,7 @@ def test_a_reply_sent_over_smtp_plays_the_move_and_the_sender_is_told(
     # It threads under the reply, as a person's answer would.
     assert str(confirmation["To"]) == player and str(confirmation["Subject"]) == f"Re: {turn['Subject']}"
     assert str(confirmation["References"]).split()[-1] == "<e2e-reply@example.com>"
-    assert "Your move take WUG is played" in text_of(confirmation)
+    assert "Your move take white, blue and green is played" in text_of(confirmation)
 
 
 def _moves(database: Path, game_id: str) -> list[str]:

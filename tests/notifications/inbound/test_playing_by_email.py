@@ -8,7 +8,7 @@ import engine
 import pytest
 from django.core import mail
 from tests.factories import seat_to_move
-from tests.notifications.email_helpers import everything_in, start_game
+from tests.notifications.email_helpers import everything_in, headline_of, start_game
 from tests.leak_helpers import card_ids_in
 from tests.notifications.inbound.mail_helpers import answer, examples_in, latest, receive, reply_bytes
 
@@ -52,7 +52,7 @@ def test_a_move_in_words_is_played_and_the_sender_gets_a_confirmation(clock: Any
     assert inbound is not None and inbound.status == Status.APPLIED
     assert Move.objects.get(game=game, ply=0).text == "take WUG"
     confirmation = answer(player, "reply_done")
-    assert "Your move take WUG is played" in confirmation.body
+    assert "Your move take white, blue and green is played" in confirmation.body
     assert confirmation.reply_to  # the confirmation can be answered too
     other = alice if player == bob else bob
     assert latest(other, "Your turn")  # the usual notification from the outbox
@@ -119,7 +119,8 @@ def test_a_forged_from_is_refused_and_the_player_is_told(clock: Any, commit: Any
     assert not Move.objects.filter(game=game).exists()
     sent = mail.outbox[before:]
     assert [m.to for m in sent] == [[player.email]]
-    assert sent[0].subject.startswith("Someone tried to play for you")
+    assert sent[0].subject == f"Splendor — game {game.pk}"  # a warning, not an answer: no "Re:"
+    assert headline_of(sent[0]).startswith("Someone tried to play for you")
     assert not sent[0].reply_to  # the warning carries no reply address for the seat
 
 
@@ -245,7 +246,7 @@ def test_the_board_sent_by_email_never_shows_the_opponents_blind_reservation(
     # The board is there, with the cards on the table, but not the one reserved face down.
     assert "BANK" in shown and len(card_ids_in(shown)) >= 12
     assert hidden not in card_ids_in(shown)
-    assert "Your move reserve deck1 is played" in answer(first, "reply_done").body
+    assert "Your move reserve from deck 1 is played" in answer(first, "reply_done").body
 
 
 def test_accepting_an_invitation_by_email_takes_the_seat(clock: Any, commit: Any, alice: Any, bob: Any) -> None:
@@ -294,7 +295,7 @@ def test_warnings_about_forged_mail_are_limited_per_hour(clock: Any, commit: Any
     turn_email = latest(player, "Your turn")
     for _ in range(8):
         receive(commit, reply_bytes(turn_email, sender="mallory@evil.example", body="take WUG"))
-    assert sum(1 for m in mail.outbox if m.subject.startswith("Someone tried to play for you")) == 5
+    assert sum(1 for m in mail.outbox if headline_of(m).startswith("Someone tried to play for you")) == 5
 
 
 def test_logs_name_no_address_in_full(clock: Any, commit: Any, alice: Any, caplog: Any, log_format: str) -> None:

@@ -18,7 +18,7 @@ from games.models import Game, GameEvent, Seat
 from notifications.email.tasks import consume_event
 from notifications.inbound.replies import refusal_words
 from notifications.models import InboundMessage, Notification
-from tests.notifications.email_helpers import add_event, html_of, mail_to, play, start_game, subjects_to
+from tests.notifications.email_helpers import add_event, headline_of, headlines_to, html_of, mail_to, play, start_game
 from tests.notifications.inbound.mail_helpers import answer, receive, reply_bytes
 
 pytestmark = pytest.mark.usefixtures("clock")
@@ -60,8 +60,9 @@ def test_a_move_written_in_italian_is_confirmed_in_italian(italian_game: Game, c
     inbound = receive(commit, reply_bytes(turn_email(player), sender=player.email, body="prendi bianco blu verde"))
     assert inbound is not None and inbound.status == Status.APPLIED, inbound and inbound.outcome
     done = answer(player, "reply_done")
-    assert done.subject.startswith(f"Re: Tocca a te nella partita {italian_game.pk}")
-    assert f"La tua mossa take WUG è stata giocata nella partita {italian_game.pk}." in done.body
+    assert done.subject == f"Re: Splendor — partita {italian_game.pk}"
+    assert headline_of(done) == f"Hai giocato take WUG nella partita {italian_game.pk}"
+    assert f"La tua mossa prendi bianco, blu e verde è stata giocata nella partita {italian_game.pk}." in done.body
     assert "Ciao " in done.body and "Hello" not in done.body and "is played" not in done.body
 
 
@@ -139,11 +140,12 @@ def test_a_bot_move_on_a_latvian_players_seat_is_told_in_latvian_with_the_timeou
     with commit():
         consume_event(move.pk)
     [told] = mail_to(sleeper)
-    assert told.subject == f"Spēlē {latvian_game.pk} beidzās laiks: gājiens tika izdarīts tavā vietā"
-    assert "tāpēc iebūvētais bots izdarīja gājienu tavā vietā: take WUG" in told.body
+    assert told.subject == f"Splendor — spēle {latvian_game.pk}"
+    assert headline_of(told) == f"Spēlē {latvian_game.pk} beidzās laiks: gājiens tika izdarīts tavā vietā"
+    assert "tāpēc iebūvētais bots izdarīja gājienu tavā vietā: ņem baltu, zilu un zaļu" in told.body
     assert "Tas ir 1 nokavēts termiņš pēc kārtas; pēc 3 tu zaudē sēdvietu" in told.body
     [next_turn] = [m for m in mail.outbox if m.to != told.to]
-    assert "Iebūvētais bots spēlētāja" in next_turn.body and "(beidzās laiks) izdarīja gājienu: take WUG" in next_turn.body
+    assert "Iebūvētais bots spēlētāja" in next_turn.body and "(beidzās laiks) izdarīja gājienu: ņem baltu, zilu un zaļu" in next_turn.body
 
 
 def test_a_forfeit_is_told_in_italian_to_both_players(italian_game: Game, commit: Any, alice: Any, bob: Any) -> None:
@@ -153,8 +155,8 @@ def test_a_forfeit_is_told_in_italian_to_both_players(italian_game: Game, commit
     event = add_event(italian_game, "seat_resigned", {"seat": 0, "user_id": gone.pk, "reason": "timeout"})
     with commit():
         consume_event(event.pk)
-    assert subjects_to(gone) == [f"Hai perso a tavolino la partita {italian_game.pk} per il tempo"]
-    assert subjects_to(other) == [
+    assert headlines_to(gone) == [f"Hai perso a tavolino la partita {italian_game.pk} per il tempo"]
+    assert headlines_to(other) == [
         f"{gone.player.display_name} ha perso a tavolino la partita {italian_game.pk} per il tempo"
     ]
     assert "Hai saltato troppe mosse di fila" in mail_to(gone)[0].body
@@ -177,7 +179,7 @@ def test_the_end_of_a_game_is_told_in_each_players_language(
     with commit():
         services.game_resign(game=game, user=bob)
     game.refresh_from_db()
-    assert subjects_to(alice)[0].endswith(won) and subjects_to(bob)[0].endswith(lost)
+    assert headlines_to(alice)[0].endswith(won) and headlines_to(bob)[0].endswith(lost)
     body = mail_to(bob)[0].body
     assert standing in body and seed_words in body
     assert f"printf %s {game.seed} | sha256sum" in body  # the commands are not translated
@@ -188,8 +190,8 @@ def test_a_strangers_reply_is_told_to_the_seats_owner_in_latvian(latvian_game: G
     player = to_move(latvian_game)
     inbound = receive(commit, reply_bytes(turn_email(player), sender="eve@evil.example", body="take WUG"))
     assert inbound is not None and inbound.status == Status.DROPPED
-    [warning] = [m for m in mail_to(player) if m.subject.startswith("Kāds mēģināja spēlēt tavā vietā")]
-    assert warning.subject == f"Kāds mēģināja spēlēt tavā vietā spēlē {latvian_game.pk}"
+    [warning] = [m for m in mail_to(player) if headline_of(m).startswith("Kāds mēģināja spēlēt tavā vietā")]
+    assert headline_of(warning) == f"Kāds mēģināja spēlēt tavā vietā spēlē {latvian_game.pk}"
     assert "kas nav tava konta adrese. Gājiens netika izdarīts" in warning.body
     assert "<strong>Gājiens netika izdarīts</strong>" in html_of(warning)
     assert "The move was not played" not in warning.body

@@ -21,7 +21,7 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 from tests.factories import seat_to_move
-from tests.notifications.email_helpers import start_game
+from tests.notifications.email_helpers import headline_of, start_game
 from tests.notifications.inbound.mail_helpers import latest, receive, reply_bytes
 
 from accounts.models import EmailAddress
@@ -60,7 +60,7 @@ def test_a_reply_from_a_verified_second_address_plays_and_is_answered_there(
     inbound = receive(commit, reply_bytes(latest(player, "Your turn"), sender=PHONE, body="take WUG"))
     assert inbound is not None and inbound.status == Status.APPLIED, inbound and inbound.outcome
     assert Move.objects.get(game=game, ply=0).text == "take WUG"
-    assert "Your move take WUG is played" in _sent_to(PHONE, "reply_done").body
+    assert "Your move take white, blue and green is played" in _sent_to(PHONE, "reply_done").body
 
 
 def test_a_second_address_is_found_whatever_its_case(clock: Any, commit: Any, alice: Any, bob: Any) -> None:
@@ -94,7 +94,7 @@ def test_an_unauthenticated_reply_from_a_second_address_is_challenged_at_that_ad
     assert not Move.objects.filter(game=game).exists()
     sent = mail.outbox[before:]
     assert [message.to for message in sent] == [[PHONE]]
-    assert sent[0].subject == f"Please confirm: play take WUG in game {game.pk}"
+    assert headline_of(sent[0]) == f"Please confirm: play take WUG in game {game.pk}"
     match = CODE.search(str(sent[0].body))
     assert match is not None, sent[0].body
     answered = reply_bytes(sent[0], sender=PHONE, body=f"confirm {match.group(1)}", authenticated=False)
@@ -117,7 +117,7 @@ def test_a_reply_from_an_unverified_address_plays_nothing_and_the_primary_is_tol
     sent = mail.outbox[before:]
     assert [message.to for message in sent] == [[player.email]]  # nothing goes to the unverified address
     warning = sent[0]
-    assert warning.subject == f"Your move in game {game.pk} was not played: that address is not verified"
+    assert headline_of(warning) == f"Your move in game {game.pk} was not played: that address is not verified"
     body = str(warning.body)
     assert PHONE in body
     assert "The move was not played" in body
