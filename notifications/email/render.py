@@ -8,6 +8,14 @@ what every email has (the recipient's name, the unsubscribe link, the site)
 and renders ``notifications/email/<kind>_subject.txt``, ``<kind>.txt`` and
 ``<kind>.html``.
 
+``<kind>_subject.txt`` says in one line what happened. An email about no game
+has it as its subject. An email about a game has one subject for the whole game
+(``game_subject``: the variant and the game's id, in the reader's language; "Re: "
+before it on an answer to the player's own message), so that every mail program
+keeps the game in one conversation; what happened is then the headline: the first
+line of the text part and of the HTML, and the HTML's preheader (the preview an
+inbox shows beside the subject).
+
 The kinds of the game events are rendered here. The other channels register
 their own from their folders: the account notice (notifications.email.account_notices),
 the reminder and the digest (notifications.reminders.emails) and the replies to
@@ -169,10 +177,21 @@ def _email_render(notification: Notification) -> RenderedEmail:
     answer = renderer_for(kind)(notification)
     context = {**base_context(notification), **answer.context}
     context["sections"] = _sections(notification)
-    subject = " ".join(render_to_string(f"notifications/email/{kind}_subject.txt", context).split())
-    text = render_to_string(f"notifications/email/{kind}.txt", context)
-    html = render_to_string(f"notifications/email/{kind}.html", context)
     game = notification.game
+    if game is None:
+        subject = _one_line(f"notifications/email/{kind}_subject.txt", context)
+        headline = ""
+    else:
+        # The answer's "Re: <their subject>" (reply_subject) gives way to the game's:
+        # the headline says what happened, the subject only which game.
+        headline = _one_line(f"notifications/email/{kind}_subject.txt", {**context, "reply_subject": ""})
+        subject = game_subject(game)
+        if context.get("reply_subject"):
+            subject = f"Re: {subject}"
+    context["headline"] = headline
+    body = render_to_string(f"notifications/email/{kind}.txt", context)
+    text = f"{headline}\n\n{body}" if headline else str(body)
+    html = render_to_string(f"notifications/email/{kind}.html", context)
     return RenderedEmail(
         subject=subject[:200],
         text=text,
@@ -185,6 +204,19 @@ def _email_render(notification: Notification) -> RenderedEmail:
             **({"to": answer.to} if answer.to else {}),
         },
     )
+
+
+def _one_line(template: str, context: dict[str, Any]) -> str:
+    return " ".join(render_to_string(template, context).split())
+
+
+def game_subject(game: Game) -> str:
+    """The subject of every email about ``game``, in the active language: the
+    variant's name and the game's public id, nothing that changes while it is
+    played (no name, no move, no turn), so that a mail program that groups by
+    subject (Gmail, Apple Mail) keeps the whole game in one conversation."""
+    # Translators: the subject of every email about one game, e.g. "Splendor — game 4xcchdea95".
+    return gettext("%(variant)s — game %(id)s") % {"variant": game.get_variant_display(), "id": game.pk}
 
 
 # --- what every email has -----------------------------------------------------------

@@ -188,13 +188,24 @@ def thread_root_for(*, game_id: str, user_id: int) -> str:
     return f"<thread.{digest}@{settings.EMAIL_REPLY_DOMAIN}>"
 
 
-def _game_thread_headers(notification: Notification) -> dict[str, str]:
+# References kept on an answer about a game: the thread's root, then the newest
+# (RFC 5322 3.6.4 allows trimming; notifications.inbound.replies keeps as many).
+_REFERENCES_KEPT = 20
+
+
+def _game_thread_headers(notification: Notification, answered: dict[str, str]) -> dict[str, str]:
     """An email about a game joins that game's thread to its reader (RFC 5322
     3.6.4): In-Reply-To names the last email of the game sent to them (the root
     for the first), References the root and that email, so that a mail program
-    shows one conversation per game however many turns it lasts."""
+    shows one conversation per game however many turns it lasts.
+
+    An answer to the player's own message (``answered``: the renderer's
+    In-Reply-To and References) stays under that message, and its References
+    begin with the game's root and last email: a message the player wrote afresh,
+    not as a reply, still has its answer shown in the game's conversation.
+    Without a game, ``answered`` as it is."""
     if notification.game_id is None:
-        return {}
+        return answered
     root = thread_root_for(game_id=str(notification.game_id), user_id=notification.user_id)
     previous = (
         Notification.objects.filter(
@@ -206,16 +217,20 @@ def _game_thread_headers(notification: Notification) -> dict[str, str]:
         .values_list("message_id", flat=True)
         .first()
     )
-    if previous is None or not _MSG_IDS.fullmatch(previous):
-        return {"In-Reply-To": root, "References": root}
-    return {"In-Reply-To": previous, "References": f"{root} {previous}"}
+    thread = [root] if previous is None or not _MSG_IDS.fullmatch(previous) else [root, previous]
+    if "In-Reply-To" not in answered:
+        return {"In-Reply-To": thread[-1], "References": " ".join(thread)}
+    references = list(dict.fromkeys([*thread, *answered.get("References", answered["In-Reply-To"]).split()]))
+    if len(references) > _REFERENCES_KEPT:
+        references = references[:1] + references[-(_REFERENCES_KEPT - 1) :]
+    return {"In-Reply-To": answered["In-Reply-To"], "References": " ".join(references)}
 
 
 def message_build(notification: Notification, rendered: RenderedEmail) -> EmailMultiAlternatives:
     """The email as sent: the rendered parts, the service's headers (Message-ID,
     unsubscribe, auto-submitted), the reply address, and its place in a thread:
     a reply to an emailed message under that message (the renderer's In-Reply-To
-    and References), any other email about a game in the game's thread to its reader."""
+    and References), every email about a game in the game's thread to its reader."""
     user = notification.user
     reply_token = reply_token_for(seat=rendered.seat) if rendered.seat is not None else None
     message_id = message_id_for(key=notification.key, reply_token=reply_token, version=rendered.version)
@@ -225,7 +240,7 @@ def message_build(notification: Notification, rendered: RenderedEmail) -> EmailM
         "List-Unsubscribe": f"<{unsubscribe_url(user_id=user.pk)}>",
         "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
         "Message-ID": message_id,
-        **(_thread_headers(rendered) or _game_thread_headers(notification)),
+        **_game_thread_headers(notification, _thread_headers(rendered)),
     }
     message = EmailMultiAlternatives(
         subject=rendered.subject,

@@ -17,6 +17,7 @@ from games import links, services as game_services
 from games.models import Game, Seat
 from tests.browser.conftest import SCREENSHOTS
 from tests.games.game_helpers import make_player, play_moves
+from tests.notifications.email_helpers import headline_of
 
 pytestmark = pytest.mark.django_db
 
@@ -113,7 +114,7 @@ def test_the_next_turn_email_shows_the_table_talk_without_links(
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
         play_moves(game, 1)
-    turn = next(m for m in mail.outbox if other.user.email in m.to and m.subject.startswith("Your turn"))
+    turn = next(m for m in mail.outbox if other.user.email in m.to and headline_of(m).startswith("Your turn"))
     html = next(content for content, mime in turn.alternatives if mime == "text/html")
     page = new_page(viewport={"width": 600, "height": 900})
     page.set_content(html)

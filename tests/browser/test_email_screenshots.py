@@ -24,6 +24,7 @@ from leagues.models import League, Membership
 from tests.leak_helpers import card_ids_in
 from tests.games.board_helpers import play, started_game
 from tests.games.game_helpers import make_player, play_moves, play_to_end
+from tests.notifications.email_helpers import headline_of
 
 pytestmark = pytest.mark.django_db
 
@@ -55,7 +56,7 @@ def test_the_turn_email_draws_the_board_as_the_table_looks(
         play_moves(game, 1)  # a tenth move: the next seat gets its turn email
     game.refresh_from_db()
     to_move = Seat.objects.get(game=game, index=game.to_move)
-    turn = next(m for m in mail.outbox if to_move.user.email in m.to and m.subject.startswith("Your turn"))
+    turn = next(m for m in mail.outbox if to_move.user.email in m.to and headline_of(m).startswith("Your turn"))
     text = shown(new_page, screenshot, turn, f"email-your-turn-{variant}", width=600)  # a mail client's width
     assert "round 4 · 10 moves played" in text and "It is your turn: move 11." in text
     assert "\n6. " in text and "\n10. " in text and "\n11. " not in text  # the last five moves, counted from 1
@@ -78,7 +79,7 @@ def test_the_game_over_email_draws_the_last_board_with_the_places(
     game.refresh_from_db()
     played = Move.objects.filter(game=game).count()
     alice = Seat.objects.get(game=game, user__username="alice").user
-    over = next(m for m in mail.outbox if alice.email in m.to and m.subject.startswith(f"Game {game.pk} is over"))
+    over = next(m for m in mail.outbox if alice.email in m.to and headline_of(m).startswith(f"Game {game.pk} is over"))
     text = shown(new_page, screenshot, over, "email-game-over", width=600)
     assert f"Finished · {played} moves played" in text and "Game over:" in text and "place 1" in text
     assert f"\n{played}. " in text and "to play move" not in text
@@ -99,11 +100,11 @@ def test_the_emails_after_a_seat_is_handed_to_the_bot_say_so(
         moderation.moderation_seat_replace(
             game_id=game.pk, seat_index=handed.index or 0, by_user=mo, reason="Abandoned", bot=True
         )
-    turn = next(m for m in mail.outbox if other.email in m.to and m.subject.startswith("Your turn"))
+    turn = next(m for m in mail.outbox if other.email in m.to and headline_of(m).startswith("Your turn"))
     text = shown(new_page, screenshot, turn, "email-your-turn-after-bot")
     assert "(a moderator handed the seat to the bot)" in text and "time ran out" not in text
     assert "played by the bot" in text and "(played by the bot)" in text  # the seat, and its last move
-    bot = next(m for m in mail.outbox if handed.user.email in m.to and "bot" in m.subject.lower())
+    bot = next(m for m in mail.outbox if handed.user.email in m.to and "bot" in headline_of(m).lower())
     text = shown(new_page, screenshot, bot, "email-bot-played-for-a-handed-seat")
     assert "A moderator handed your seat" in text and "ran out" not in text
     assert Game.objects.get(pk=game.pk).seed not in html_of(bot) + html_of(turn)
@@ -127,14 +128,14 @@ def test_the_email_of_a_suspension_from_a_league_names_the_league(
 
 
 @pytest.mark.parametrize(
-    ("language", "subject", "words"),
+    ("language", "headline", "words"),
     [
         ("it", "Tocca a te nella partita", ("Tocca a te: mossa 11.", "Livello 1")),
         ("lv", "Tavs gājiens spēlē", ("Tavs gājiens: 11. gājiens.", "1. līmenis")),
     ],
 )
 def test_the_turn_email_is_drawn_in_the_players_language(
-    new_page: Any, screenshot: Any, django_capture_on_commit_callbacks: Any, language: str, subject: str,
+    new_page: Any, screenshot: Any, django_capture_on_commit_callbacks: Any, language: str, headline: str,
     words: tuple[str, ...],
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
@@ -148,7 +149,7 @@ def test_the_turn_email_is_drawn_in_the_players_language(
         play_moves(game, 1)
     game.refresh_from_db()
     to_move = Seat.objects.get(game=game, index=game.to_move)
-    turn = next(m for m in mail.outbox if to_move.user.email in m.to and m.subject.startswith(subject))
+    turn = next(m for m in mail.outbox if to_move.user.email in m.to and headline_of(m).startswith(headline))
     text = shown(new_page, screenshot, turn, f"email-your-turn-base-{language}", width=600)
     for expected in words:
         assert expected in text, (language, expected)

@@ -25,6 +25,22 @@ def subjects_to(user: Any) -> list[str]:
     return [m.subject for m in mail_to(user)]
 
 
+def headline_of(message: EmailMessage) -> str:
+    """What happened, as an email about a game says it: the first line of its text
+    (its subject names only the game). An email about no game starts with the greeting."""
+    return message.body.split("\n", 1)[0]
+
+
+def headlines_to(user: Any) -> list[str]:
+    return [headline_of(m) for m in mail_to(user)]
+
+
+def says_first(message: EmailMessage, words: str) -> bool:
+    """Whether ``message`` starts by saying ``words``: in its first line (an email
+    about a game) or its subject (an email about no game)."""
+    return headline_of(message).startswith(words) or message.subject.startswith(words)
+
+
 def everything_in(message: EmailMessage) -> str:
     """Subject, headers, text and every alternative of one sent message."""
     parts = [message.subject, message.body, " ".join(message.reply_to), " ".join(message.to)]

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import Client
 from tests.notifications import flaky_backend
-from tests.notifications.email_helpers import start_game
+from tests.notifications.email_helpers import headline_of, start_game
 
 from notifications.models import Notification
 
@@ -58,4 +58,4 @@ def test_an_operator_can_try_a_failed_notification_again(
     assert response.status_code == 302
     row.refresh_from_db()
     assert row.status == Notification.Status.SENT
-    assert [m.subject for m in mail.outbox] == ["Alice invites you to a game of Splendor"]
+    assert [headline_of(m) for m in mail.outbox] == ["Alice invites you to a game of Splendor"]

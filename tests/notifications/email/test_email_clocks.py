@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from django.core import mail
-from tests.notifications.email_helpers import mail_to, start_game, subjects_to, user_to_move
+from tests.notifications.email_helpers import headline_of, headlines_to, mail_to, start_game, user_to_move
 
 from games import services
 from games.models import Game
@@ -32,9 +32,9 @@ def test_a_missed_deadline_tells_the_sleeper_the_bot_played_and_the_next_player_
     other = bob if sleeper == alice else alice
     mail.outbox.clear()
     _run_out_the_clock(commit, clock, game)
-    assert subjects_to(sleeper) == [f"Time ran out in game {game.pk}: a move was played for you"]
+    assert headlines_to(sleeper) == [f"Time ran out in game {game.pk}: a move was played for you"]
     assert f"timeout in a row; after {game.forfeit_after} your seat is forfeited" in mail_to(sleeper)[0].body
-    assert len(subjects_to(other)) == 1 and subjects_to(other)[0].startswith(f"Your turn in game {game.pk}: ")
+    assert len(headlines_to(other)) == 1 and headlines_to(other)[0].startswith(f"Your turn in game {game.pk}: ")
     # The next player is told the bot chose that move, not the sleeper.
     name = sleeper.player.display_name
     assert f"The built-in bot, for {name} (time ran out), played:" in mail_to(other)[0].body
@@ -50,9 +50,9 @@ def test_a_forfeit_on_time_tells_everyone_and_ends_a_two_player_game(
     other = bob if sleeper == alice else alice
     mail.outbox.clear()
     _run_out_the_clock(commit, clock, game)
-    assert sorted(subjects_to(sleeper)) == sorted([f"Game {game.pk} is over", f"You forfeited game {game.pk} on time"])
+    assert sorted(headlines_to(sleeper)) == sorted([f"Game {game.pk} is over", f"You forfeited game {game.pk} on time"])
     name = sleeper.player.display_name
-    assert sorted(subjects_to(other)) == sorted(
+    assert sorted(headlines_to(other)) == sorted(
         [f"Game {game.pk} is over: you won", f"{name} forfeited game {game.pk} on time"]
     )
 
@@ -64,7 +64,7 @@ def test_a_missed_deadline_with_vacation_days_left_sends_one_vacation_email(
     sleeper = user_to_move(game)
     mail.outbox.clear()
     _run_out_the_clock(commit, clock, game)
-    assert len(subjects_to(sleeper)) == 1 and subjects_to(sleeper)[0].startswith("Your games are paused until ")
+    assert len(headlines_to(sleeper)) == 1 and headlines_to(sleeper)[0].startswith("Your games are paused until ")
     assert "a vacation day was taken for you" in mail_to(sleeper)[0].body
 
 
@@ -76,7 +76,7 @@ def test_a_vacation_taken_in_advance_is_emailed_once_across_games(
     mail.outbox.clear()
     with commit():
         services.vacation_take(user=alice, days=2)
-    assert subjects_to(alice) == ["Your games are paused until Wednesday 4 March 2026, 09:00 (UTC)"]
+    assert headlines_to(alice) == ["Your games are paused until Wednesday 4 March 2026, 09:00 (UTC)"]
     assert "Your vacation has begun" in mail_to(alice)[0].body
     assert mail_to(bob) == [] and mail_to(charlie) == []
 
@@ -103,11 +103,11 @@ def test_a_seat_handed_to_the_bot_is_told_so_and_not_that_time_ran_out(
     played = GameEvent.objects.filter(game=game, kind="move_played").latest("id")
     assert played.payload["played_by"] == "bot" and played.payload["bot_reason"] == "moderator"
     name = handed.user.player.display_name
-    turn = next(m for m in mail_to(other) if m.subject.startswith("Your turn"))
+    turn = next(m for m in mail_to(other) if headline_of(m).startswith("Your turn"))
     assert f"The built-in bot, for {name} (a moderator handed the seat to the bot), played:" in turn.body
     assert "time ran out" not in turn.body
-    told = next(m for m in mail_to(handed.user) if "bot" in m.subject.lower())
-    assert told.subject == f"The bot played your seat in game {game.pk}"
+    told = next(m for m in mail_to(handed.user) if "bot" in headline_of(m).lower())
+    assert headline_of(told) == f"The bot played your seat in game {game.pk}"
     assert "A moderator handed your seat" in told.body and "ran out" not in told.body
     assert "forfeited" not in told.body  # the bot's moves are no timeouts
 

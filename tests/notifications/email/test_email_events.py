@@ -9,11 +9,11 @@ from django.core import mail
 from django.db import transaction
 from tests.notifications.email_helpers import (
     add_event,
+    headlines_to,
     mail_to,
     play,
     seat_user,
     start_game,
-    subjects_to,
     user_to_move,
 )
 
@@ -30,8 +30,8 @@ def test_an_invitation_is_emailed_to_each_invitee_and_not_to_the_creator(
 ) -> None:
     with commit():
         game = services.game_create(creator=alice, variant="base", seats=3, invited=[bob, charlie])
-    assert subjects_to(bob) == ["Alice invites you to a game of Splendor"]
-    assert subjects_to(charlie) == ["Alice invites you to a game of Splendor"]
+    assert headlines_to(bob) == ["Alice invites you to a game of Splendor"]
+    assert headlines_to(charlie) == ["Alice invites you to a game of Splendor"]
     assert mail_to(alice) == []
     body = mail_to(bob)[0].body
     assert f"/games/{game.pk}/?seat=" in body
@@ -44,8 +44,8 @@ def test_the_first_player_is_told_it_is_their_turn_when_the_game_starts(
     game = start_game(commit, alice, bob)
     first = user_to_move(game)
     other = bob if first == alice else alice
-    assert [s for s in subjects_to(first) if s.startswith("Your turn")] == [f"Your turn in game {game.pk}"]
-    assert [s for s in subjects_to(other) if s.startswith("Your turn")] == []
+    assert [s for s in headlines_to(first) if s.startswith("Your turn")] == [f"Your turn in game {game.pk}"]
+    assert [s for s in headlines_to(other) if s.startswith("Your turn")] == []
 
 
 def test_after_a_move_the_next_player_gets_a_turn_email_naming_the_move(alice: Any, bob: Any, commit: Any) -> None:
@@ -55,7 +55,7 @@ def test_after_a_move_the_next_player_gets_a_turn_email_naming_the_move(alice: A
     play(commit, game, "take WUG")
     nxt = user_to_move(game)
     assert nxt != mover
-    assert subjects_to(nxt) == [f"Your turn in game {game.pk}: {mover.player.display_name} played take WUG"]
+    assert headlines_to(nxt) == [f"Your turn in game {game.pk}: {mover.player.display_name} played take WUG"]
     assert mail_to(mover) == []
     body = mail_to(nxt)[0].body
     assert "Some moves you could play:" in body
@@ -118,9 +118,9 @@ def test_a_bot_move_tells_its_player_and_the_next_player(alice: Any, bob: Any, c
     mail.outbox.clear()
     with commit():
         consume_event(move.pk)
-    assert subjects_to(sleeper) == [f"Time ran out in game {game.pk}: a move was played for you"]
+    assert headlines_to(sleeper) == [f"Time ran out in game {game.pk}: a move was played for you"]
     assert "1 timeout in a row; after 3 your seat is forfeited" in mail_to(sleeper)[0].body
-    assert [s.split(":")[0] for s in subjects_to(user_to_move(game))] == [f"Your turn in game {game.pk}"]
+    assert [s.split(":")[0] for s in headlines_to(user_to_move(game))] == [f"Your turn in game {game.pk}"]
 
 
 def test_a_forfeit_on_time_is_emailed_to_everyone_in_the_game(alice: Any, bob: Any, commit: Any) -> None:
@@ -131,8 +131,8 @@ def test_a_forfeit_on_time_is_emailed_to_everyone_in_the_game(alice: Any, bob: A
     with commit():
         consume_event(event.pk)
     other = bob if gone == alice else alice
-    assert subjects_to(gone) == [f"You forfeited game {game.pk} on time"]
-    assert subjects_to(other) == [f"{gone.player.display_name} forfeited game {game.pk} on time"]
+    assert headlines_to(gone) == [f"You forfeited game {game.pk} on time"]
+    assert headlines_to(other) == [f"{gone.player.display_name} forfeited game {game.pk} on time"]
 
 
 def test_a_resignation_sends_no_forfeit_email(alice: Any, bob: Any, commit: Any) -> None:
@@ -153,8 +153,8 @@ def test_the_end_of_a_game_is_emailed_to_every_seat_with_the_seed_and_how_to_che
         services.game_resign(game=game, user=bob)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
-    assert subjects_to(alice) == [f"Game {game.pk} is over: you won"]
-    assert subjects_to(bob) == [f"Game {game.pk} is over"]
+    assert headlines_to(alice) == [f"Game {game.pk} is over: you won"]
+    assert headlines_to(bob) == [f"Game {game.pk} is over"]
     body = mail_to(bob)[0].body
     assert game.seed in body and game.seed_commitment in body
     assert f"printf %s {game.seed} | sha256sum" in body
@@ -169,8 +169,8 @@ def test_a_cancelled_game_is_emailed_to_the_invitees_but_not_to_the_creator(
     mail.outbox.clear()
     with commit():
         services.game_cancel(game_id=game.pk, user=alice)
-    assert subjects_to(bob) == [f"Game {game.pk} was called off"]
-    assert subjects_to(charlie) == [f"Game {game.pk} was called off"]
+    assert headlines_to(bob) == [f"Game {game.pk} was called off"]
+    assert headlines_to(charlie) == [f"Game {game.pk} was called off"]
     assert "Alice cancelled it" in mail_to(bob)[0].body
     assert mail_to(alice) == []
 
@@ -184,7 +184,7 @@ def test_a_vacation_with_notice_is_emailed_once_to_the_player(alice: Any, bob: A
     with commit():
         consume_event(quiet.pk)
         consume_event(loud.pk)
-    assert subjects_to(alice) == ["Your games are paused until Tuesday 3 March 2026, 09:00 (UTC)"]
+    assert headlines_to(alice) == ["Your games are paused until Tuesday 3 March 2026, 09:00 (UTC)"]
     assert mail_to(bob) == []
 
 

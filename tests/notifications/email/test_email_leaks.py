@@ -9,7 +9,7 @@ from typing import Any
 import engine
 import pytest
 from django.core import mail
-from tests.notifications.email_helpers import everything_in, play, start_game, user_to_move
+from tests.notifications.email_helpers import everything_in, headline_of, play, start_game, user_to_move
 
 from games import services
 from games.models import Move
@@ -63,6 +63,6 @@ def test_no_email_shows_a_blind_reserved_card_the_deck_order_or_the_seed_too_ear
     with commit():
         services.game_resign(game=game, user=other)
     game.refresh_from_db()
-    over = [m for m in mail.outbox if m.subject.startswith(f"Game {game.pk} is over")]
+    over = [m for m in mail.outbox if headline_of(m).startswith(f"Game {game.pk} is over")]
     assert len(over) == 2
     assert all(game.seed in m.body for m in over)

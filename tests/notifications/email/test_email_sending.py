@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.core import mail
 from tests.notifications import flaky_backend
-from tests.notifications.email_helpers import mail_to, play, start_game, user_to_move
+from tests.notifications.email_helpers import headline_of, mail_to, play, start_game, user_to_move
 
 from games.models import Move
 from notifications.email import services
@@ -84,7 +84,7 @@ def test_a_mail_server_error_is_retried_later_then_sent(
     row.refresh_from_db()
     assert (row.status, row.attempts) == (Status.SENT, 2)
     assert row.message_id and row.sent_at is not None
-    assert [m.subject for m in mail.outbox] == ["Alice invites you to a game of Splendor"]
+    assert [headline_of(m) for m in mail.outbox] == ["Alice invites you to a game of Splendor"]
     assert game.pk in mail.outbox[0].body
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 from django.core import mail
-from tests.notifications.email_helpers import mail_to, play, start_game, subjects_to, user_to_move
+from tests.notifications.email_helpers import headlines_to, mail_to, play, start_game, user_to_move
 
 from games import services
 from notifications.addresses import address_digest
@@ -37,8 +37,8 @@ def test_a_player_on_the_daily_digest_gets_no_turn_emails_but_still_invitations(
     Preferences.objects.create(user=bob, mode=Preferences.Mode.DIGEST)
     game = start_game(commit, alice, bob)
     play(commit, game)
-    assert subjects_to(bob) == ["Alice invites you to a game of Splendor"]
-    assert [s for s in subjects_to(alice) if s.startswith("Your turn")] == []
+    assert headlines_to(bob) == ["Alice invites you to a game of Splendor"]
+    assert [s for s in headlines_to(alice) if s.startswith("Your turn")] == []
 
 
 def test_a_muted_game_sends_no_turn_email(alice: Any, bob: Any, commit: Any) -> None:
@@ -68,9 +68,9 @@ def test_an_address_that_opted_out_gets_no_invitations_but_still_its_turns(
     InvitationOptOut.objects.create(address_digest=address_digest("Bob@Example.com"))
     game = start_game(commit, alice, bob)
     play(commit, game)
-    assert not any(s.endswith("invites you to a game of Splendor") for s in subjects_to(bob))
+    assert not any(s.endswith("invites you to a game of Splendor") for s in headlines_to(bob))
     assert "opted out of invitations" in _suppressed(bob)
-    assert any(s.startswith("Your turn") for s in subjects_to(bob))
+    assert any(s.startswith("Your turn") for s in headlines_to(bob))
 
 
 def test_a_disabled_account_gets_no_email(alice: Any, bob: Any, commit: Any) -> None:

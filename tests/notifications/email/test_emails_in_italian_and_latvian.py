@@ -22,7 +22,7 @@ from notifications.email.render import RenderedEmail, email_render
 from notifications.models import Notification
 from notifications.reminders.emails import time_left_text, timeout_policy_text
 from tests.games.game_helpers import make_player, start_two_player_game
-from tests.notifications.email_helpers import add_event, html_of, mail_to, play, start_game, user_to_move
+from tests.notifications.email_helpers import add_event, headline_of, html_of, mail_to, play, start_game, user_to_move
 
 # A Tuesday in December: the first deadline (72 hours on) is Friday 4 December.
 DECEMBER = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
@@ -100,6 +100,11 @@ def both(message: Any) -> str:
     return f"{message.subject}\n{message.body}\n{html_of(message)}"
 
 
+def first_line(text: str) -> str:
+    """What happened, as a rendered email about a game says it first."""
+    return text.split("\n", 1)[0]
+
+
 # --- invitations and turns ---------------------------------------------------------------
 
 
@@ -109,7 +114,7 @@ def test_an_invitation_to_an_italian_player_is_in_italian(
     with commit():
         services.game_create(creator=bob, variant="base", seats=2, invited=[italian])
     message = only_mail_to(italian)
-    assert message.subject == "Bob ti invita a una partita di Splendor"
+    assert headline_of(message) == "Bob ti invita a una partita di Splendor"
     assert "Ciao Alice," in message.body
     assert "ti invita a una partita di Splendor a 2 giocatori" in message.body
     assert "Accetta o rifiuta" in html_of(message)
@@ -121,7 +126,7 @@ def test_an_invitation_to_a_latvian_player_is_in_latvian(alice: Any, latvian: An
     with commit():
         services.game_create(creator=alice, variant="base", seats=2, invited=[latvian])
     message = only_mail_to(latvian)
-    assert message.subject == "Alice tevi ielūdz uz Splendor spēli"
+    assert headline_of(message) == "Alice tevi ielūdz uz Splendor spēli"
     assert "Sveiki, Bob!" in message.body
     assert "Pieņem vai noraidi šeit:" in message.body
     assert_no_english(both(message))
@@ -138,15 +143,17 @@ def test_the_turn_emails_are_each_in_their_recipients_language_with_the_move_in_
     message = only_mail_to(waiting)
     name = mover.player.display_name
     if waiting == italian:
-        assert message.subject == f"Tocca a te nella partita {game.pk}: {name} ha giocato take WUG"
+        assert message.subject == f"Splendor — partita {game.pk}"
+        assert headline_of(message) == f"Tocca a te nella partita {game.pk}: {name} ha giocato take WUG"
         assert f"Tocca a te nella partita {game.pk} (Splendor)." in message.body
         assert "Alcune mosse che potresti giocare:" in message.body
         assert "ha giocato <code" in html_of(message)
     else:
-        assert message.subject == f"Tavs gājiens spēlē {game.pk}: {name} izdarīja take WUG"
+        assert message.subject == f"Splendor — spēle {game.pk}"
+        assert headline_of(message) == f"Tavs gājiens spēlē {game.pk}: {name} izdarīja take WUG"
         assert f"Ir tavs gājiens spēlē {game.pk} (Splendor)." in message.body
         assert "Daži gājieni, ko tu varētu izdarīt:" in message.body
-    assert_no_english(message.subject, message.body.split("\n\n")[0])
+    assert_no_english(message.subject, message.body.split("\n\n")[0], message.body.split("\n\n")[1])
 
 
 def test_the_deadline_of_a_turn_is_written_in_the_recipients_language_and_time_zone(
@@ -192,11 +199,12 @@ def test_a_reminder_to_a_latvian_player_is_in_latvian(
     assert game.deadline_at is not None
     december.move_to(game.deadline_at - timedelta(hours=hours))
     email = rendered("reminder", latvian, game)
-    assert email.subject == f"Spēle {game.pk}: gājienam atlikušais laiks — {words}"
+    assert email.subject == f"Splendor — spēle {game.pk}"
+    assert first_line(email.text) == f"Spēle {game.pk}: gājienam atlikušais laiks — {words}"
     assert f"Joprojām ir tavs gājiens spēlē {game.pk} (Splendor); atlikušais laiks: {words}." in email.text
     assert "Tavs termiņš: " in email.text and "decembris" in email.text
     assert "Ja līdz tam gājiens nebūs izdarīts" in email.text
-    assert_no_english(email.subject, email.text.split("\n\n")[1], email.html.split("<table")[0])
+    assert_no_english(email.subject, email.text.split("\n\n")[0], email.text.split("\n\n")[2], email.html.split("<table")[0])
 
 
 def test_a_reminder_to_an_italian_player_is_in_italian(
@@ -209,9 +217,10 @@ def test_a_reminder_to_an_italian_player_is_in_italian(
     assert game.deadline_at is not None
     december.move_to(game.deadline_at - timedelta(hours=2))
     email = rendered("reminder", italian, game)
-    assert email.subject == f"Ancora 2 ore per muovere nella partita {game.pk}"
+    assert email.subject == f"Splendor — partita {game.pk}"
+    assert first_line(email.text) == f"Ancora 2 ore per muovere nella partita {game.pk}"
     assert "dicembre" in email.text and "Oppure rispondi a questa email" in email.html
-    assert_no_english(email.subject, email.text.split("\n\n")[1])
+    assert_no_english(email.subject, email.text.split("\n\n")[0], email.text.split("\n\n")[2])
 
 
 def test_the_timeout_policy_counts_in_latvian() -> None:
@@ -268,9 +277,9 @@ def test_a_cancelled_game_tells_the_invitees_in_their_language(
     with commit():
         services.game_cancel(game_id=game.pk, user=alice)
     italian_mail, latvian_mail = only_mail_to(italian_bob), only_mail_to(latvian_charlie)
-    assert italian_mail.subject == f"La partita {game.pk} è stata annullata"
+    assert headline_of(italian_mail) == f"La partita {game.pk} è stata annullata"
     assert f"La partita {game.pk} di Splendor non si giocherà: Alice l'ha annullata." in italian_mail.body
-    assert latvian_mail.subject == f"Spēle {game.pk} ir atcelta"
+    assert headline_of(latvian_mail) == f"Spēle {game.pk} ir atcelta"
     assert f"Splendor spēle {game.pk} nenotiks: Alice to atcēla." in latvian_mail.body
     assert_no_english(both(italian_mail), both(latvian_mail))
 
@@ -286,7 +295,7 @@ def latvian_charlie(charlie: Any) -> Any:
 
 
 @pytest.mark.parametrize(
-    ("language", "zone", "subject", "sentence"),
+    ("language", "zone", "headline", "sentence"),
     [
         (
             "it",
@@ -303,7 +312,7 @@ def latvian_charlie(charlie: Any) -> Any:
     ],
 )
 def test_a_vacation_is_told_in_the_players_language_with_its_end_in_their_zone(
-    language: str, zone: str, subject: str, sentence: str, alice: Any, bob: Any, commit: Any, december: Any
+    language: str, zone: str, headline: str, sentence: str, alice: Any, bob: Any, commit: Any, december: Any
 ) -> None:
     game = start_game(commit, alice, bob)
     reader = speaks(alice, language, zone)
@@ -312,7 +321,7 @@ def test_a_vacation_is_told_in_the_players_language_with_its_end_in_their_zone(
         game, "clock_paused", {"reason": "vacation", "user_id": reader.pk, "until": until, "automatic": True}
     )
     email = rendered("vacation", reader, game, event=event)
-    assert email.subject == subject
+    assert first_line(email.text) == headline
     assert sentence in email.text and sentence in email.html
     assert_no_english(email.subject, email.text, email.html)
 
@@ -331,7 +340,7 @@ def test_more_time_from_a_moderator_is_told_in_latvian_with_the_hours_counted(
     with commit():
         moderation.moderation_deadline_extend(game_id=game.pk, by_user=moderator, reason="Elektrības pārrāvums.", hours=1)
     message = only_mail_to(mover)
-    assert message.subject == f"Vairāk laika tavam gājienam spēlē {game.pk}"
+    assert headline_of(message) == f"Vairāk laika tavam gājienam spēlē {game.pk}"
     assert f"Moderators tev deva vēl 1 stundu tavam gājienam spēlē {game.pk} (Splendor)." in message.body
     assert "Tava gājiena jaunais termiņš: " in message.body and "decembris" in message.body
     assert_no_english(both(message))
@@ -349,10 +358,10 @@ def test_a_handed_on_seat_is_told_in_italian_to_both_players(
             game_id=game.pk, seat_index=index, by_user=moderator, reason="Bob asked to leave.", new_user=charlie
         )
     gone = only_mail_to(italian_bob)
-    assert gone.subject == f"Il tuo posto nella partita {game.pk} è stato affidato ad altri"
+    assert headline_of(gone) == f"Il tuo posto nella partita {game.pk} è stato affidato ad altri"
     assert "a Charlie." in gone.body and "Non giochi più in questa partita" in gone.body
-    taking = [m for m in mail_to(charlie) if "Ora giochi" in m.subject]
-    assert [m.subject for m in taking] == [f"Ora giochi il posto {index} nella partita {game.pk}"]
+    taking = [m for m in mail_to(charlie) if "Ora giochi" in headline_of(m)]
+    assert [headline_of(m) for m in taking] == [f"Ora giochi il posto {index} nella partita {game.pk}"]
     assert_no_english(both(gone), both(taking[0]))
 
 
@@ -394,7 +403,8 @@ def test_english_stays_the_language_of_a_player_who_chose_no_other(
     alice: Any, bob: Any, commit: Any, december: Any
 ) -> None:
     with commit():
-        services.game_create(creator=alice, variant="base", seats=2, invited=[bob])
+        game = services.game_create(creator=alice, variant="base", seats=2, invited=[bob])
     message = only_mail_to(bob)
-    assert message.subject == "Alice invites you to a game of Splendor"
+    assert message.subject == f"Splendor — game {game.pk}"
+    assert headline_of(message) == "Alice invites you to a game of Splendor"
     assert "Hello Bob," in message.body and "(72 hours per move)" in message.body

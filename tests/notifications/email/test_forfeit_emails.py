@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from django.core import mail
 from django.core.mail import EmailMessage
-from tests.notifications.email_helpers import add_event, mail_to, start_game, user_to_move
+from tests.notifications.email_helpers import add_event, headline_of, mail_to, start_game, user_to_move
 
 from games import services
 from games.models import Game, Seat
@@ -48,9 +48,9 @@ def _run_out_the_clock(commit: Any, clock: Any, game: Game) -> None:
     game.refresh_from_db()
 
 
-def _email(user: Any, subject_start: str) -> EmailMessage:
-    found = [m for m in mail_to(user) if m.subject.startswith(subject_start)]
-    assert len(found) == 1, [m.subject for m in mail_to(user)]
+def _email(user: Any, headline_start: str) -> EmailMessage:
+    found = [m for m in mail_to(user) if headline_of(m).startswith(headline_start)]
+    assert len(found) == 1, [headline_of(m) for m in mail_to(user)]
     return found[0]
 
 
@@ -115,8 +115,8 @@ def test_a_three_player_forfeit_says_the_game_goes_on_with_quiet_moves_for_the_s
         assert "The game goes on; on that seat's turns the server plays a quiet move for it" in theirs.body
         assert "The game goes on" in _html(theirs)
     for user in (sleeper, *others):
-        assert not [m for m in mail_to(user) if m.subject.startswith(f"Game {game.pk} is over")]
-        told = next(m for m in mail_to(user) if "forfeited game" in m.subject)
+        assert not [m for m in mail_to(user) if headline_of(m).startswith(f"Game {game.pk} is over")]
+        told = next(m for m in mail_to(user) if "forfeited game" in headline_of(m))
         assert "is over" not in told.body and "wins" not in told.body
 
 

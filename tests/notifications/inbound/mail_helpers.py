@@ -18,6 +18,7 @@ from typing import Any
 from django.core import mail
 from django.core.mail import EmailMessage
 
+from tests.notifications.email_helpers import says_first
 from tests.notifications.inbound.sender_helpers import AUTHSERV_ID
 
 from notifications.inbound.receive import inbound_message_receive
@@ -27,12 +28,14 @@ Commit = Callable[[], AbstractContextManager[Any]]
 _numbers = itertools.count(1)
 
 
-def latest(user: Any, subject_start: str = "") -> EmailMessage:
-    """The newest email to ``user`` whose subject starts so."""
+def latest(user: Any, start: str = "") -> EmailMessage:
+    """The newest email to ``user`` that says first what happened in words starting
+    so: its first line (an email about a game, whose subject names only the game),
+    or its subject (an email about no game)."""
     for message in reversed(mail.outbox):
-        if user.email in message.to and message.subject.startswith(subject_start):
+        if user.email in message.to and says_first(message, start):
             return message
-    raise AssertionError(f"no email to {user.email} with a subject starting {subject_start!r}")
+    raise AssertionError(f"no email to {user.email} starting {start!r}")
 
 
 def answer(user: Any, kind: str) -> EmailMessage:

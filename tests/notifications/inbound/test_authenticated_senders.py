@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from django.core import mail
 from tests.factories import seat_to_move
-from tests.notifications.email_helpers import everything_in, start_game
+from tests.notifications.email_helpers import everything_in, headline_of, says_first, start_game
 from tests.notifications.inbound.mail_helpers import answer, authentication_results, latest, receive, reply_bytes
 
 from games.models import Game, Move, Vacation
@@ -63,7 +63,8 @@ def test_a_forged_from_with_a_valid_token_plays_nothing_and_the_player_gets_a_ch
     assert not Move.objects.filter(game=game).exists() and game.version == inbound.game.version  # type: ignore[union-attr]
     sent = mail.outbox[before:]
     assert [m.to for m in sent] == [[player.email]]  # the verified address only; the forger gets nothing
-    assert sent[0].subject == f"Please confirm: play take WUG in game {game.pk}"
+    assert sent[0].subject == f"Splendor — game {game.pk}"
+    assert headline_of(sent[0]) == f"Please confirm: play take WUG in game {game.pk}"
     assert "could not be proven to be you" in sent[0].body
     _code(sent[0])
 
@@ -115,7 +116,7 @@ def test_another_address_with_a_valid_token_never_acts_and_the_owner_is_told_wit
     inbound = receive(commit, reply_bytes(latest(player, "Your turn"), sender="eve@evil.example", body="take WUG"))
     assert inbound is not None and inbound.status == Status.DROPPED
     assert latest(player, "Someone tried to play for you")
-    assert not [m for m in mail.outbox if m.subject.startswith("Please confirm")]
+    assert not [m for m in mail.outbox if says_first(m, "Please confirm")]
     assert not PendingConfirmation.objects.exists()
 
 
@@ -192,7 +193,7 @@ def test_no_command_kind_acts_on_an_unauthenticated_from(
     else:
         assert inbound is not None and inbound.status in (Status.CHALLENGED, Status.APPLIED)
         assert PendingConfirmation.objects.filter(user=sender).count() == 1
-        assert sent[0].subject.startswith("Please confirm: ")
+        assert says_first(sent[0], "Please confirm: ")
 
 
 def test_a_forged_new_game_invites_nobody_until_the_owner_confirms(commit: Any, carol: Any, bob: Any) -> None:

@@ -115,7 +115,8 @@ def test_a_practice_game_by_email_is_confirmed_then_played_by_its_bots_without_t
     game.refresh_from_db()
     assert game.to_move == Seat.objects.get(game=game, user=alice).index  # the bot has played if it was first
     sent = mail.outbox[before:]
-    assert [m.subject for m in sent] == ["Re: hello"]  # the answer to "Re: Re: hello", one prefix
+    # The answer to "Re: Re: hello" is about the new game: its subject is the game's, after one prefix.
+    assert [m.subject for m in sent] == [f"Re: Splendor — game {game.pk}"]
     assert f"Practice game {game.pk} (Splendor) against ismcts is created" in sent[0].body
     assert "sends no turn email" in sent[0].body and f"/games/{game.pk}/" in sent[0].body
 

@@ -12,13 +12,14 @@ import pytest
 from django.core import mail
 from django.core.mail import EmailMessage
 from tests.factories import seat_to_move
-from tests.notifications.email_helpers import start_game
+from tests.notifications.email_helpers import headline_of, start_game
 from tests.notifications.inbound.mail_helpers import answer, latest, receive, reply_bytes
 
 from core.errors import DomainError
 from games import errors as game_errors
 from games import services
 from games.models import Game, Move, Seat
+from notifications.email.services import thread_root_for
 from notifications.inbound.replies import REFERENCES_KEPT, command_refuse, reply_subject, reply_thread
 from notifications.models import InboundMessage
 
@@ -119,8 +120,12 @@ def test_a_confirmation_threads_under_the_players_reply(clock: Any, commit: Any,
     receive(commit, raw)
     confirmation = answer(player, "reply_done")
     assert confirmation.extra_headers["In-Reply-To"] == "<r1@mail.example.com>"
-    assert confirmation.extra_headers["References"] == f"{turn_id} <r1@mail.example.com>"
-    assert confirmation.subject == f"Re: {turn_email.subject}"
+    # The game's thread first (its root, and the turn email, the last of the game
+    # before it), then the References of the message answered and its own Message-ID.
+    root = thread_root_for(game_id=str(game.pk), user_id=player.pk)
+    assert confirmation.extra_headers["References"] == f"{root} {turn_id} <r1@mail.example.com>"
+    assert confirmation.subject == f"Re: {turn_email.subject}" == f"Re: Splendor — game {game.pk}"
+    assert headline_of(confirmation) == f"Played take WUG in game {game.pk}"
 
 
 def test_a_refusal_threads_and_its_answer_is_re_once(clock: Any, commit: Any, alice: Any, bob: Any) -> None:
@@ -133,8 +138,10 @@ def test_a_refusal_threads_and_its_answer_is_re_once(clock: Any, commit: Any, al
     again = answer(player, "reply_refused")
     assert refused.subject == again.subject == f"Re: {turn_email.subject}"  # never "Re: Re:"
     assert again.extra_headers["In-Reply-To"] == "<r2@mail.example.com>"
-    # The References of the message answered (the refusal's Message-ID, as the test's client writes them), then its own.
-    assert again.extra_headers["References"] == f"{refused.extra_headers['Message-ID']} <r2@mail.example.com>"
+    # The game's root, then the References of the message answered (the refusal's
+    # Message-ID, as the test's client writes them; the game's last email too), then its own.
+    root = thread_root_for(game_id=str(game.pk), user_id=player.pk)
+    assert again.extra_headers["References"] == f"{root} {refused.extra_headers['Message-ID']} <r2@mail.example.com>"
 
 
 def test_a_reply_to_a_message_without_message_id_has_no_thread_headers(commit: Any, alice: Any) -> None:
@@ -172,7 +179,8 @@ def test_a_challenge_threads_but_never_repeats_the_subject_of_a_sender_not_prove
     ).replace(f"Subject: Re: {turn_email.subject}".encode(), b"Subject: Your account is locked, click here")
     receive(commit, raw)
     challenge = answer(player, "reply_confirm")
-    assert challenge.subject == f"Please confirm: play take WUG in game {game.pk}"
+    assert challenge.subject == f"Splendor — game {game.pk}"  # the game's, with no "Re:" to a subject not proven
+    assert headline_of(challenge) == f"Please confirm: play take WUG in game {game.pk}"
     assert challenge.extra_headers["In-Reply-To"] == "<f1@mail.example.com>"
 
 
@@ -222,7 +230,8 @@ def test_every_kind_of_reply_speaks_email_and_says_each_sentence_once(
     reply(first, turn_email, "buy Gamora", "reply_refused")  # no such card in sight
     done = reply(first, turn_email, "take WUG", "reply_done")
     stale = reply(first, turn_email, "take RR", "reply_refused")  # that turn has passed
-    assert stale.body.count("That turn has passed") == 1
+    assert headline_of(stale) == f"That turn has passed in game {game.pk}"
+    assert stale.body.split("\n\n", 1)[1].count("That turn has passed") == 1  # below the first line, once
     mine = reply(first, done, "take RR", "reply_refused")  # the game's latest email, the other's turn
     assert f"It is not your turn: {second.player.display_name} is to move." in mine.body
     reply(second, latest(second, "Your turn"), "resign", "reply_confirm")

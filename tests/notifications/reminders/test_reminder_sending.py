@@ -16,7 +16,7 @@ from games.models import Game
 from notifications.models import Notification, Reminder
 from notifications.preferences.services import game_mute
 from notifications.reminders.tasks import send_due_reminders
-from tests.notifications.email_helpers import everything_in, html_of, mail_to
+from tests.notifications.email_helpers import everything_in, headline_of, html_of, mail_to
 from tests.notifications.reminder_helpers import deliver_events, play, reserve_blind, started_game, to_move
 
 pytestmark = pytest.mark.django_db
@@ -62,7 +62,7 @@ def test_a_due_reminder_is_sent_once_even_if_the_sweep_runs_twice(game: Game, fr
     assert sweep(commit) == 0
 
     [message] = mail_to(player)
-    assert message.subject == f"24 hours left to move in game {game.pk}"
+    assert headline_of(message) == f"24 hours left to move in game {game.pk}"
     assert Reminder.objects.get(game=game, hours_before=24).sent_at == datetime.now(UTC)
     assert Notification.objects.filter(kind="reminder", user=player).count() == 1
 
@@ -74,7 +74,7 @@ def test_each_reminder_hour_sends_its_own_reminder(game: Game, frozen: Any, comm
     frozen.move_to(deadline_of(game) - timedelta(hours=2))
     sweep(commit)
 
-    assert [m.subject for m in mail_to(player)] == [
+    assert [headline_of(m) for m in mail_to(player)] == [
         f"24 hours left to move in game {game.pk}",
         f"2 hours left to move in game {game.pk}",
     ]
@@ -132,7 +132,7 @@ def test_the_next_players_reminder_is_sent_after_a_move(game: Game, frozen: Any,
 
     sweep(commit)
 
-    assert [m.subject for m in mail_to(player)] == [f"2 hours left to move in game {game.pk}"]
+    assert [headline_of(m) for m in mail_to(player)] == [f"2 hours left to move in game {game.pk}"]
 
 
 def test_a_late_sweep_sends_only_the_nearest_due_reminder_of_a_turn(game: Game, frozen: Any, commit: Any) -> None:
@@ -141,7 +141,7 @@ def test_a_late_sweep_sends_only_the_nearest_due_reminder_of_a_turn(game: Game, 
 
     assert sweep(commit) == 1
 
-    assert [m.subject for m in mail_to(player)] == [f"1 hour left to move in game {game.pk}"]
+    assert [headline_of(m) for m in mail_to(player)] == [f"1 hour left to move in game {game.pk}"]
     assert not Reminder.objects.filter(game=game, sent_at__isnull=True).exists()
 
 
