@@ -17,9 +17,10 @@ from typing import Any, TypedDict, cast
 
 import engine
 from django.utils import translation
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext
 
 from games.engine_text import engine_text
+from games.words import plan_line_in_words
 
 # At most this many lines in a whole plan, and this many levels of ``next``.
 MAX_LINES = 20
@@ -227,13 +228,12 @@ def outcome_sentence(outcome: PlanOutcome) -> str:
     return gettext("After %(after)s your plan was cleared: your account cannot move now.") % values
 
 
-def line_rows(lines: Sequence[PlanLine], depth: int = 0) -> list[tuple[int, str]]:
+def line_rows(lines: Sequence[PlanLine], variant: str = "base", depth: int = 0) -> list[tuple[int, str]]:
     """The plan as written lines, depth first, each with its depth (0 for the
-    top): "if take WUG then buy 1a", in the active language's words for if/then."""
+    top): "if take white, blue and green then reserve from deck 1", in the words
+    of the active language, which the email reader takes back (games.words)."""
     rows: list[tuple[int, str]] = []
     for line in lines:
-        # The words the email reader takes back (engine.grammar's plan words).
-        before = pgettext("a plan line matching every move", "any") if line["if"] == ANY else line["if"]
-        rows.append((depth, gettext("if %(before)s then %(move)s") % {"before": before, "move": line["then"]}))
-        rows.extend(line_rows(line["next"], depth + 1))
+        rows.append((depth, plan_line_in_words(line["if"], line["then"], variant)))
+        rows.extend(line_rows(line["next"], variant, depth + 1))
     return rows

@@ -16,8 +16,9 @@ from engine.grammar import grammar_for, plan_text_read
 from games import services
 from games.models import Game
 from games.pages.session import Viewer
-from games.plans.lines import ANY, PlanLine, PlanOutcome, outcome_sentence, plan_stored
+from games.plans.lines import PlanLine, PlanOutcome, outcome_sentence, plan_stored
 from games.services.moves import move_languages
+from games.words import plan_line_in_words
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -26,12 +27,13 @@ if TYPE_CHECKING:
 MAX_PLAN_TEXT = 4500
 
 
-def plan_as_text(lines: list[PlanLine], depth: int = 0) -> str:
-    """The plan in the box's words (English, which every reader takes)."""
+def plan_as_text(lines: list[PlanLine], variant: str = "base", language: str = "en", depth: int = 0) -> str:
+    """The plan in the words of ``language`` (games.words), which the box reads
+    back in the seat holder's languages (``move_languages``)."""
     out = []
     for line in lines:
-        out.append(f"{'  ' * depth}if {'any' if line['if'] == ANY else line['if']} then {line['then']}")
-        following = plan_as_text(line["next"], depth + 1)
+        out.append("  " * depth + plan_line_in_words(line["if"], line["then"], variant, language))
+        following = plan_as_text(line["next"], variant, language, depth + 1)
         if following:
             out.append(following)
     return "\n".join(out)
@@ -47,13 +49,17 @@ def plan_panel(viewer: Viewer, *, typed: str | None = None) -> dict[str, Any] | 
     if game.kind == Game.Kind.SANDBOX or game.state is None:
         return None
     ply = engine.from_dict(game.state).ply
+    # The box is read in the holder's languages: it is written in the last of them.
+    language = move_languages(seat.user)[-1]
     # What the plan did in the last round (since the seat's turn before).
     recent = [
         cast(PlanOutcome, o) for o in (seat.plan_outcomes or [])
         if isinstance(o, dict) and int(o.get("ply", -1)) >= ply - game.seat_count
     ]
     return {
-        "text": plan_as_text(plan_stored(seat.plan)) if typed is None else typed,
+        "text": plan_as_text(plan_stored(seat.plan), game.variant, language) if typed is None else typed,
+        "example": plan_line_in_words("take WUG" if game.variant != "marvel" else "take YUO", "reserve deck1",
+                                      game.variant, language),
         "stored": bool(seat.plan),
         "can_store": game.to_move != seat.index,
         "said": [outcome_sentence(o) for o in recent],
@@ -73,7 +79,9 @@ def plan_text_store(*, game: Game, user: User, text: str, version: int) -> str:
     languages = move_languages(user)
     lines, written = plan_text_read(text, grammar_for(languages))
     if not lines:
-        raise InvalidInput({"plan": [gettext('Write each line as "if take WUG then buy 1a".')]})
+        example = plan_line_in_words("take WUG" if game.variant != "marvel" else "take YUO", "reserve deck1",
+                                     game.variant, languages[-1])
+        raise InvalidInput({"plan": [gettext('Write each line as "%(example)s".') % {"example": example}]})
     try:
         services.plan_store(game_id=game.pk, user=user, lines=lines, expected_version=version, languages=languages)
     except InvalidInput as error:

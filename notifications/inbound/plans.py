@@ -98,7 +98,8 @@ def plan(inbound: InboundMessage, parsed: InboundEmail, user: Any, seat: Seat | 
 def _plan_rows(seat: Seat | None) -> list[dict[str, object]]:
     if seat is None:
         return []
-    return [{"indent": "  " * depth, "depth": depth, "text": text} for depth, text in line_rows(plan_stored(seat.plan))]
+    return [{"indent": "  " * depth, "depth": depth, "text": text}
+            for depth, text in line_rows(plan_stored(seat.plan), seat.game.variant)]
 
 
 def _recent_outcomes(game: Game, seat: Seat) -> list[str]:

@@ -22,7 +22,8 @@ from webhooks.selectors import delivery_payload
 pytestmark = pytest.mark.django_db
 
 # Words that appear in a plan and nowhere else in a game that never saw them played.
-NEEDLES = ("J:W", "noble N07", "deck3 return K")
+# The plan in notation and in the words pages and emails write it in.
+NEEDLES = ("J:W", "noble N07", "deck3 return K", "paying gold for white", "from deck 3, return black")
 
 
 def _plan(table: Table) -> list[dict[str, Any]]:
@@ -128,7 +129,7 @@ def test_no_page_but_the_holders_shows_the_plan(public_table: Table, charlie: An
         _clean(client.get(f"/games/{game.pk}/replay/?ply=2").content.decode())
     own = Client()
     own.force_login(public_table.planner)
-    assert "J:W noble N07" in own.get(f"/games/{game.pk}/").content.decode()
+    assert "paying gold for white, noble N07" in own.get(f"/games/{game.pk}/").content.decode()
 
 
 def test_the_admin_shows_no_plan_and_refuses_to_filter_by_one(public_table: Table) -> None:

@@ -33,7 +33,7 @@ def test_the_waiting_seat_stores_a_plan_from_the_page_and_sees_it_again() -> Non
         {"if": "take WUG", "then": "reserve deck2", "next": []},
     ]
     html = page(client, game).content.decode()
-    assert "if reserve deck1 then take WUG\n  if any then take RR" in html
+    assert "if reserve from deck 1 then take white, blue and green\n  if any then take 2 red" in html
 
 
 def test_the_plan_stored_on_the_page_is_played_when_its_move_comes() -> None:

@@ -56,7 +56,7 @@ def test_a_player_plays_four_moves_through_a_plan_sent_by_email(clock: Any, comm
     assert inbound.command == "plan"  # the record names no line of it
     confirmation = answer(planner, "reply_plan").body
     assert "is stored" in confirmation
-    assert "      if take WUG then reserve deck1" in confirmation  # indented under its line
+    assert "      if take white, blue and green then reserve from deck 1" in confirmation  # indented under its line
     for move in MOVER_MOVES:
         turn = latest(mover, "Your turn")
         played = receive(commit, reply_bytes(turn, sender=mover.email, body=move))
@@ -80,7 +80,7 @@ def test_a_plan_in_italian_is_read_in_the_players_words(clock: Any, commit: Any,
         {"if": "take WUG", "then": "take WRK", "next": []},
         {"if": "any", "then": "reserve deck1", "next": []},
     ]
-    assert "se take WUG allora take WRK" in answer(planner, "reply_plan").body
+    assert "se prendi bianco, blu e verde allora prendi bianco, rosso e nero" in answer(planner, "reply_plan").body
 
 
 def test_plan_clear_by_email_clears_it_and_plan_shows_it(clock: Any, commit: Any, alice: Any, bob: Any) -> None:
@@ -88,7 +88,7 @@ def test_plan_clear_by_email_clears_it_and_plan_shows_it(clock: Any, commit: Any
     _, planner = _players(game)
     receive(commit, _to_seat(game, planner, FOUR_DEEP_EMAIL))
     receive(commit, _to_seat(game, planner, "plan"))
-    assert "if reserve deck1 then take WUG" in answer(planner, "reply_plan").body
+    assert "if reserve from deck 1 then take white, blue and green" in answer(planner, "reply_plan").body
     receive(commit, _to_seat(game, planner, "plan clear"))
     assert Seat.objects.get(game=game, user=planner).plan == []
     assert "is cleared" in answer(planner, "reply_plan").body
@@ -166,4 +166,4 @@ def test_a_plan_in_latvian_is_read_in_the_players_words(clock: Any, commit: Any,
     assert Seat.objects.get(game=game, user=planner).plan == [
         {"if": "take WUG", "then": "take WRK", "next": [{"if": "any", "then": "reserve deck1", "next": []}]},
     ]
-    assert "  ja jebkurš tad reserve deck1" in answer(planner, "reply_plan").body
+    assert "  ja jebkurš tad rezervē no kaudzītes 1" in answer(planner, "reply_plan").body
