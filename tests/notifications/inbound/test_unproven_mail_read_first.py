@@ -88,7 +88,7 @@ def test_an_italian_player_without_dkim_gets_each_refusal_at_once_and_a_code_onl
     inbound, reply = answered_at_once(commit, player, unproven(first_turn, player.email, "mosse"), "reply_board")
     assert inbound.status == Status.APPLIED
     assert NOT_PROVEN_IT in reply.body and f"Le tue mosse legali nella partita {game.pk}:" in reply.body
-    assert "  take WUG" in reply.body
+    assert "\n  riserva " in reply.body and "\n  prendi " in reply.body  # the moves, in Italian words
 
     assert not Move.objects.filter(game=game).exists() and not PendingConfirmation.objects.exists()
 
