@@ -22,6 +22,12 @@ first wait again), as the documented process managers restart theirs. If the
 web server exits by itself (its port taken, a broken settings file), the rest
 are stopped and the command exits non-zero.
 
+Nothing is sent by email: unless EMAIL_BACKEND is set, every process prints each
+message as a framed block of its To, its Subject and the lines with a link or a
+code (``splendor_site.console_email``), and unless WORKER_ROUTINE_LOG_LEVEL is set
+the workers log their routine lines (beat's sends, each task received and done)
+only from WARNING up, so that those blocks stand out; ``serve_environment``.
+
 The workers are started here, in the outer process, never by the web server: the
 runserver child keeps Django's autoreloader (it restarts only its own inner
 process when code changes), so there is always exactly one of each. The workers
@@ -99,6 +105,36 @@ WORKERS: dict[str, tuple[Callable[[], list[str]], int]] = {
 }
 
 
+CONSOLE_EMAIL_BACKEND = "splendor_site.console_email.EmailBackend"
+
+
+def serve_environment(environ: dict[str, str]) -> dict[str, str]:
+    """The environment of the processes serve starts: ``environ`` with the framed
+    email blocks and quiet routine worker lines, unless it chose otherwise."""
+    chosen = dict(environ)
+    for name, value in (("EMAIL_BACKEND", CONSOLE_EMAIL_BACKEND), ("WORKER_ROUTINE_LOG_LEVEL", "WARNING")):
+        if not chosen.get(name, "").strip():  # blank is unset, as the settings read it
+            chosen[name] = value
+    return chosen
+
+
+def serve_notice(environ: dict[str, str]) -> list[str]:
+    """What serve says once about where email and the workers' routine lines go."""
+    said = []
+    if environ.get("EMAIL_BACKEND") == CONSOLE_EMAIL_BACKEND:
+        said.append(
+            "serve: nothing is emailed; each email is printed below as a framed block of its To, its Subject and "
+            "its lines with a link or a code (EMAIL_BACKEND=django.core.mail.backends.console.EmailBackend "
+            "prints whole messages)"
+        )
+    if environ.get("WORKER_ROUTINE_LOG_LEVEL") == "WARNING":
+        said.append(
+            "serve: the workers' routine lines (beat's sends, each task received and done) are left out; "
+            "WORKER_ROUTINE_LOG_LEVEL=INFO shows them"
+        )
+    return said
+
+
 def server_command(addrport: str, *, reload: bool) -> list[str]:
     command = [sys.executable, "manage.py", "runserver", addrport]
     if not reload:
@@ -152,7 +188,12 @@ class Command(BaseCommand):
     _why = ""
 
     def _run(self, commands: dict[str, list[str]], niceness: dict[str, int]) -> int:
-        supervisor = Supervisor(commands, say=self.stdout.write, warn=self.stderr.write, niceness=niceness)
+        environ = serve_environment(dict(os.environ))
+        for line in serve_notice(environ):
+            self.stdout.write(line)
+        supervisor = Supervisor(
+            commands, say=self.stdout.write, warn=self.stderr.write, niceness=niceness, environ=environ
+        )
 
         def stop(signum: int, frame: FrameType | None) -> None:
             raise Stop(signal.Signals(signum).name)
@@ -185,9 +226,11 @@ class Supervisor:
     ``niceness`` starts at that niceness (nice(1))."""
 
     def __init__(self, commands: dict[str, list[str]], *, say: Callable[[str], object],
-                 warn: Callable[[str], object], niceness: dict[str, int] | None = None) -> None:  # fmt: skip
+                 warn: Callable[[str], object], niceness: dict[str, int] | None = None,
+                 environ: dict[str, str] | None = None) -> None:  # fmt: skip
         self.commands = commands
         self.niceness = niceness or {}
+        self.environ = environ
         self.say, self.warn = say, warn
         self.children: dict[str, subprocess.Popen[bytes]] = {}
         self.started_at: dict[str, float] = {}
@@ -206,7 +249,7 @@ class Supervisor:
         # command, which stops each child and everything the child started.
         nice = self.niceness.get(name, 0)
         self.children[name] = subprocess.Popen(
-            command, cwd=settings.BASE_DIR, start_new_session=True,
+            command, cwd=settings.BASE_DIR, start_new_session=True, env=self.environ,
             preexec_fn=(lambda: _nice(nice)) if nice else None,
         )  # fmt: skip
         self.started_at[name] = now
