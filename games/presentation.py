@@ -330,6 +330,13 @@ def _card(variant: str, view: Any) -> Card:
 
 def _display_name(seat: Seat) -> str:
     # One line of plain text: the board is also drawn in the emails' text part.
+    if seat.bot_name:
+        # A practice bot is named as every page names it ("Search bot", "Bot di
+        # ricerca"), numbered when a game seats it twice (its account bot-<name>-<n>).
+        title = bot_title(seat.bot_name)
+        number = seat.user.get_username().rsplit("-", 1)[-1]
+        title = f"{title[:1].upper()}{title[1:]}"
+        return f"{title} {number}" if number.isdigit() and number != "1" else title
     player = getattr(seat.user, "player", None)
     name = getattr(player, "display_name", "") if player is not None else ""
     return name_for_plain_text(str(name)) or seat.user.get_username()

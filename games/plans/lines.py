@@ -20,7 +20,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from games.engine_text import engine_text
-from games.words import plan_line_in_words
+from games.words import move_in_words, plan_line_in_words
 
 # At most this many lines in a whole plan, and this many levels of ``next``.
 MAX_LINES = 20
@@ -207,11 +207,12 @@ def plan_as_json(lines: Sequence[PlanLine]) -> list[dict[str, Any]]:
     return [{"if": line["if"], "then": line["then"], "next": plan_as_json(line["next"])} for line in lines]
 
 
-def outcome_sentence(outcome: PlanOutcome) -> str:
-    """What a plan did at one turn, for its owner, in the active language."""
+def outcome_sentence(outcome: PlanOutcome, variant: str = "base") -> str:
+    """What a plan did at one turn, for its owner, in the active language (its
+    moves in words, games.words)."""
     values = {
-        "after": outcome.get("after", ""),
-        "move": outcome.get("played") or outcome.get("move", ""),
+        "after": move_in_words(str(outcome.get("after", "")), variant),
+        "move": move_in_words(str(outcome.get("played") or outcome.get("move", "")), variant),
         "rule": outcome.get("rule", ""),
         "reason": outcome.get("reason", ""),
     }

@@ -62,7 +62,7 @@ def plan_panel(viewer: Viewer, *, typed: str | None = None) -> dict[str, Any] | 
                                       game.variant, language),
         "stored": bool(seat.plan),
         "can_store": game.to_move != seat.index,
-        "said": [outcome_sentence(o) for o in recent],
+        "said": [outcome_sentence(o, game.variant) for o in recent],
         "version": game.version,
         "max_length": MAX_PLAN_TEXT,
     }

@@ -108,7 +108,7 @@ def _recent_outcomes(game: Game, seat: Seat) -> list[str]:
         return []
     ply = engine.from_dict(game.state).ply
     outcomes = [cast(PlanOutcome, o) for o in (seat.plan_outcomes or []) if isinstance(o, dict)]
-    return [outcome_sentence(o) for o in outcomes if int(o.get("ply", -1)) >= ply - game.seat_count]
+    return [outcome_sentence(o, game.variant) for o in outcomes if int(o.get("ply", -1)) >= ply - game.seat_count]
 
 
 @renderer("reply_plan")

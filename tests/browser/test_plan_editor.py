@@ -42,7 +42,7 @@ def test_the_waiting_player_stores_a_plan_on_the_page_and_the_opponents_move_pla
     assert Move.objects.get(game=game, ply=1).text == "take WUG"
     page.goto(live_server.url + f"/games/{game.pk}/")
     text = page.locator("#plan").inner_text()
-    assert "After reserve deck1 your plan played take WUG." in text
+    assert "After reserve from deck 1 your plan played take white, blue and green." in text
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
 

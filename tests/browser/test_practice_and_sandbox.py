@@ -146,7 +146,7 @@ def test_a_player_starts_a_practice_game_and_plays_it_to_the_end_against_the_bot
             assert game.to_move == human and game.moves.count() == before + 2, "the bot answered the move"
             assert page.locator("#game").get_attribute("data-version") == str(game.version)
             last = page.locator(".last-moves li").last.inner_text()
-            assert last.startswith(f"{before + 2}. greedy bot:"), last
+            assert last.startswith(f"{before + 2}. Greedy bot:"), last
         if clicked == 6:
             screenshot(page, "practice-game")
     assert game.status == Game.Status.FINISHED and clicked >= 15

@@ -55,7 +55,7 @@ def test_after_a_move_the_next_player_gets_a_turn_email_naming_the_move(alice: A
     play(commit, game, "take WUG")
     nxt = user_to_move(game)
     assert nxt != mover
-    assert headlines_to(nxt) == [f"Your turn in game {game.pk}: {mover.player.display_name} played take WUG"]
+    assert headlines_to(nxt) == [f"Your turn in game {game.pk}: {mover.player.display_name} played take white, blue and green"]
     assert mail_to(mover) == []
     body = mail_to(nxt)[0].body
     assert "Some moves you could play:" in body

@@ -132,7 +132,7 @@ def test_an_invitation_to_a_latvian_player_is_in_latvian(alice: Any, latvian: An
     assert_no_english(both(message))
 
 
-def test_the_turn_emails_are_each_in_their_recipients_language_with_the_move_in_notation(
+def test_the_turn_emails_are_each_in_their_recipients_language_with_the_move_in_their_words(
     italian: Any, latvian: Any, commit: Any, december: Any
 ) -> None:
     game = start_game(commit, italian, latvian)
@@ -144,13 +144,13 @@ def test_the_turn_emails_are_each_in_their_recipients_language_with_the_move_in_
     name = mover.player.display_name
     if waiting == italian:
         assert message.subject == f"Splendor — partita {game.pk}"
-        assert headline_of(message) == f"Tocca a te nella partita {game.pk}: {name} ha giocato take WUG"
+        assert headline_of(message) == f"Tocca a te nella partita {game.pk}: {name} ha giocato prendi bianco, blu e verde"
         assert f"Tocca a te nella partita {game.pk} (Splendor)." in message.body
         assert "Alcune mosse che potresti giocare:" in message.body
         assert "ha giocato <code" in html_of(message)
     else:
         assert message.subject == f"Splendor — spēle {game.pk}"
-        assert headline_of(message) == f"Tavs gājiens spēlē {game.pk}: {name} izdarīja take WUG"
+        assert headline_of(message) == f"Tavs gājiens spēlē {game.pk}: {name} izdarīja ņem baltu, zilu un zaļu"
         assert f"Ir tavs gājiens spēlē {game.pk} (Splendor)." in message.body
         assert "Daži gājieni, ko tu varētu izdarīt:" in message.body
     assert_no_english(message.subject, message.body.split("\n\n")[0], message.body.split("\n\n")[1])

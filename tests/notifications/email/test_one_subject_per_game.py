@@ -122,7 +122,7 @@ def test_the_first_line_and_the_preheader_say_what_happened(alice: Any, bob: Any
     mail.outbox.clear()
     play(commit, game, "take WUG")
     [message] = mail_to(user_to_move(game))
-    happened = f"Your turn in game {game.pk}: {mover.player.display_name} played take WUG"
+    happened = f"Your turn in game {game.pk}: {mover.player.display_name} played take white, blue and green"
     assert message.subject == f"Splendor — game {game.pk}"
     text = _text_of(_parsed(message))
     assert text.split("\n\n")[0] == happened  # then the greeting

@@ -78,7 +78,7 @@ def test_answering_the_challenge_plays_the_move(clock: Any, commit: Any, alice: 
     inbound = receive(commit, _forged(challenge, player.email, f"confirm {_code(challenge)}"))
     assert inbound is not None and inbound.status == Status.APPLIED, inbound and inbound.outcome
     assert list(Move.objects.filter(game=game).values_list("text", flat=True)) == ["take WUG"]
-    assert latest(player, "Played take WUG")
+    assert latest(player, "Played take white, blue and green")
 
 
 def test_a_challenge_code_works_once(clock: Any, commit: Any, alice: Any, bob: Any) -> None:

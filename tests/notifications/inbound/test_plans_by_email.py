@@ -113,7 +113,7 @@ def test_the_owner_is_told_in_the_next_game_email_what_the_plan_did(
     receive(commit, _to_seat(game, planner, "if reserve deck1 then take WUG"))
     receive(commit, reply_bytes(latest(mover, "Your turn"), sender=mover.email, body="take RKW"))
     turn = latest(planner, "Your turn").body
-    assert "After take WRK no line of your plan matched" in turn
+    assert "After take white, red and black no line of your plan matched" in turn
     assert "plan" not in latest(mover, "Your turn").body.lower()
 
 

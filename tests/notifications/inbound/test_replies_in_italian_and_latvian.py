@@ -61,7 +61,7 @@ def test_a_move_written_in_italian_is_confirmed_in_italian(italian_game: Game, c
     assert inbound is not None and inbound.status == Status.APPLIED, inbound and inbound.outcome
     done = answer(player, "reply_done")
     assert done.subject == f"Re: Splendor — partita {italian_game.pk}"
-    assert headline_of(done) == f"Hai giocato take WUG nella partita {italian_game.pk}"
+    assert headline_of(done) == f"Hai giocato prendi bianco, blu e verde nella partita {italian_game.pk}"
     assert f"La tua mossa prendi bianco, blu e verde è stata giocata nella partita {italian_game.pk}." in done.body
     assert "Ciao " in done.body and "Hello" not in done.body and "is played" not in done.body
 

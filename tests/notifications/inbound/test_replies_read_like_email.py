@@ -125,7 +125,7 @@ def test_a_confirmation_threads_under_the_players_reply(clock: Any, commit: Any,
     root = thread_root_for(game_id=str(game.pk), user_id=player.pk)
     assert confirmation.extra_headers["References"] == f"{root} {turn_id} <r1@mail.example.com>"
     assert confirmation.subject == f"Re: {turn_email.subject}" == f"Re: Splendor — game {game.pk}"
-    assert headline_of(confirmation) == f"Played take WUG in game {game.pk}"
+    assert headline_of(confirmation) == f"Played take white, blue and green in game {game.pk}"
 
 
 def test_a_refusal_threads_and_its_answer_is_re_once(clock: Any, commit: Any, alice: Any, bob: Any) -> None:
