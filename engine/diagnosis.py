@@ -173,20 +173,23 @@ def diagnose_buy(state: State, p: Player, move: Move) -> NoReturn:
             if need > p.tokens[i]:
                 missing.append(f"{need - p.tokens[i]} {v.colours[i]}")
         raise IllegalMove(v.rule("buy"), ngettext(
-            "you cannot afford %(card)s: after bonuses you are short of %(missing)s and hold %(count)s joker "
-            "to cover %(deficit)s",
-            "you cannot afford %(card)s: after bonuses you are short of %(missing)s and hold %(count)s jokers "
-            "to cover %(deficit)s",
-            jokers, card=cid, missing=Words(tuple(missing), as_list=False), deficit=deficit))
+            "you cannot afford %(card)s: after bonuses you are short of %(missing)s and hold %(count)s "
+            "%(joker)s token to cover %(deficit)s",
+            "you cannot afford %(card)s: after bonuses you are short of %(missing)s and hold %(count)s "
+            "%(joker)s tokens to cover %(deficit)s",
+            jokers, card=cid, missing=Words(tuple(missing), as_list=False), deficit=deficit,
+            joker=Word(v.joker_name)))
     for ch in set(move.pay):
         i = v.letter_index(ch)
         if i >= 5:
-            raise IllegalMove(v.rule("buy"), gettext_noop("'J:' lists gem colours where a joker replaces a gem"))
+            raise IllegalMove(v.rule("buy"), gettext_noop("'J:' lists gem colours where a %(joker)s token replaces a gem",
+                                                              joker=Word(v.joker_name)))
         if move.pay.count(ch) > paid[i]:
             raise IllegalMove(v.rule("buy"), gettext_noop(
-                "J:%(pay)s spends more jokers on %(colour)s than the default payment spends %(colour)s gems "
-                "(%(paid)s)", pay=move.pay, colour=Word(v.colours[i]), paid=paid[i]))
+                "J:%(pay)s spends more %(joker)s tokens on %(colour)s than the default payment spends "
+                "%(colour)s gems (%(paid)s)", pay=move.pay, colour=Word(v.colours[i]), paid=paid[i],
+                joker=Word(v.joker_name)))
     raise IllegalMove(v.rule("buy"), ngettext(
-        "J:%(pay)s needs %(count)s more joker than the %(spare)s you have to spare",
-        "J:%(pay)s needs %(count)s more jokers than the %(spare)s you have to spare",
-        len(move.pay), pay=move.pay, spare=jokers - deficit))
+        "J:%(pay)s needs %(count)s more %(joker)s token than the %(spare)s you have to spare",
+        "J:%(pay)s needs %(count)s more %(joker)s tokens than the %(spare)s you have to spare",
+        len(move.pay), pay=move.pay, spare=jokers - deficit, joker=Word(v.joker_name)))

@@ -235,14 +235,14 @@ def _pay_words(v: Variant, text: str, words: list[str], grammar: Grammar) -> str
     keys = [word_key(word).strip(",;.") for word in words]
     split = next((index for index, key in enumerate(keys) if key in grammar.fors), None)
     if split is None or split == len(words) - 1:
-        raise InvalidNotation(gettext_noop("%(text)s: a payment with jokers names them and what they pay for, "
-                                           "e.g. 'paying gold for red'", text=repr(text)))
+        raise InvalidNotation(gettext_noop("%(text)s: a payment with %(joker)s tokens names them, then the colours "
+                                           "they pay for, as the move buttons write it", text=repr(text),
+                                           joker=Word(v.joker_name)))
     jokers = _letters(v, words[:split], "J:", grammar)
     pay = _letters(v, words[split + 1:], "J:", grammar)
     if set(jokers) != {"J"} or len(jokers) != len(pay):
-        raise InvalidNotation(gettext_noop("%(text)s: a payment with jokers names them and what they pay for, "
-                                           "one joker a token, e.g. 'paying 2 gold for red and black'",
-                                           text=repr(text)))
+        raise InvalidNotation(gettext_noop("%(text)s: a payment names one %(joker)s token for each token it pays for",
+                                           text=repr(text), joker=Word(v.joker_name)))
     return pay
 
 
@@ -282,8 +282,8 @@ def _lenient(state: State, text: str, grammar: Grammar, hand_seat: int | None) -
             continue
         if word_key(w).strip(",;.") in grammar.payings:
             if kind != "buy":
-                raise InvalidNotation(gettext_noop("%(text)s: %(word)s names jokers to pay with, which only a buy does",
-                                                   text=repr(text), word=repr(w)))
+                raise InvalidNotation(gettext_noop("%(text)s: %(word)s names %(joker)s tokens to pay with, which only a buy does",
+                                                   text=repr(text), word=repr(w), joker=Word(v.joker_name)))
             if "pay" in segments or "pay_words" in segments:
                 raise InvalidNotation(gettext_noop("%(text)s: %(word)s is written twice", text=repr(text), word=repr(w)))
             current = "pay_words"
@@ -291,11 +291,11 @@ def _lenient(state: State, text: str, grammar: Grammar, hand_seat: int | None) -
             continue
         if lw.startswith("j:"):
             if kind != "buy":
-                raise InvalidNotation(gettext_noop("%(text)s: %(word)s names jokers to pay with, which only a buy does",
-                                                   text=repr(text), word=repr(w)))
+                raise InvalidNotation(gettext_noop("%(text)s: %(word)s names %(joker)s tokens to pay with, which only a buy does",
+                                                   text=repr(text), word=repr(w), joker=Word(v.joker_name)))
             if "pay" in segments or "pay_words" in segments:
-                raise InvalidNotation(gettext_noop("%(text)s: %(word)s: name the jokers to pay with in one J: part",
-                                                   text=repr(text), word=repr(w)))
+                raise InvalidNotation(gettext_noop("%(text)s: %(word)s: name the %(joker)s tokens to pay with in one J: part",
+                                                   text=repr(text), word=repr(w), joker=Word(v.joker_name)))
             segments["pay"] = [lw[2:]]
             if not lw[2:]:
                 raise InvalidNotation(gettext_noop("%(text)s: %(word)s needs colour letters, e.g. J:R",
