@@ -47,9 +47,9 @@ from games.errors import GameNotFound
 from games.models import Game, Move, Seat
 from games.page_panels import game_page_panels
 from games.pages.session import LoginNeeded, Viewer, page_viewer, seat_forget, seat_remember
+from games.pages.table import move_kinds
 from games.plans.pages import plan_panel, plan_text_store
 from games.presentation import board_context, bot_the, bot_title, bot_title_plural, seat_words
-from games.pages.table import move_kinds
 from games.words import move_in_words
 
 if TYPE_CHECKING:
@@ -478,7 +478,8 @@ def _play(request: HttpRequest, viewer: Viewer, seat: Seat) -> HttpResponse:
             request, viewer, error=f"{_move_refusal(error)}{_rule_of(error)}", status=_status(error), typed=typed,
             chosen=chosen,
         )
-    messages.success(request, gettext("You played: %(move)s") % {"move": played.move.text})
+    played_words = move_in_words(played.move.text, viewer.game.variant)
+    messages.success(request, gettext("You played: %(move)s") % {"move": played_words})
     return _redirect(viewer.game.pk)
 
 

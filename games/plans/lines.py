@@ -15,10 +15,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypedDict, cast
 
-import engine
 from django.utils import translation
 from django.utils.translation import gettext
 
+import engine
 from games.engine_text import engine_text
 from games.words import move_in_words, plan_line_in_words
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
-import engine
 from django.utils.translation import gettext
 
+import engine
 from core.errors import InvalidInput
 from engine.grammar import grammar_for, plan_text_read
 from games import services

@@ -13,6 +13,7 @@ import pytest
 
 from games import links
 from games.models import Game, Move, Seat
+from games.words import move_in_words
 from tests.browser.conftest import SCREENSHOTS
 from tests.factories import seat_to_move
 from tests.games.board_helpers import play, started_game
@@ -143,7 +144,7 @@ def test_a_move_is_chosen_and_confirmed_with_the_keyboard(live_server: Any, new_
     page.keyboard.press("Enter")
     with page.expect_navigation():
         page.keyboard.press("Enter")
-    assert f"You played: {text}" in page.content()
+    assert f"You played: {move_in_words(text, game.variant, 'en')}" in page.content()
     assert Move.objects.filter(game=game).order_by("-ply").first().text == text  # type: ignore[union-attr]
 
 

@@ -75,7 +75,8 @@ def click_on_board(page: Any, turn: Turn, screenshot: Any, seen: set[str]) -> No
             seen.add("noble")
     else:
         page.click(f'#move-form [data-move="{turn.text}"]')
-    assert page.locator("#move-chosen").inner_text().startswith(turn.text)  # shown in notation first
+    in_words = page.locator(f'#move-form [data-move="{turn.text}"]').get_attribute("data-words") or ""
+    assert in_words and page.locator("#move-chosen").inner_text().startswith(in_words)  # shown in words first
     assert page.locator("[data-confirm]").get_attribute("value") == turn.text
     if "confirm" not in seen:
         screenshot(page, "game-page-confirm")

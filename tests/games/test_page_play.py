@@ -6,13 +6,14 @@ from __future__ import annotations
 import re
 from html import unescape
 
-import engine
 import pytest
 from django.test import Client
 
+import engine
 from accounts.models import Player
 from games import errors, services
 from games.models import Game, GameEvent, Move, Seat
+from games.words import move_in_words
 from tests.games.board_helpers import play, started_game
 from tests.games.game_helpers import state_of
 from tests.games.page_helpers import opened, other_than, page, post_move, to_move
@@ -46,7 +47,7 @@ def test_a_move_chosen_from_the_list_is_played_and_the_page_drawn_again() -> Non
     response = post_move(client, game, move=text)
     assert response.status_code == 303 and response["Location"] == f"/games/{game.pk}/"
     assert Move.objects.get(game=game, ply=0).text == text
-    assert f"You played: {text}" in page(client, game).content.decode()
+    assert f"You played: {move_in_words(text, 'base', 'en')}" in page(client, game).content.decode()
 
 
 def test_a_typed_move_in_lenient_notation_is_played() -> None:
