@@ -211,3 +211,71 @@ def test_refusals_to_mail_not_proven_keep_the_hours_error_replies_limit(
         receive(commit, unproven(turn_email(player), player.email, "hello there"))
     assert len(mail.outbox) - before == 2
     assert InboundMessage.objects.filter(outcome__startswith="error replies limit reached").count() == 2
+
+
+SUGGESTED_IT = "Alcune mosse che potresti giocare:"
+
+
+def suggested_in(message: Any) -> list[str]:
+    """The moves an Italian turn email suggests, as it writes them."""
+    lines = str(message.body).splitlines()
+    start = lines.index(SUGGESTED_IT) + 1
+    return [line.strip() for line in lines[start:] if line.startswith("  ")][:4]
+
+
+@pytest.mark.slow
+def test_a_whole_game_by_email_in_italian_without_dkim_one_code_a_move_and_refusals_at_once(
+    clock: Any, commit: Any, alice: Any, bob: Any
+) -> None:
+    """Both players write from mail no host vouches for, copying a move their turn
+    email suggests, in Italian words: each move needs exactly one code; a typo now
+    and then is refused at once with none; the sixth code of an hour is answered
+    once with when codes work again, and an hour later the game goes on."""
+    speaks(alice, "it")
+    speaks(bob, "it")
+    game = start_game(commit, alice, bob)
+    moves = refusals = limits = 0
+    codes_this_hour = {alice.pk: 0, bob.pk: 0}  # the limit counts each account's codes
+    while game.status == Game.Status.ACTIVE:
+        player = seat_to_move(game).user
+        turn = turn_email(player)
+        if moves % 7 == 3:
+            inbound, reply = answered_at_once(commit, player, unproven(turn, player.email, "prendii tutto"),
+                                              "reply_refused")  # fmt: skip
+            assert inbound.status == Status.REFUSED and NOT_PROVEN_IT in reply.body
+            refusals += 1
+        if codes_this_hour[player.pk] == 5:
+            # The sixth code of the hour: told once, at the account's address, in Italian; then nothing.
+            for attempt in range(2):
+                before = len(mail.outbox)
+                over = receive(commit, unproven(turn, player.email, suggested_in(turn)[0]))
+                assert over is not None and over.status == Status.DROPPED
+                told = mail.outbox[before:]
+                assert [m.to for m in told] == ([[player.email]] if attempt == 0 else [])
+                if attempt == 0:
+                    body = str(told[0].body).replace("\n", " ")
+                    assert told[0] == answer(player, "reply_codes_limit") and "DKIM" in body
+                    assert "ti sono già stati inviati 5 codici" in body, body
+            limits += 1
+            clock.shift(timedelta(hours=1, minutes=1))
+            codes_this_hour = dict.fromkeys(codes_this_hour, 0)
+        suggested = suggested_in(turn)
+        written = next((text for text in suggested if text.startswith("compra ")), suggested[0])
+        codes = PendingConfirmation.objects.count()
+        asked = receive(commit, unproven(turn, player.email, written))
+        assert asked is not None and asked.status == Status.CHALLENGED, (written, asked and asked.outcome)
+        assert PendingConfirmation.objects.count() == codes + 1
+        code = CODE.search(str(answer(player, "reply_confirm").body))
+        assert code is not None
+        codes_this_hour[player.pk] += 1
+        confirmed = receive(commit, unproven(answer(player, "reply_confirm"), player.email, f"conferma {code.group(1)}"))
+        assert confirmed is not None and confirmed.status == Status.APPLIED, (written, confirmed and confirmed.outcome)
+        moves += 1
+        game.refresh_from_db()
+        assert Move.objects.filter(game=game).count() == moves, written
+        assert moves < 300, "the game did not end"
+    assert game.status == Game.Status.FINISHED
+    assert refusals > 3 and limits > 3
+    # Each played move needed exactly one code; the limit was told once per player and hour.
+    assert PendingConfirmation.objects.count() >= moves
+    assert Notification.objects.filter(kind="reply_codes_limit").count() == limits
