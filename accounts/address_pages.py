@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django.utils.translation import gettext, gettext_lazy
 
 from accounts import selectors, services
-from accounts.forms import errors_to_form, wait_words
+from accounts.forms import errors_to_form, page_refusal
 from accounts.pages import password_confirmed, private_page
 from api.client_address import client_address
 from core.errors import DomainError
@@ -96,11 +96,7 @@ def email_addresses(request: HttpRequest) -> HttpResponse:
 
 def _refusal_to_form(form: forms.Form, error: DomainError) -> None:
     if error.retry_after:
-        form.add_error(
-            None,
-            gettext("%(refusal)s Try again in %(wait)s.")
-            % {"refusal": error.message, "wait": wait_words(error.retry_after)},
-        )
+        form.add_error(None, page_refusal(error))
     else:
         errors_to_form(form, error)
 

@@ -25,7 +25,7 @@ def errors_to_form(form: forms.Form, error: DomainError) -> None:
             for message in messages:
                 form.add_error(field if field in form.fields else None, message)
         return
-    form.add_error(None, error.message)
+    form.add_error(None, page_refusal(error))
 
 
 def wait_words(seconds: int) -> str:
@@ -37,6 +37,25 @@ def wait_words(seconds: int) -> str:
         return ngettext("%(n)d minute", "%(n)d minutes", minutes) % {"n": minutes}
     hours = -(-minutes // 60)
     return ngettext("%(n)d hour", "%(n)d hours", hours) % {"n": hours}
+
+
+# What the services' refusals say to API clients and a page does not: the header
+# that says when to retry, and the endpoints to call (kept in every translation).
+_API_WORDS = ("Retry-After", "/api/")
+
+
+def page_refusal(error: DomainError) -> str:
+    """A service's refusal as a page says it: the sentences that speak to API
+    clients (Retry-After, endpoint paths) left out, and, for a refusal that ends
+    when time passes, how long to wait. The error's title when nothing is left."""
+    import re
+
+    sentences = re.split(r"(?<=[.!?])\s+", error.message)
+    kept = " ".join(sentence for sentence in sentences if not any(word in sentence for word in _API_WORDS))
+    said = kept or gettext(error.title)
+    if error.retry_after:
+        return gettext("%(refusal)s Try again in %(wait)s.") % {"refusal": said, "wait": wait_words(error.retry_after)}
+    return said
 
 
 LANGUAGE_HELP = gettext_lazy("Your emails and pages are written in it.")

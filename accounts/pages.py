@@ -41,6 +41,7 @@ from accounts.forms import (
     SignupResendForm,
     SignupVerifyForm,
     errors_to_form,
+    page_refusal,
     wait_words,
 )
 from api.client_address import client_address
@@ -131,11 +132,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             )
         except DomainError as error:
             if error.retry_after:
-                form.add_error(
-                    None,
-                    gettext("%(refusal)s Try again in %(wait)s.")
-                    % {"refusal": error.message, "wait": wait_words(error.retry_after)},
-                )
+                form.add_error(None, page_refusal(error))
             else:
                 errors_to_form(form, error)
         else:
