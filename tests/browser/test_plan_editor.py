@@ -34,7 +34,10 @@ def test_the_waiting_player_stores_a_plan_on_the_page_and_the_opponents_move_pla
     with page.expect_navigation():
         page.click("#plan-store")
     assert "Your plan is stored" in page.locator("main").inner_text()
-    assert page.input_value("#plan-text") == "if reserve deck1 then take WUG\n  if any then reserve deck2\nif take WUG then take RR"
+    assert page.input_value("#plan-text") == (
+        "if reserve from deck 1 then take white, blue and green\n  if any then reserve from deck 2\n"
+        "if take white, blue and green then take 2 red"
+    )
     page.locator("#plan").scroll_into_view_if_needed()
     screenshot(page, "game-page-plan-editor")
 
