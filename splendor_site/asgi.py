@@ -1,5 +1,5 @@
-"""The site under ASGI (uvicorn): Django's handler, and ``/api/v1/stream/`` served by
-``streams.asgi`` so that an open stream holds no thread (docs/deploy.md, "The
+"""The site under ASGI (uvicorn): Django's handler, and ``/api/v1/stream/`` (with the
+game page's ``/games/<id>/events/``) served by ``streams.asgi`` so that an open stream holds no thread (docs/deploy.md, "The
 event stream"). Run it with ``uvicorn splendor_site.asgi:application``."""
 
 import os
@@ -10,7 +10,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "splendor_site.settings")
 
 django_application = get_asgi_application()
 
-from streams.asgi import PATH, Receive, Scope, Send, stream_app  # noqa: E402  (after Django is set up)
+from streams.asgi import PAGE_PATH, PATH, Receive, Scope, Send, page_stream_app, stream_app  # noqa: E402
 
 
 async def application(scope: Scope, receive: Receive, send: Send) -> None:
@@ -25,5 +25,9 @@ async def application(scope: Scope, receive: Receive, send: Send) -> None:
                 return
     if scope["type"] == "http" and scope["path"] == PATH:
         await stream_app(scope, receive, send)
+        return
+    page = PAGE_PATH.fullmatch(scope["path"]) if scope["type"] == "http" else None
+    if page is not None:
+        await page_stream_app(scope, receive, send, page["game_id"])
         return
     await django_application(scope, receive, send)

@@ -633,6 +633,9 @@ STREAM_REDIS_URL = env_str(
 STREAM_POLL_SECONDS = env_seconds("STREAM_POLL_SECONDS", 0.5, maximum=10)
 # Under WSGI (the development server) each stream polls on its own this often.
 STREAM_WSGI_POLL_SECONDS = env_seconds("STREAM_WSGI_POLL_SECONDS", 1.0, maximum=10)
+# The game page's stream (streams.page_stream; docs/configuration.md).
+STREAM_PAGE_POLL_SECONDS = env_seconds("STREAM_PAGE_POLL_SECONDS", 2.0, maximum=30)
+GAME_PAGE_STREAM = env_bool("GAME_PAGE_STREAM", False)
 CELERY_BEAT_SCHEDULE["streams-prune-events"] = {
     "task": "streams.tasks.prune_events",
     "schedule": 3600.0,

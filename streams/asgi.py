@@ -3,7 +3,7 @@
 Django's own ASGI handler keeps a thread for each request while its answer streams
 (the request's thread-sensitive context, which the site's synchronous middleware
 use), so it would hold one thread per open stream. This application serves
-``/api/v1/stream/`` alone: the view runs once in the shared thread pool (the
+``/api/v1/stream/`` (and the game page's ``/games/<id>/events/``, streams.page_stream): the view runs once in the shared thread pool (the
 token, its scope, the format, opening the stream), and the events then stream
 from ``streams.views.async_frames``, which waits on the process's hub without a
 thread. The site's middleware are not run for it: the view answers for itself.
@@ -24,11 +24,14 @@ from django.db import close_old_connections
 from django.http import HttpResponseBase, StreamingHttpResponse
 from django.utils import translation
 
+from streams.page_stream import PATH as PAGE_PATH
+from streams.page_stream import page_stream_response
 from streams.views import StreamView
 
 logger = logging.getLogger(__name__)
 
 PATH = "/api/v1/stream/"
+__all__ = ["PAGE_PATH", "PATH", "page_stream_app", "stream_app"]
 
 Scope = dict[str, Any]
 Message = Mapping[str, Any]
@@ -59,6 +62,18 @@ def _headers(response: HttpResponseBase) -> list[tuple[bytes, bytes]]:
 async def stream_app(scope: Scope, receive: Receive, send: Send) -> None:
     request = ASGIRequest(scope, io.BytesIO(b""))
     response = await sync_to_async(_respond, thread_sensitive=False)(request)
+    await serve(response, receive, send)
+
+
+async def page_stream_app(scope: Scope, receive: Receive, send: Send, game_id: str) -> None:
+    """The game page's stream (streams.page_stream), served the same way."""
+    request = ASGIRequest(scope, io.BytesIO(b""))
+    response = await sync_to_async(page_stream_response, thread_sensitive=False)(request, game_id)
+    await serve(response, receive, send)
+
+
+async def serve(response: HttpResponseBase, receive: Receive, send: Send) -> None:
+    """Send ``response``; a stream until it ends or the client hangs up."""
     await send({"type": "http.response.start", "status": response.status_code, "headers": _headers(response)})
     if not (isinstance(response, StreamingHttpResponse) and response.is_async):
         body = response.content if hasattr(response, "content") else b""

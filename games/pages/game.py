@@ -32,6 +32,7 @@ from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
+from django.core.handlers.asgi import ASGIRequest
 from django.urls import reverse
 from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy, ngettext
@@ -262,6 +263,10 @@ def _draw(
         else "",
         "page_url": _page_url(game.pk),
         "version_url": reverse("game-version", kwargs={"game_id": game.pk}),
+        # Under ASGI the page listens to its own stream (streams.page_stream), else it polls.
+        "events_url": reverse("game-events", kwargs={"game_id": game.pk})
+        if (settings.GAME_PAGE_STREAM or isinstance(request, ASGIRequest)) and not game.is_over
+        else "",
         "poll_seconds": settings.GAME_PAGE_POLL_SECONDS,
         "login_url": _login_url(request) if seat is None else "",
         "public": game.public,
@@ -611,6 +616,19 @@ def game_version(request: HttpRequest, game_id: str) -> HttpResponse:
     page_headers(response)
     response["Cache-Control"] = "private, no-cache"
     return response
+
+
+@never_cache
+@require_safe
+def game_version_stream(request: HttpRequest, game_id: str) -> HttpResponse:
+    """``GET /games/<id>/events/`` where it is not served: the game page's stream
+    runs only under ASGI (streams.page_stream), and the page links to it only
+    there; under WSGI the page polls ``/games/<id>/version``."""
+    response = JsonResponse(
+        {"detail": gettext("This server sends no event stream to pages: the page asks for the game's version.")},
+        status=404,
+    )
+    return page_headers(response)
 
 
 @secured

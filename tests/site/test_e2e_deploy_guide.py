@@ -111,6 +111,10 @@ def test_the_guides_nginx_units_and_smtpd_serve_the_admin_the_api_the_stream_and
             assert opened.status_code == 200, opened.text
             first = json.loads(next(opened.iter_lines()))
         assert first["event"] == "snapshot"
+        # The game page's stream, through uvicorn too: it asks the page's session (none here),
+        # where gunicorn would have answered that it serves none (404).
+        page_stream = requests.get(f"{base}/games/abcdefghij/events/", timeout=10)
+        assert page_stream.status_code == 403 and page_stream.json()["detail"], page_stream.text
 
         # /metrics: nginx answers 404 itself, token or not; gunicorn serves it to the token.
         assert requests.get(f"{base}/metrics", timeout=10).status_code == 404
@@ -130,6 +134,7 @@ def test_the_guides_nginx_units_and_smtpd_serve_the_admin_the_api_the_stream_and
         # The stream was uvicorn's: without it nginx has no one to ask (gunicorn could serve it too).
         stream.stop()
         assert requests.get(f"{base}/api/v1/stream/", headers=bearer, timeout=10).status_code == 502
+        assert requests.get(f"{base}/games/abcdefghij/events/", timeout=10).status_code == 502
         assert requests.get(f"{base}/api/v1/me/", headers=bearer, timeout=10).status_code == 200
     finally:
         stop_all(processes)

@@ -1,6 +1,7 @@
 // The game page works without this file: every legal move is a button that
-// plays it. With it: the page redraws itself when the game moves on (a small
-// poll of /games/<id>/version while the page is visible, with If-None-Match),
+// plays it. With it: the page redraws itself when the game moves on (its stream
+// /games/<id>/events/ where the server sends one, else a small poll of
+// /games/<id>/version while the page is visible, with If-None-Match),
 // keeping the move being chosen if it is still legal; and the player acts on
 // the board: a card, a deck, token piles or a noble offer exactly the legal
 // moves with them, and the chosen move is shown in notation and confirmed
@@ -89,9 +90,50 @@
     }
   });
 
+  // Where the server sends the page a stream of the game's versions (under ASGI),
+  // the page listens to it; where it cannot (WSGI, an old browser, a proxy that
+  // closes it), it polls. Each tab has a stream of its own.
+  var eventsUrl = root.getAttribute("data-events-url");
+  var streaming = false;
+
+  function listen() {
+    var source = new window.EventSource(eventsUrl, { withCredentials: true });
+    source.addEventListener("open", function () {
+      streaming = true;
+    });
+    source.addEventListener("version", function (event) {
+      var body = null;
+      try {
+        body = JSON.parse(event.data);
+      } catch (e) {
+        return;
+      }
+      if (body && String(body.version) !== version) {
+        source.close();
+        redraw();
+      }
+    });
+    source.addEventListener("error", function () {
+      if (source.readyState === window.EventSource.CLOSED) {
+        streaming = false;  // refused or gone: the poll takes over
+      }
+    });
+  }
+
   if (root.getAttribute("data-over") !== "1") {
-    window.setInterval(poll, POLL_MS);
-    document.addEventListener("visibilitychange", poll);
+    if (eventsUrl && window.EventSource) {
+      listen();
+    }
+    window.setInterval(function () {
+      if (!streaming) {
+        poll();
+      }
+    }, POLL_MS);
+    document.addEventListener("visibilitychange", function () {
+      if (!streaming) {
+        poll();
+      }
+    });
   }
 
   var panel = document.getElementById("moves");
