@@ -442,6 +442,24 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
                          "`errors.url` says which."),
             gettext_noop("Give an http(s) URL on a host that the internet can reach."),
         ),
+        # --- push (notifications.push) ---------------------------------------------------------
+        ProblemType(
+            "push_not_configured", 404, gettext_noop("Push notifications are off"),
+            gettext_noop("This server has no VAPID keys, so it sends no push notifications."),
+            gettext_noop("Use email notifications, or ask the operator to set VAPID_PRIVATE_KEY and "
+                         "VAPID_PUBLIC_KEY."),
+        ),
+        ProblemType(
+            "push_subscription_not_found", 404, gettext_noop("Push subscription not found"),
+            gettext_noop("You have no push subscription with this id."),
+            gettext_noop("`GET /api/v1/me/push-subscriptions/` lists yours."),
+        ),
+        ProblemType(
+            "too_many_push_subscriptions", 409, gettext_noop("Too many push subscriptions"),
+            gettext_noop("You have as many push subscriptions (browsers) as an account may; "
+                         "`max_push_subscriptions` says how many."),
+            gettext_noop("Delete the subscription of a browser you no longer use, then subscribe again."),
+        ),
         # --- leagues -----------------------------------------------------------------------------
         ProblemType(
             "league_not_found", 404, gettext_noop("League not found"),

@@ -144,6 +144,15 @@ INBOUND = Counter(
 
 # --- Webhooks --------------------------------------------------------------------------
 
+PUSH = Counter(
+    "splendor_push",
+    "Web Push messages by kind and outcome: sent, retry (an attempt failed, another follows), failed (given up), "
+    "gone (the push service said the subscription no longer exists: it was deleted), suppressed (not sent: "
+    "the player's push preferences, a muted game).",
+    ["kind", "outcome"],
+)
+PUSH_OUTCOMES = ("sent", "retry", "failed", "gone", "suppressed")
+PUSH_KINDS = ("your_turn", "reminder", "invitation", "chat_line", "game_over")
 WEBHOOK_DELIVERIES = Counter(
     "splendor_webhook_deliveries",
     "Webhook delivery attempts by outcome: delivered, retry (failed, another attempt follows), failed (given up).",
@@ -249,6 +258,7 @@ FIXED_SERIES: dict[MetricWrapperBase, LabelValues] = {
     TIMEOUTS: (("vacation",), ("bot",), ("forfeit",)),
     FORFEITS: (("timeout",), ("resignation",), ("account-disabled",)),
     EMAIL_BOUNCES: (("smtp",), ("dsn",), ("provider",)),
+    PUSH: tuple((kind, outcome) for kind in PUSH_KINDS for outcome in PUSH_OUTCOMES),
     WEBHOOK_DELIVERIES: tuple((outcome,) for outcome in WEBHOOK_OUTCOMES),
     WEBHOOK_DURATION: tuple((outcome,) for outcome in WEBHOOK_OUTCOMES),
     WEBHOOK_ENDPOINTS_DISABLED: (("failing",), ("refused_url",), ("port",), ("account",)),

@@ -29,7 +29,7 @@ from core.errors import DomainError, InvalidInput
 from front.my_games import VacationForm, player_zone, vacation_context
 from notifications.models import Preferences
 from notifications.preferences.selectors import preferences_for
-from notifications.preferences.services import MAX_REMINDERS, preferences_update
+from notifications.preferences.services import MAX_REMINDERS, PUSH_PREFERENCES, preferences_update
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -51,6 +51,17 @@ class NotificationPreferencesForm(forms.Form):
         label=gettext_lazy("Reminders (hours before a deadline)"),
         required=False,
     )
+    # Push to this account's browsers (notifications.push): each kind beside email's
+    # choices; a browser subscribes with the settings page's "this device" button.
+    push_your_turn = forms.BooleanField(label=gettext_lazy("Push: your turn"), required=False)
+    push_reminder = forms.BooleanField(label=gettext_lazy("Push: reminders before a deadline"), required=False)
+    push_invitation = forms.BooleanField(label=gettext_lazy("Push: invitations"), required=False)
+    push_chat_line = forms.BooleanField(
+        label=gettext_lazy("Push: table talk lines"),
+        required=False,
+        help_text=gettext_lazy("Of the games where you asked for each line of table talk."),
+    )
+    push_game_over = forms.BooleanField(label=gettext_lazy("Push: game over"), required=False)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -81,6 +92,7 @@ def _preferences_initial(*, user: Any) -> dict[str, Any]:
         "mode": current.mode,
         "digest_hour": current.digest_hour,
         "reminder_hours": ", ".join(str(hour) for hour in current.reminder_hours),
+        **{name: getattr(current, name) for name in PUSH_PREFERENCES},
     }
 
 

@@ -24,6 +24,10 @@ class NotificationsConfig(AppConfig):
         import notifications.reminders.emails  # noqa: F401
         import notifications.reminders.tasks  # noqa: F401
 
+        # Web Push: its tasks and the receivers of accounts' signals.
+        import notifications.push.receivers  # noqa: F401
+        import notifications.push.tasks  # noqa: F401
+
         # Preferences: the receivers of accounts' signals.
         import notifications.preferences.receivers  # noqa: F401
 

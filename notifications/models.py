@@ -33,6 +33,14 @@ class Preferences(models.Model):
     reminder_hours = models.JSONField(default=default_reminder_hours)
     # When the next digest is due (UTC), kept so the digest sweep is an index scan.
     next_digest_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # Which kinds of news also go by push to the player's browsers (PushSubscription),
+    # whatever ``mode`` says of email. A chat line goes only to a player who asked for
+    # each line of a game's table talk (chat.ChatPreference.email_each_line).
+    push_your_turn = models.BooleanField(default=True)
+    push_reminder = models.BooleanField(default=True)
+    push_invitation = models.BooleanField(default=True)
+    push_chat_line = models.BooleanField(default=True)
+    push_game_over = models.BooleanField(default=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -209,3 +217,61 @@ class PendingConfirmation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} for {self.user_id}"
+
+
+# --- Web Push (notifications.push) ---------------------------------------------------------
+
+
+class PushSubscription(models.Model):
+    """One browser's push subscription (the PushSubscription JSON a page posts):
+    where to send (``endpoint``, on the browser maker's push service) and the keys
+    each message is encrypted for (RFC 8291). An endpoint is one browser's: posted
+    again, by whoever is signed in there now, it is the same row."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    endpoint = models.URLField(max_length=2000, unique=True)
+    # The browser's P-256 public key (65 bytes) and its 16-byte auth secret, urlsafe base64.
+    p256dh = models.CharField(max_length=100)
+    auth = models.CharField(max_length=40)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "created_at"], name="pushsub_user_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: push subscription {self.pk}"
+
+
+class PushMessage(models.Model):
+    """One push of one notification (its ``Notification`` row, whatever became of
+    its email) to one subscription: recorded once per pair, so a repeated event
+    pushes nothing twice. The payload is written when it is sent, in the reader's
+    language; failed attempts are retried by a sweep (``next_attempt_at``) with
+    WEBHOOKS_RETRY_DELAYS_SECONDS, as webhook deliveries are."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        SENT = "sent"
+        FAILED = "failed"  # gave up after retries
+        GONE = "gone"  # the push service answered 404 or 410: the subscription was deleted
+
+    notification = models.ForeignKey(Notification, on_delete=models.CASCADE, related_name="+")
+    subscription = models.ForeignKey(PushSubscription, on_delete=models.CASCADE, related_name="messages")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    attempts = models.PositiveIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.CharField(max_length=300, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["notification", "subscription"], name="pushmessage_unique_per_subscription")
+        ]
+        indexes = [
+            models.Index(fields=["next_attempt_at"], condition=Q(status="queued"), name="pushmessage_due_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"push {self.notification_id} to {self.subscription_id} ({self.status})"

@@ -15,6 +15,11 @@ MODE_HELP = (
     "`digest_hour`, listing the games waiting on you; `off`: no game email."
 )
 
+PUSH_HELP = (
+    "A push notification to your subscribed browsers (POST /api/v1/me/push-subscriptions/) %s, "
+    "whatever `mode` says of email."
+)
+
 
 class PreferencesSerializer(serializers.Serializer[dict[str, Any]]):
     mode = serializers.ChoiceField(choices=MODES, help_text=MODE_HELP)
@@ -34,6 +39,13 @@ class PreferencesSerializer(serializers.Serializer[dict[str, Any]]):
     next_digest_at = serializers.DateTimeField(
         read_only=True, allow_null=True, help_text="When your next digest is due (UTC); null unless mode is digest."
     )
+    push_your_turn = serializers.BooleanField(help_text=PUSH_HELP % "when it is your turn")
+    push_reminder = serializers.BooleanField(help_text=PUSH_HELP % "for each reminder before a deadline")
+    push_invitation = serializers.BooleanField(help_text=PUSH_HELP % "when you are invited to a game")
+    push_chat_line = serializers.BooleanField(
+        help_text=PUSH_HELP % "for each line of table talk, in the games where you asked for each line"
+    )
+    push_game_over = serializers.BooleanField(help_text=PUSH_HELP % "when a game of yours is over")
 
 
 class PreferencesUpdateSerializer(StrictInputSerializer):
@@ -63,6 +75,11 @@ class PreferencesUpdateSerializer(StrictInputSerializer):
         allow_empty=True,
         help_text=f"Distinct whole numbers of hours, 1 to {MAX_REMINDER_HOURS}, at most {MAX_REMINDERS}.",
     )
+    push_your_turn = serializers.BooleanField(required=False, help_text="Push when it is your turn.")
+    push_reminder = serializers.BooleanField(required=False, help_text="Push each reminder.")
+    push_invitation = serializers.BooleanField(required=False, help_text="Push invitations.")
+    push_chat_line = serializers.BooleanField(required=False, help_text="Push each line of table talk you asked for.")
+    push_game_over = serializers.BooleanField(required=False, help_text="Push when a game is over.")
 
 
 class MuteSerializer(serializers.Serializer[dict[str, Any]]):

@@ -17,7 +17,7 @@ from games.errors import GameNotFound, NotAPlayer
 from games.permissions import CanSeeGame
 from games.schema import GameProblemSerializer
 from notifications.preferences.selectors import muted_game_ids, preferences_for
-from notifications.preferences.services import game_mute, game_unmute, preferences_update
+from notifications.preferences.services import PUSH_PREFERENCES, game_mute, game_unmute, preferences_update
 from notifications.serializers import MuteSerializer, PreferencesSerializer, PreferencesUpdateSerializer
 
 if TYPE_CHECKING:
@@ -52,6 +52,7 @@ def _preferences_body(user: User) -> dict[str, Any]:
         "reminder_hours": list(found.reminder_hours),
         "muted_games": muted_game_ids(user=user),
         "next_digest_at": found.next_digest_at,
+        **{name: getattr(found, name) for name in PUSH_PREFERENCES},
     }
     return dict(PreferencesSerializer(body).data)
 
@@ -71,7 +72,8 @@ class PreferencesView(APIView):
     @extend_schema(
         operation_id="me_notifications_update",
         summary="Change your email preferences",
-        description="Send any of `mode`, `digest_hour` and `reminder_hours`; what you leave out stays as it is. "
+        description="Send any of `mode`, `digest_hour`, `reminder_hours` and the `push_*` switches; what you "
+        "leave out stays as it is. "
         "Reminders already scheduled for turns waiting on you follow the new hours at once. The digest hour is "
         "in your time zone (PATCH /api/v1/me/ `time_zone`). Needs a `play` token.",
         request=PreferencesUpdateSerializer,

@@ -545,6 +545,74 @@ CELERY_BEAT_SCHEDULE["webhooks-deliver-due"] = {
     "options": {"expires": WEBHOOKS_SWEEP_SECONDS},
 }
 
+# --- Web Push (notifications.push, docs/notifications.md "Push") -------------------
+
+# The server's VAPID key pair (RFC 8292), as `manage.py vapid_keys` prints it: the
+# private key as the urlsafe base64 of its 32 raw bytes, the public key as the
+# urlsafe base64 of its 65-byte uncompressed P-256 point (what a browser takes as
+# applicationServerKey). Without them push is off: GET /api/v1/push/key/ says so
+# and nothing is sent. VAPID_SUBJECT (mailto: or https:) tells push services whom
+# to contact about this sender.
+VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY", "") or ""
+VAPID_PUBLIC_KEY = env_str("VAPID_PUBLIC_KEY", "") or ""
+VAPID_SUBJECT = env_str("VAPID_SUBJECT", "") or ""
+
+
+def _vapid_check() -> None:
+    import base64
+
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    if not (VAPID_PRIVATE_KEY or VAPID_PUBLIC_KEY):
+        return
+    if not (VAPID_PRIVATE_KEY and VAPID_PUBLIC_KEY):
+        raise ImproperlyConfigured(
+            "Set both VAPID_PRIVATE_KEY and VAPID_PUBLIC_KEY (manage.py vapid_keys prints a pair), or neither."
+        )
+
+    def raw(name: str, value: str, size: int) -> bytes:
+        try:
+            data = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
+        except ValueError:
+            data = b""
+        if len(data) != size:
+            raise ImproperlyConfigured(
+                f"{name} is not the urlsafe base64 of {size} bytes; manage.py vapid_keys prints a pair."
+            )
+        return data
+
+    private = raw("VAPID_PRIVATE_KEY", VAPID_PRIVATE_KEY, 32)
+    public = raw("VAPID_PUBLIC_KEY", VAPID_PUBLIC_KEY, 65)
+    try:
+        key = ec.derive_private_key(int.from_bytes(private, "big"), ec.SECP256R1())
+    except ValueError:
+        raise ImproperlyConfigured("VAPID_PRIVATE_KEY is not a P-256 private key.") from None
+    if key.public_key().public_bytes(Encoding.X962, PublicFormat.UncompressedPoint) != public:
+        raise ImproperlyConfigured("VAPID_PUBLIC_KEY is not the public key of VAPID_PRIVATE_KEY.")
+    if not VAPID_SUBJECT.startswith(("mailto:", "https://")):
+        raise ImproperlyConfigured(
+            f"VAPID_SUBJECT={VAPID_SUBJECT!r} must be a mailto: or https:// URL that push services can contact."
+        )
+
+
+_vapid_check()
+# The most browsers (push subscriptions) one account may have.
+PUSH_SUBSCRIPTIONS_PER_ACCOUNT = env_int("PUSH_SUBSCRIPTIONS_PER_ACCOUNT", 10, minimum=1)
+# How long a push service keeps a message for a device that is offline (its TTL header).
+PUSH_TTL_SECONDS = env_int("PUSH_TTL_SECONDS", 86400, minimum=0)
+# A push to the push service is outgoing HTTP to a server outside, like a webhook
+# delivery: it runs on WEBHOOKS_QUEUE, with the same URL rules (WEBHOOKS_ALLOW_LOOPBACK,
+# WEBHOOKS_ALLOWED_PORTS), timeouts and retry delays (WEBHOOKS_RETRY_DELAYS_SECONDS),
+# and its retries are swept as often as webhooks' (WEBHOOKS_SWEEP_SECONDS).
+CELERY_TASK_ROUTES["notifications.push.tasks.send"] = {"queue": WEBHOOKS_QUEUE}
+CELERY_TASK_ROUTES["notifications.push.tasks.send_due"] = {"queue": WEBHOOKS_QUEUE}
+CELERY_BEAT_SCHEDULE["notifications-push-send-due"] = {
+    "task": "notifications.push.tasks.send_due",
+    "schedule": float(WEBHOOKS_SWEEP_SECONDS),
+    "options": {"expires": WEBHOOKS_SWEEP_SECONDS},
+}
+
 # --- Reminders and daily digests (notifications.reminders) ----------------------
 
 # How often the beat sends the reminders that are due (each is due a player's

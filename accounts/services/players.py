@@ -82,6 +82,7 @@ RESERVED_USERNAMES = frozenset(
         "leagues", "leave", "next-game", "ratings", "seasons", "standings", "settings",
         "accounts", "problems", "new", "open", "accept", "sandbox", "practice", "emails", "primary", "i18n", "setlang",
         "addresses", "remove", "stream", "calendar", "chat", "plan", "preferences", "report",
+        "push", "key", "push-subscriptions", "sw.js",
     }
 )
 

@@ -2,7 +2,9 @@
 
 ``notify`` records one ``Notification`` per key (the key names the event,
 recipient and kind, so a repeated event sends nothing twice), decides whether it
-is suppressed and, once the transaction commits, queues ``send_notification``.
+is suppressed and, once the transaction commits, queues ``send_notification``;
+it also hands the row to push (``notifications.push.services.push_notify``),
+which decides by its own preferences whether the player's browsers hear of it.
 ``notification_send`` claims a queued row with a conditional UPDATE (so two
 workers never send one row twice), renders it for its recipient and hands it to
 Django's email backend; mail-server errors are retried with backoff by the beat
@@ -42,6 +44,7 @@ from notifications.email.render import (
 )
 from notifications.inbound.reply_tokens import reply_token_for
 from notifications.models import GameMute, InvitationOptOut, Notification, Preferences
+from notifications.push.services import push_notify
 
 logger = logging.getLogger(__name__)
 
@@ -117,6 +120,9 @@ def notify(
             )
     except IntegrityError:
         return None
+    # The same news by push to the player's browsers, whatever became of the email
+    # (push has preferences of its own): notifications.push.services.
+    push_notify(notification=notification)
     if reason:
         logger.info("notification %s (%s to user %s) suppressed: %s", notification.pk, kind, user_id, reason)
         _counted(kind, "suppressed")

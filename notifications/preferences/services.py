@@ -30,6 +30,9 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 MODES = [choice.value for choice in Preferences.Mode]
+# Which kinds of news also go by push (notifications.push), one switch each.
+PUSH_PREFERENCES = ("push_your_turn", "push_reminder", "push_invitation", "push_chat_line", "push_game_over")
+PREFERENCE_NAMES = ("mode", "digest_hour", "reminder_hours", *PUSH_PREFERENCES)
 MAX_REMINDERS = 5
 MAX_REMINDER_HOURS = 168  # a week: no game's move time is longer
 
@@ -37,9 +40,14 @@ MAX_REMINDER_HOURS = 168  # a week: no game's move time is longer
 def preferences_check(changes: dict[str, Any]) -> None:
     """Raise InvalidInput, field by field, for changes preferences_update would refuse."""
     errors: dict[str, list[str]] = {}
-    unknown = sorted(set(changes) - {"mode", "digest_hour", "reminder_hours"})
+    unknown = sorted(set(changes) - set(PREFERENCE_NAMES))
     for name in unknown:
-        errors[name] = [gettext("There is no such preference; they are mode, digest_hour and reminder_hours.")]
+        errors[name] = [
+            gettext("There is no such preference; they are %(names)s.") % {"names": listed(list(PREFERENCE_NAMES))}
+        ]
+    for name in PUSH_PREFERENCES:
+        if name in changes and not isinstance(changes[name], bool):
+            errors[name] = [gettext("Send true or false.")]
     if "mode" in changes and changes["mode"] not in MODES:
         errors["mode"] = [
             gettext("%(mode)s is not a mode; choose one of %(modes)s.")
@@ -93,7 +101,7 @@ def _refresh_next_digest(preferences: Preferences, *, now: datetime) -> None:
 
 
 def preferences_update(*, user: User, now: datetime | None = None, **changes: Any) -> Preferences:
-    """Change some of the player's preferences (mode, digest_hour, reminder_hours).
+    """Change some of the player's preferences (mode, digest_hour, reminder_hours, push_*).
     Everything is checked before anything is saved. Reminders already scheduled
     for the player's waiting turns follow new reminder hours or mode at once."""
     preferences_check(changes)
