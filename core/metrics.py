@@ -168,6 +168,13 @@ WEBHOOK_ENDPOINTS_DISABLED = Counter(
     "Webhook endpoints disabled by the service, by reason: failing, refused_url, port, account.",
     ["reason"],
 )
+CHAT_PLATFORM_POSTS = Counter(
+    "splendor_chat_platform_posts",
+    "Posts to Discord and Slack channels (webhooks of those formats), by format and outcome as "
+    "splendor_webhook_deliveries_total: delivered, retry, failed.",
+    ["format", "outcome"],
+)
+CHAT_PLATFORM_FORMATS = ("discord", "slack")
 
 # --- Tasks -------------------------------------------------------------------------------
 
@@ -262,6 +269,7 @@ FIXED_SERIES: dict[MetricWrapperBase, LabelValues] = {
     WEBHOOK_DELIVERIES: tuple((outcome,) for outcome in WEBHOOK_OUTCOMES),
     WEBHOOK_DURATION: tuple((outcome,) for outcome in WEBHOOK_OUTCOMES),
     WEBHOOK_ENDPOINTS_DISABLED: (("failing",), ("refused_url",), ("port",), ("account",)),
+    CHAT_PLATFORM_POSTS: tuple((kind, outcome) for kind in CHAT_PLATFORM_FORMATS for outcome in WEBHOOK_OUTCOMES),
 }
 
 _declared: list[tuple[MetricWrapperBase, Callable[[], Iterable[Sequence[str]]]]] = []

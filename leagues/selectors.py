@@ -31,6 +31,21 @@ def game_is_league_game(game_id: str) -> bool:
     return LeagueGame.objects.filter(game_id=game_id).exists()
 
 
+def league_of_game(*, game_id: str) -> int | None:
+    """The id of the league whose season scheduled the game, or None: webhooks
+    posts a public league game to the league's channels."""
+    return LeagueGame.objects.filter(game_id=game_id).values_list("season__league_id", flat=True).first()
+
+
+def league_admin_ids(*, league_id: int) -> set[int]:
+    """The user ids of the league's admins (none for a league that does not exist)."""
+    return set(League.admins.through.objects.filter(league_id=league_id).values_list("user_id", flat=True))
+
+
+def league_exists(*, league_id: int) -> bool:
+    return League.objects.filter(pk=league_id).exists()
+
+
 def league_list() -> QuerySet[League]:
     return League.objects.all().order_by("name")
 

@@ -16,13 +16,15 @@ from webhooks.models import Delivery, DeliveryAttempt, Endpoint
 
 @admin.register(Endpoint)
 class EndpointAdmin(NoAddMixin, admin.ModelAdmin[Endpoint]):
-    list_display = ["id", "owner", "url", "active", "consecutive_failures", "disabled_at", "created_at"]
-    list_filter = [("is_active", titled(gettext_lazy("active")))]
+    list_display = ["id", "owner", "url", "format", "league", "active", "consecutive_failures", "disabled_at", "created_at"]
+    list_filter = [("is_active", titled(gettext_lazy("active"))), "format"]
     search_fields = ["owner__username", "url"]
     # `secret` is in neither list: it is never shown, not even read-only.
     fields = [
         "owner",
         "url",
+        "format",
+        "league",
         "events",
         "is_active",
         "disabled_at",
@@ -34,6 +36,8 @@ class EndpointAdmin(NoAddMixin, admin.ModelAdmin[Endpoint]):
     readonly_fields = [
         "owner",
         "url",
+        "format",
+        "league",
         "events",
         "disabled_at",
         "disabled_reason",

@@ -28,6 +28,14 @@ class TooManyWebhooks(DomainError):
     title = gettext_noop("Too many webhooks")
 
 
+class NotALeagueAdmin(DomainError):
+    """A webhook for a league is set by one of the league's admins only."""
+
+    kind = ErrorKind.FORBIDDEN
+    code = "permission_denied"
+    title = gettext_noop("Not an admin of this league")
+
+
 class WebhookUrlRefused(InvalidInput):
     """The URL cannot be read, is not http(s), or its host is not a public address.
 

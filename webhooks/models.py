@@ -21,6 +21,8 @@ SECRET_BYTES = 32
 MESSAGE_ID_PREFIX = "msg_"
 MAX_URL_LENGTH = 2000
 MAX_ERROR_LENGTH = 200
+# What a Discord or Slack channel is told of; other events are not posted there.
+CHAT_EVENT_KINDS = (GameEvent.Kind.GAME_STARTED, GameEvent.Kind.MOVE_PLAYED, GameEvent.Kind.GAME_FINISHED)
 
 
 def new_endpoint_secret() -> str:
@@ -33,7 +35,17 @@ def new_message_id() -> str:
 
 
 class Endpoint(models.Model):
-    """Where a player's third-party client wants the events of their games sent."""
+    """Where a player's third-party client wants the events of their games sent;
+    or, in a chat format, a Discord or Slack channel that is told of them in one
+    line each (webhooks.chat_text). An endpoint with a ``league`` (set by one of
+    its admins) hears of that league's public games rather than of its owner's."""
+
+    class Format(models.TextChoices):
+        # Standard Webhooks: the event as signed JSON (docs/webhooks.md).
+        STANDARD = "standard"
+        # A Discord or Slack incoming webhook: one line of text, unsigned.
+        DISCORD = "discord"
+        SLACK = "slack"
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="webhook_endpoints")
     url = models.CharField(max_length=MAX_URL_LENGTH)
@@ -42,6 +54,13 @@ class Endpoint(models.Model):
     # Used to sign each delivery, so it is kept as it is; shown to the owner only
     # when it is made (registration, rotation), never listed or shown in the admin.
     secret = models.CharField(max_length=100, default=new_endpoint_secret)
+    format = models.CharField(max_length=16, choices=Format.choices, default=Format.STANDARD)
+    # Set only by one of the league's admins, and used only while its owner is one
+    # (webhooks.selectors.endpoints_for_event): every public game of the league is
+    # posted here, its private games never.
+    league = models.ForeignKey(
+        "leagues.League", on_delete=models.CASCADE, null=True, blank=True, related_name="webhook_endpoints"
+    )
     is_active = models.BooleanField(default=True)
     disabled_at = models.DateTimeField(null=True, blank=True)
     disabled_reason = models.CharField(max_length=MAX_ERROR_LENGTH, blank=True, default="")
@@ -61,7 +80,14 @@ class Endpoint(models.Model):
     def __str__(self) -> str:
         return f"webhook {self.pk} of {self.owner_id}"
 
+    @property
+    def is_chat(self) -> bool:
+        """Posts one line of text to a chat platform (Discord, Slack)."""
+        return self.format != self.Format.STANDARD
+
     def wants(self, kind: str) -> bool:
+        if self.is_chat and kind not in CHAT_EVENT_KINDS:
+            return False
         return not self.events or kind in self.events
 
 

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import QuerySet
 
 from games.audience import event_audience
-from games.models import GameEvent
+from games.models import Game, GameEvent
+from leagues import selectors as league_selectors
 from webhooks.errors import WebhookNotFound
 from webhooks.models import Delivery, Endpoint
 
@@ -51,9 +52,32 @@ def delivery_list(*, endpoint: Endpoint) -> QuerySet[Delivery]:
 
 def endpoints_for_event(*, event: GameEvent) -> list[Endpoint]:
     """Active endpoints of those who hear of the event (games.audience: the
-    game's players, the people it names; a chat line's listeners) that ask for its kind."""
-    endpoints = Endpoint.objects.filter(owner_id__in=event_audience(event), is_active=True).order_by("id")
+    game's players, the people it names; a chat line's listeners) that ask for its
+    kind; and, for a public game of a league, the league's endpoints whose owner
+    still administers it. A league's endpoint never hears of its owner's own games,
+    nor of a private game of its league."""
+    endpoints = list(
+        Endpoint.objects.filter(owner_id__in=event_audience(event), is_active=True, league__isnull=True).order_by("id")
+    )
+    endpoints += league_endpoints_for_game(game_id=event.game_id)
     return [endpoint for endpoint in endpoints if endpoint.wants(event.kind)]
+
+
+def league_endpoints_for_game(*, game_id: str) -> list[Endpoint]:
+    """The active endpoints of the game's league, when the game is public."""
+    league_id = league_selectors.league_of_game(game_id=game_id)
+    if league_id is None or not Game.objects.filter(pk=game_id, public=True).exists():
+        return []
+    admins = league_selectors.league_admin_ids(league_id=league_id)
+    return list(Endpoint.objects.filter(league_id=league_id, owner_id__in=admins, is_active=True).order_by("id"))
+
+
+def league_exists(*, league_id: int) -> bool:
+    return league_selectors.league_exists(league_id=league_id)
+
+
+def league_administered_by(*, league_id: int, user: User) -> bool:
+    return user.pk in league_selectors.league_admin_ids(league_id=league_id)
 
 
 def deliveries_due(*, now: datetime, limit: int) -> list[int]:

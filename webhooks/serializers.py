@@ -14,7 +14,15 @@ from webhooks.services import MAX_EVENTS_PER_ENDPOINT
 _URL_HELP = "Where events are POSTed: https:// (or http://) on a host with public addresses only."
 _EVENTS_HELP = (
     "The event names to send (docs/webhooks.md lists them: game_created, move_played, ...); "
-    "empty or left out: all of them."
+    "empty or left out: all of them (for discord and slack: game_started, move_played, game_finished)."
+)
+_FORMAT_HELP = (
+    "standard: the event as JSON signed per Standard Webhooks; discord or slack: one line of text for a "
+    "Discord or Slack incoming webhook (only game_started, move_played and game_finished are posted)."
+)
+_LEAGUE_HELP = (
+    "A league's id: post every public game of the league here (discord or slack only; you must be one of "
+    "the league's admins). Left out or null: the events of your own games. Fixed once registered."
 )
 
 
@@ -28,6 +36,10 @@ class WebhookCreateInputSerializer(StrictInputSerializer):
         default=list,
         help_text=_EVENTS_HELP,
     )
+    format = serializers.ChoiceField(
+        choices=Endpoint.Format.choices, default=Endpoint.Format.STANDARD, help_text=_FORMAT_HELP
+    )
+    league = serializers.IntegerField(required=False, allow_null=True, min_value=1, help_text=_LEAGUE_HELP)
 
 
 class WebhookUpdateInputSerializer(StrictInputSerializer):
@@ -42,6 +54,7 @@ class WebhookUpdateInputSerializer(StrictInputSerializer):
         required=False,
         help_text=_EVENTS_HELP,
     )
+    format = serializers.ChoiceField(choices=Endpoint.Format.choices, required=False, help_text=_FORMAT_HELP)
     is_active = serializers.BooleanField(
         required=False,
         help_text="true re-enables a disabled webhook (its failure count starts again); false pauses it.",
@@ -59,12 +72,18 @@ class WebhookUpdateInputSerializer(StrictInputSerializer):
 
 class WebhookSerializer(serializers.ModelSerializer[Endpoint]):
     events = serializers.ListField(child=serializers.CharField(), help_text="Empty: every event.")
+    format = serializers.ChoiceField(choices=Endpoint.Format.choices, read_only=True, help_text=_FORMAT_HELP)
+    league = serializers.IntegerField(
+        source="league_id", read_only=True, allow_null=True, help_text="The league whose public games are posted here; null: your own games."
+    )
 
     class Meta:
         model = Endpoint
         fields = [
             "id",
             "url",
+            "format",
+            "league",
             "events",
             "is_active",
             "disabled_at",

@@ -43,10 +43,17 @@ from core import metrics
 from core.errors import InvalidInput
 from core.text import listed
 from games.models import GameEvent
-from webhooks import selectors
+from webhooks import chat_platforms, selectors
 from webhooks.deadline import AttemptDeadline
-from webhooks.errors import TooManyWebhooks, UnsafeAddress, UnsafePort
-from webhooks.models import MAX_ERROR_LENGTH, Delivery, DeliveryAttempt, Endpoint, new_endpoint_secret
+from webhooks.errors import NotALeagueAdmin, TooManyWebhooks, UnsafeAddress, UnsafePort
+from webhooks.models import (
+    CHAT_EVENT_KINDS,
+    MAX_ERROR_LENGTH,
+    Delivery,
+    DeliveryAttempt,
+    Endpoint,
+    new_endpoint_secret,
+)
 from webhooks.url_safety import CheckedAdapter, url_check, url_parse, url_port_refusal
 
 if TYPE_CHECKING:
@@ -60,6 +67,8 @@ def _claim_lease() -> timedelta:
     return timedelta(seconds=settings.WEBHOOK_CLAIM_LEASE_SECONDS)
 
 MAX_EVENTS_PER_ENDPOINT = 50
+# The longest Retry-After a chat platform's 429 is waited for; longer is waited this long.
+MAX_RETRY_AFTER_SECONDS = 3600
 DELIVER_TASK = "webhooks.tasks.deliver"
 NOTICE_TASK = "webhooks.tasks.send_disabled_notice"
 
@@ -89,11 +98,65 @@ def _events_check(events: Collection[str]) -> list[str]:
     return sorted(set(events))
 
 
+def _format_check(format: str, events: Collection[str]) -> str:
+    if format not in Endpoint.Format.values:
+        raise InvalidInput(
+            {
+                "format": [
+                    gettext("No such format: %(format)s. The formats are %(known)s.")
+                    % {"format": f"`{format}`", "known": listed([f"`{name}`" for name in Endpoint.Format.values])}
+                ]
+            }
+        )
+    if format != Endpoint.Format.STANDARD:
+        others = sorted(set(events) - set(CHAT_EVENT_KINDS))
+        if others:
+            raise InvalidInput(
+                {
+                    "events": [
+                        gettext("A Discord or Slack webhook is told only of %(kinds)s, not of %(others)s.")
+                        % {
+                            "kinds": listed([f"`{kind}`" for kind in CHAT_EVENT_KINDS]),
+                            "others": listed([f"`{kind}`" for kind in others]),
+                        }
+                    ]
+                }
+            )
+    return format
+
+
+def _league_check(*, owner: User, league_id: int, format: str) -> int:
+    """A league's endpoint posts to a channel, and only its admins may set one."""
+    if format == Endpoint.Format.STANDARD:
+        raise InvalidInput(
+            {"league": [gettext("A league's webhook posts to Discord or Slack: set `format` to discord or slack.")]}
+        )
+    if not selectors.league_exists(league_id=league_id):
+        raise InvalidInput({"league": [gettext("There is no league with id %(id)s.") % {"id": league_id}]})
+    if not selectors.league_administered_by(league_id=league_id, user=owner):
+        raise NotALeagueAdmin(
+            gettext("Only the admins of a league may set a webhook for it, and you are not one of league %(id)s's.")
+            % {"id": league_id}
+        )
+    return league_id
+
+
 @transaction.atomic
-def endpoint_create(*, owner: User, url: str, events: Collection[str] = ()) -> Endpoint:
-    """Register a webhook for ``owner``'s games. Its secret is on the returned row:
-    show it to the owner now, it is not shown again."""
+def endpoint_create(
+    *,
+    owner: User,
+    url: str,
+    events: Collection[str] = (),
+    format: str = Endpoint.Format.STANDARD,
+    league_id: int | None = None,
+) -> Endpoint:
+    """Register a webhook for ``owner``'s games, or (``league_id``, one of whose
+    admins ``owner`` is) for the public games of a league. Its secret is on the
+    returned row: show it to the owner now, it is not shown again."""
     chosen = _events_check(events)
+    format = _format_check(format, chosen)
+    if league_id is not None:
+        _league_check(owner=owner, league_id=league_id, format=format)
     # Locks the owner's row, so two requests at once cannot both take the last place.
     type(owner).objects.select_for_update().filter(pk=owner.pk).first()
     limit: int = settings.WEBHOOKS_MAX_PER_USER
@@ -104,7 +167,7 @@ def endpoint_create(*, owner: User, url: str, events: Collection[str] = ()) -> E
             max_webhooks=limit,
         )
     url_check(url)
-    return Endpoint.objects.create(owner=owner, url=url, events=chosen)
+    return Endpoint.objects.create(owner=owner, url=url, events=chosen, format=format, league_id=league_id)
 
 
 @transaction.atomic
@@ -114,14 +177,23 @@ def endpoint_update(
     url: str | None = None,
     events: Collection[str] | None = None,
     is_active: bool | None = None,
+    format: str | None = None,
 ) -> Endpoint:
-    """Change the URL or the events; ``is_active=True`` re-enables a disabled
-    endpoint (its failure count starts again), ``False`` pauses it."""
+    """Change the URL, the events or the format; ``is_active=True`` re-enables a
+    disabled endpoint (its failure count starts again), ``False`` pauses it. A
+    league's endpoint stays the league's, and in a chat format."""
     endpoint = Endpoint.objects.select_for_update().get(pk=endpoint.pk)
     fields: list[str] = []
     if events is not None:
         endpoint.events = _events_check(events)
         fields.append("events")
+    if format is not None or events is not None:
+        endpoint.format = _format_check(format if format is not None else endpoint.format, endpoint.events)
+        if endpoint.league_id is not None and not endpoint.is_chat:
+            raise InvalidInput(
+                {"format": [gettext("A league's webhook posts to Discord or Slack: its format is discord or slack.")]}
+            )
+        fields.append("format")
     if url is not None and url != endpoint.url:
         endpoint.url = url_check(url)
         fields.append("url")
@@ -211,6 +283,8 @@ class Outcome:
     # No later attempt can succeed (the URL's port is not allowed): the endpoint
     # is disabled at once rather than after its retries.
     refused_for_good: bool = False
+    # A 429's Retry-After, in seconds, when it gave one.
+    retry_after: float | None = None
 
     @property
     def succeeded(self) -> bool:
@@ -228,8 +302,10 @@ def http_post(*, url: str, body: bytes, headers: dict[str, str]) -> Outcome:
     limit: float = settings.WEBHOOKS_ATTEMPT_SECONDS
     started = time.monotonic()
 
+    retry_after: float | None = None
+
     def outcome(status_code: int | None, error: str = "", *, for_good: bool = False) -> Outcome:
-        return Outcome(status_code, _short(error), int((time.monotonic() - started) * 1000), for_good)
+        return Outcome(status_code, _short(error), int((time.monotonic() - started) * 1000), for_good, retry_after)
 
     session = requests.Session()
     session.trust_env = False  # no proxy from the environment: it would connect where we did not check
@@ -246,6 +322,8 @@ def http_post(*, url: str, body: bytes, headers: dict[str, str]) -> Outcome:
             ) as response:
                 response.raw.read(settings.WEBHOOKS_MAX_RESPONSE_BYTES, decode_content=False)
                 status_code = response.status_code
+                if status_code == 429:
+                    retry_after = retry_after_seconds(response.headers.get("Retry-After"))
             if deadline.expired:  # the body was cut short: the answer did not complete
                 return outcome(None, f"No complete answer within {limit:g} seconds.")
     except UnsafePort as exc:
@@ -273,6 +351,18 @@ def http_post(*, url: str, body: bytes, headers: dict[str, str]) -> Outcome:
     if 300 <= status_code < 400:
         return outcome(status_code, f"HTTP {status_code}: redirects are not followed; register the final URL.")
     return outcome(status_code, f"HTTP {status_code}")
+
+
+def retry_after_seconds(value: str | None) -> float | None:
+    """A Retry-After of seconds (Discord and Slack send seconds, Discord with a
+    fraction), at most MAX_RETRY_AFTER_SECONDS; None when absent or unreadable."""
+    try:
+        seconds = float((value or "").strip())
+    except ValueError:
+        return None
+    if seconds != seconds or seconds < 0:  # NaN or negative
+        return None
+    return min(seconds, float(MAX_RETRY_AFTER_SECONDS))
 
 
 def _claim(*, delivery_id: int, now: datetime) -> bool:
@@ -316,25 +406,38 @@ def delivery_attempt(*, delivery_id: int) -> bool:
         )
         _endpoint_release(endpoint.pk)
         return False
-    body = selectors.delivery_body(event=delivery.event)
-    signature = Webhook(endpoint.secret).sign(delivery.message_id, now, body)
-    headers = {
-        "webhook-id": delivery.message_id,
-        "webhook-timestamp": str(int(now.timestamp())),
-        "webhook-signature": signature,
-        "Content-Type": "application/json",
-        "User-Agent": "splendor-by-post-webhooks/1",
-    }
+    if endpoint.is_chat:
+        # Discord and Slack verify no signature: the body is the channel's line.
+        body = chat_platforms.chat_body(endpoint=endpoint, event=delivery.event)
+        headers = {"Content-Type": "application/json", "User-Agent": "splendor-by-post-webhooks/1"}
+    else:
+        body = selectors.delivery_body(event=delivery.event)
+        signature = Webhook(endpoint.secret).sign(delivery.message_id, now, body)
+        headers = {
+            "webhook-id": delivery.message_id,
+            "webhook-timestamp": str(int(now.timestamp())),
+            "webhook-signature": signature,
+            "Content-Type": "application/json",
+            "User-Agent": "splendor-by-post-webhooks/1",
+        }
     result = http_post(url=endpoint.url, body=body.encode("utf-8"), headers=headers)
-    outcome = _attempt_record(delivery_id=delivery_id, attempted_at=now, result=result)
+    outcome = _attempt_record(
+        delivery_id=delivery_id, attempted_at=now, result=result, honour_retry_after=endpoint.is_chat
+    )
     metrics.WEBHOOK_DELIVERIES.labels(outcome).inc()
     metrics.WEBHOOK_DURATION.labels(outcome).observe(result.duration_ms / 1000)
+    if endpoint.is_chat:
+        metrics.CHAT_PLATFORM_POSTS.labels(endpoint.format, outcome).inc()
     return True
 
 
 @transaction.atomic
-def _attempt_record(*, delivery_id: int, attempted_at: datetime, result: Outcome) -> str:
-    """Record one attempt; returns delivered, retry or failed (given up)."""
+def _attempt_record(
+    *, delivery_id: int, attempted_at: datetime, result: Outcome, honour_retry_after: bool = False
+) -> str:
+    """Record one attempt; returns delivered, retry or failed (given up). With
+    ``honour_retry_after`` (Discord, Slack), a 429 is retried after its Retry-After
+    rather than after the next of WEBHOOKS_RETRY_DELAYS_SECONDS."""
     delivery = Delivery.objects.select_for_update().get(pk=delivery_id)
     endpoint = Endpoint.objects.select_for_update().get(pk=delivery.endpoint_id)
     now = timezone.now()
@@ -364,6 +467,8 @@ def _attempt_record(*, delivery_id: int, attempted_at: datetime, result: Outcome
     if exhausted:
         delivery.status = Delivery.Status.FAILED
         delivery.next_attempt_at = None
+    elif honour_retry_after and result.status_code == 429 and result.retry_after is not None:
+        delivery.next_attempt_at = now + timedelta(seconds=result.retry_after)
     else:
         delivery.next_attempt_at = now + timedelta(seconds=delays[delivery.attempts - 1])
     delivery.save()

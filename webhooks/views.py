@@ -23,7 +23,7 @@ from api.pagination import LimitOffsetPagination
 from api.openapi import location_header, problem_responses
 from core.errors import DomainError
 from webhooks import selectors, services
-from webhooks.errors import TooManyWebhooks, WebhookNotFound, WebhookUrlRefused
+from webhooks.errors import NotALeagueAdmin, TooManyWebhooks, WebhookNotFound, WebhookUrlRefused
 from webhooks.models import Delivery
 from webhooks.schema import WebhookProblemSerializer
 from webhooks.serializers import (
@@ -47,7 +47,7 @@ def _problems(*problems: type[DomainError], extra: dict[int, str] | None = None)
     return problem_responses(problems, serializer=WebhookProblemSerializer, notes=_AUTH_PROBLEMS, extra=extra)
 
 _WEBHOOK_ID = OpenApiParameter("webhook_id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The webhook's id.")
-_VALIDATION = {400: "validation_error (unknown event names among them)"}
+_VALIDATION = {400: "validation_error (unknown event names, a format and events or a league that do not go together)"}
 
 
 class WebhookListCreateView(APIView):
@@ -67,19 +67,25 @@ class WebhookListCreateView(APIView):
         operation_id="webhooks_create",
         summary="Register a webhook",
         description="Events of the games you play are POSTed to the URL, signed per Standard Webhooks "
-        "(docs/webhooks.md). The answer carries the signing secret: it is shown this once.",
+        "(docs/webhooks.md). The answer carries the signing secret: it is shown this once. With `format` "
+        "discord or slack, a line of text is posted to a Discord or Slack incoming webhook instead; with "
+        "`league`, a league's admin has every public game of the league posted there.",
         parameters=[location_header("The new webhook")],
         request=WebhookCreateInputSerializer,
         responses={
             201: WebhookWithSecretSerializer,
-            **_problems(WebhookUrlRefused, TooManyWebhooks, extra=_VALIDATION),
+            **_problems(WebhookUrlRefused, TooManyWebhooks, NotALeagueAdmin, extra=_VALIDATION),
         },
     )
     def post(self, request: Request) -> Response:
         data = WebhookCreateInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         endpoint = services.endpoint_create(
-            owner=request_user(request), url=data.validated_data["url"], events=data.validated_data["events"]
+            owner=request_user(request),
+            url=data.validated_data["url"],
+            events=data.validated_data["events"],
+            format=data.validated_data["format"],
+            league_id=data.validated_data.get("league"),
         )
         response = Response(WebhookWithSecretSerializer(endpoint).data, status=status.HTTP_201_CREATED)
         response["Location"] = reverse("webhooks:webhook-detail", kwargs={"webhook_id": endpoint.pk})
@@ -102,7 +108,7 @@ class WebhookDetailView(APIView):
     @extend_schema(
         operation_id="webhooks_update",
         summary="Change a webhook, or turn it back on",
-        description='Change `url` or `events`; `{"is_active": true}` re-enables a webhook that was disabled '
+        description='Change `url`, `events` or `format`; `{"is_active": true}` re-enables a webhook that was disabled '
         "after failing deliveries.",
         parameters=[_WEBHOOK_ID],
         request=WebhookUpdateInputSerializer,
@@ -117,6 +123,7 @@ class WebhookDetailView(APIView):
             url=data.validated_data.get("url"),
             events=data.validated_data.get("events"),
             is_active=data.validated_data.get("is_active"),
+            format=data.validated_data.get("format"),
         )
         return Response(WebhookSerializer(endpoint).data)
 
