@@ -31,6 +31,7 @@ from urllib.parse import urlsplit
 import requests
 import urllib3.exceptions
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -92,7 +93,7 @@ def push_subscription_save(*, user: User, endpoint: str, p256dh: str, auth: str)
     _endpoint_check(endpoint)
     with transaction.atomic():
         # Locks the owner's row, so two requests at once cannot both take the last place.
-        type(user).objects.select_for_update().filter(pk=user.pk).first()
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
         found = PushSubscription.objects.select_for_update().filter(endpoint=endpoint).first()
         if found is not None:
             if found.user_id != user.pk:
