@@ -51,10 +51,11 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 BACKEND = "accounts.backends.LockoutModelBackend"
-# No script at all; the one inline stylesheet of the base template; forms post here only.
+# No script at all; the one inline stylesheet of the base template; forms post here only;
+# the web app manifest (front.pwa) the base template links.
 CONTENT_SECURITY_POLICY = (
     "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; "
-    "frame-ancestors 'none'; base-uri 'none'"
+    "frame-ancestors 'none'; base-uri 'none'; manifest-src 'self'"
 )
 # The sign-up page runs one script of this site's own (the browser's time zone into
 # the form), never an inline one.
@@ -220,7 +221,16 @@ class LoginPage(auth_views.LoginView):
 
 @method_decorator(private_page, name="dispatch")
 class LogoutPage(auth_views.LogoutView):
+    """Logging out also empties this browser's storage for the site (Clear-Site-Data):
+    the service worker and the boards it kept for reading offline (front.pwa), so
+    the next person at this browser sees none of them."""
+
     template_name = "accounts/pages/logged_out.html"
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = super().post(request, *args, **kwargs)
+        response["Clear-Site-Data"] = '"storage"'
+        return response
 
 
 # --- passwords -------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from accounts.forms import LanguageForm, TimeZoneForm, errors_to_form
 from accounts.pages import private_page
 from core.errors import DomainError, InvalidInput
 from front.my_games import VacationForm, player_zone, vacation_context
+from front.push_device import SETTINGS_CONTENT_SECURITY_POLICY, push_device_words
 from notifications.models import Preferences
 from notifications.preferences.selectors import preferences_for
 from notifications.preferences.services import MAX_REMINDERS, PUSH_PREFERENCES, preferences_update
@@ -170,5 +171,8 @@ def account_settings(request: HttpRequest) -> HttpResponse:
         **_calendar_context(user),
         "vacation_form": VacationForm(),
         **vacation_context(user=user, zone=player_zone(player.time_zone), now=timezone.now()),
+        "push_device_words": push_device_words(),
     }
-    return render(request, "notifications/account/settings.html", context)
+    response = render(request, "notifications/account/settings.html", context)
+    response["Content-Security-Policy"] = SETTINGS_CONTENT_SECURITY_POLICY
+    return response

@@ -4,11 +4,14 @@ splendor_site.urls; every path and name is the one the site has always used."""
 
 from django.urls import path
 
-from front import account_settings, home, my_games, new_game
+from front import account_settings, home, my_games, new_game, pwa
 from games.practice import pages as practice_pages
 
 urlpatterns = [
     path("", home.home, name="home"),
+    # At the root: a service worker's scope is at most the folder it is served from (front.pwa).
+    path("sw.js", pwa.service_worker, name="service-worker"),
+    path("manifest.webmanifest", pwa.web_manifest, name="web-manifest"),
     path("accounts/games/", my_games.my_games, name="accounts-games"),
     path("accounts/games/new/", new_game.new_game, name="accounts-new-game"),
     path("accounts/games/practice/", practice_pages.practice, name="accounts-practice"),

@@ -48,6 +48,7 @@ from games.errors import GameNotFound
 from games.models import Game, Move, Seat
 from games.page_panels import game_page_panels
 from games.pages.session import LoginNeeded, Viewer, page_viewer, seat_forget, seat_remember
+from games.pages.offline import board_keepable, drawn_at_words
 from games.pages.table import move_kinds
 from games.plans.pages import plan_panel, plan_text_store
 from games.presentation import board_context, bot_the, bot_title, bot_title_plural, seat_words
@@ -274,8 +275,10 @@ def _draw(
         # What apps above games show beside the board (table talk): their extensions' page_panel.
         "panels": game_page_panels(request, viewer),
         "plan_panel": plan_panel(viewer, typed=plan_typed),
+        # The hidden "offline" banner's moment (games.pages.offline).
+        "drawn_at": drawn_at_words(viewer),
     }
-    return with_forms(render(request, "games/game_page.html", context, status=status))
+    return board_keepable(with_forms(render(request, "games/game_page.html", context, status=status)), viewer)
 
 
 def _typing_examples(variant: str, moves: list[str]) -> dict[str, str]:
