@@ -82,9 +82,9 @@ RESERVED_USERNAMES = frozenset(
         "leagues", "leave", "next-game", "ratings", "seasons", "standings", "settings",
         "accounts", "problems", "new", "open", "accept", "sandbox", "practice", "emails", "primary", "i18n", "setlang",
         "addresses", "remove", "stream", "calendar", "chat", "plan", "preferences", "report",
-        # The service worker and the web app manifest are served at the root (front.pwa).
-        "sw.js", "manifest.webmanifest",
         "push", "key", "push-subscriptions", "sw.js",
+        # The service worker and the web app manifest are served at the root (front.pwa).
+        "manifest.webmanifest",
     }
 )
 
