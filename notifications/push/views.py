@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -79,7 +80,7 @@ class PushKeyView(APIView):
     def get(self, request: Request) -> Response:
         if not push_enabled():
             raise PushNotConfigured(
-                "This server sends no push notifications: it has no VAPID keys (VAPID_PRIVATE_KEY, VAPID_PUBLIC_KEY)."
+                gettext("This server sends no push notifications: it has no VAPID keys. Email still reaches you.")
             )
         return Response(PushKeySerializer({"public_key": settings.VAPID_PUBLIC_KEY}).data)
 

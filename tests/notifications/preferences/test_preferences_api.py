@@ -30,6 +30,12 @@ def test_a_player_who_never_chose_has_the_defaults(alice: Any) -> None:
         "reminder_hours": [24, 2],
         "muted_games": [],
         "next_digest_at": None,
+        # Push to subscribed browsers (notifications.push): every kind on until turned off.
+        "push_your_turn": True,
+        "push_reminder": True,
+        "push_invitation": True,
+        "push_chat_line": True,
+        "push_game_over": True,
     }
     assert not Preferences.objects.filter(user=alice).exists()
 
