@@ -124,8 +124,8 @@ def test_the_pages_forbid_inline_script_framing_and_outside_sources() -> None:
         assert response["Referrer-Policy"] in ("no-referrer", "same-origin")
     html = page(client, game).content.decode()
     scripts = re.findall(r"<script[^>]*>(.*?)</script>", html, flags=re.S)
-    assert scripts == [""]  # one script, from a file, nothing inline
-    assert 'src="/static/games/game_page.js"' in html
+    assert scripts == ["", ""]  # the page's and the service worker's registration (front.pwa), from files, nothing inline
+    assert 'src="/static/games/game_page.js"' in html and 'src="/static/games/site_worker.js"' in html
     assert " on" + "click=" not in html and "javascript:" not in html
 
 
