@@ -1,6 +1,6 @@
 """What a Discord or Slack channel is told of a game: one line of text in the
 endpoint owner's language, and the JSON body each platform's incoming webhook
-takes (docs/webhooks.md, "Formats").
+takes (docs/webhooks.md, "Discord and Slack").
 
 A channel is shared, so the line is always written as a spectator reads the game:
 the move as the event's public payload has it (a blind reservation is "reserve
