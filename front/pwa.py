@@ -1,6 +1,6 @@
 """The site as an installable app: the web app manifest (``/manifest.webmanifest``)
 and the service worker (``/sw.js``), both at the root so the worker's scope is
-the whole site (docs/notifications.md, "On your phone or desktop").
+the whole site (docs/notifications.md, "On your phone or desktop: install and push").
 
 The worker (``front/static/front/sw.js``) shows Web Push notifications and keeps
 the last board of each game the player opened, per account, for reading
