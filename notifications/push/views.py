@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.urls import reverse
 from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -18,11 +19,12 @@ from rest_framework.views import APIView
 
 from accounts.authentication import BearerTokenAuthentication
 from accounts.permissions import request_user
-from api.openapi import problem_responses
+from api.openapi import location_header, problem_responses
 from core.errors import DomainError
 from games.schema import GameProblemSerializer
 from notifications.models import PushSubscription
 from notifications.push.errors import PushNotConfigured, PushSubscriptionNotFound, TooManyPushSubscriptions
+from notifications.push import schema  # noqa: F401  (the session's scheme in the OpenAPI schema)
 from notifications.push.keys import push_enabled
 from notifications.push.permissions import CsrfSessionAuthentication, SessionOrCanReadOrPlay
 from notifications.push.selectors import endpoint_host, push_subscriptions_of
@@ -74,7 +76,11 @@ class PushKeyView(APIView):
         "authentication. 404 `push_not_configured` when the server has no VAPID keys: push is off.",
         responses={
             200: PushKeySerializer,
-            **problem_responses((PushNotConfigured,), serializer=GameProblemSerializer, notes={}),
+            **problem_responses(
+                (PushNotConfigured,),
+                serializer=GameProblemSerializer,
+                notes={429: "throttled: too many requests; see Retry-After."},
+            ),
         },
     )
     def get(self, request: Request) -> Response:
@@ -106,6 +112,7 @@ class PushSubscriptionListView(APIView):
         "https URL on a public address; the keys must be a P-256 point and a 16-byte auth secret. Posting an "
         "endpoint again updates it (200) rather than adding another (201). At most "
         "PUSH_SUBSCRIPTIONS_PER_ACCOUNT (10) per account.",
+        parameters=[location_header("The new subscription (DELETE it to unsubscribe)")],
         request=PushSubscriptionInputSerializer,
         responses={
             201: PushSubscriptionSerializer,
@@ -123,7 +130,10 @@ class PushSubscriptionListView(APIView):
             p256dh=data["keys"]["p256dh"],
             auth=data["keys"]["auth"],
         )
-        return Response(_shown(subscription), status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+        if not created:
+            return Response(_shown(subscription))
+        location = reverse("me-push-subscription", kwargs={"subscription_id": subscription.pk})
+        return Response(_shown(subscription), status=status.HTTP_201_CREATED, headers={"Location": location})
 
 
 class PushSubscriptionDetailView(APIView):
