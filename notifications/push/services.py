@@ -210,7 +210,7 @@ class _NoRedirects(requests.Session):
         self.mount("http://", adapter)
         self.mount("https://", adapter)
 
-    def post(self, url: Any, data: Any = None, json: Any = None, **kwargs: Any) -> requests.Response:  # type: ignore[override]
+    def post(self, url: Any, data: Any = None, json: Any = None, **kwargs: Any) -> requests.Response:
         kwargs["allow_redirects"] = False
         return super().post(url, data=data, json=json, **kwargs)
 
