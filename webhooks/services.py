@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import http.client
 import logging
+import math
 import time
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -360,7 +361,7 @@ def retry_after_seconds(value: str | None) -> float | None:
         seconds = float((value or "").strip())
     except ValueError:
         return None
-    if seconds != seconds or seconds < 0:  # NaN or negative
+    if not math.isfinite(seconds) or seconds < 0:
         return None
     return min(seconds, float(MAX_RETRY_AFTER_SECONDS))
 

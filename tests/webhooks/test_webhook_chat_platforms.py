@@ -393,3 +393,12 @@ def test_a_league_endpoint_cannot_be_changed_to_the_standard_format(
     )
     changed = client_for(dave).patch(f"/api/v1/webhooks/{made.json()['id']}/", {"format": "standard"}, format="json")
     assert changed.status_code == 400 and "format" in changed.json()["errors"]
+
+
+@pytest.mark.parametrize(
+    "header, seconds",
+    [("7", 7.0), (" 1.5 ", 1.5), ("0", 0.0), ("86400", 3600.0), (None, None), ("", None), ("soon", None),
+     ("-3", None), ("nan", None), ("inf", None), ("Wed, 21 Oct 2026 07:28:00 GMT", None)],
+)
+def test_a_retry_after_is_read_as_seconds_and_capped_at_an_hour(header: str | None, seconds: float | None) -> None:
+    assert services.retry_after_seconds(header) == seconds
