@@ -173,6 +173,6 @@ def account_settings(request: HttpRequest) -> HttpResponse:
         **vacation_context(user=user, zone=player_zone(player.time_zone), now=timezone.now()),
         "push_device_words": push_device_words(),
     }
-    response = render(request, "notifications/account/settings.html", context)
-    response["Content-Security-Policy"] = SETTINGS_CONTENT_SECURITY_POLICY
-    return response
+    page = render(request, "notifications/account/settings.html", context)
+    page["Content-Security-Policy"] = SETTINGS_CONTENT_SECURITY_POLICY
+    return page

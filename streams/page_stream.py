@@ -29,7 +29,7 @@ from django.conf import settings
 from django.contrib.auth.middleware import AuthenticationMiddleware
 from django.contrib.sessions.middleware import SessionMiddleware
 from django.db import close_old_connections
-from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse, StreamingHttpResponse
 from django.utils import translation
 
 from games.models import Game
@@ -39,7 +39,7 @@ from streams import bus
 PATH = re.compile(r"/games/(?P<game_id>[A-Za-z0-9]{1,32})/events/")
 
 
-def _checked(request: HttpRequest, game_id: str) -> HttpResponse:
+def _checked(request: HttpRequest, game_id: str) -> HttpResponseBase:
     """``/games/<id>/version``'s answer for this request, through the session's
     middleware: 200 with the version for a viewer, its refusal otherwise."""
 
@@ -47,7 +47,9 @@ def _checked(request: HttpRequest, game_id: str) -> HttpResponse:
         return game_version(request, game_id)
 
     with translation.override(translation.get_language_from_request(request)):
-        return SessionMiddleware(AuthenticationMiddleware(view))(request)
+        answer = SessionMiddleware(AuthenticationMiddleware(view))(request)
+    assert isinstance(answer, HttpResponseBase)  # synchronous middleware around a synchronous view
+    return answer
 
 
 def _version_of(game_id: str) -> tuple[int, str] | None:
@@ -91,7 +93,7 @@ async def _frames(game_id: str, user_id: int | None, version: int, status: str) 
             hub.unsubscribe(user_id, woken)
 
 
-def page_stream_response(request: HttpRequest, game_id: str) -> HttpResponse:
+def page_stream_response(request: HttpRequest, game_id: str) -> HttpResponseBase:
     """Run in the shared thread pool: the refusal, or the stream to send."""
     try:
         checked = _checked(request, game_id)

@@ -6,6 +6,8 @@ from typing import Any
 
 from rest_framework import serializers
 
+from api.serializers import StrictInputSerializer
+
 
 class PushKeySerializer(serializers.Serializer[dict[str, Any]]):
     public_key = serializers.CharField(
@@ -14,16 +16,22 @@ class PushKeySerializer(serializers.Serializer[dict[str, Any]]):
     )
 
 
-class SubscriptionKeysSerializer(serializers.Serializer[dict[str, Any]]):
+class SubscriptionKeysSerializer(StrictInputSerializer):
+    """The subscription's keys, as the browser gives them."""
+
     p256dh = serializers.CharField(max_length=100, help_text="The browser's P-256 public key, urlsafe base64.")
     auth = serializers.CharField(max_length=40, help_text="The browser's 16-byte auth secret, urlsafe base64.")
 
 
-class PushSubscriptionInputSerializer(serializers.Serializer[dict[str, Any]]):
-    """A browser's PushSubscription as its `toJSON()` gives it; `expirationTime` and
-    other members a browser adds are accepted and ignored."""
+class PushSubscriptionInputSerializer(StrictInputSerializer):
+    """A browser's PushSubscription as its `toJSON()` gives it (`endpoint`,
+    `expirationTime`, `keys`); `expirationTime` is accepted and ignored, any
+    other field is refused."""
 
     endpoint = serializers.CharField(max_length=2000, help_text="The push service's URL for this browser.")
+    expirationTime = serializers.IntegerField(  # noqa: N815 (the browser's own name)
+        required=False, allow_null=True, help_text="Ignored: the push service says when a subscription is gone."
+    )
     keys = SubscriptionKeysSerializer()
 
 

@@ -167,13 +167,17 @@ def test_the_guides_nginx_passes_the_host_with_its_port_and_answers_metrics_itse
     site = nginx_site()
     assert re.search(r"\bserver \{", site) and site.count("{") == site.count("}")
     proxied = re.findall(r"location ([^{]+)\{([^}]*)\}", site)
-    assert {where.strip() for where, body in proxied if "proxy_pass" in body} == {"= /api/v1/stream/", "/"}
+    assert {where.strip() for where, body in proxied if "proxy_pass" in body} == {
+        "= /api/v1/stream/", "~ ^/games/[A-Za-z0-9]+/events/$", "/"
+    }
     for where, body in proxied:
         if "proxy_pass" in body:
             assert "proxy_set_header Host $http_host;" in body, where
             assert "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;" in body, where
     stream = dict((where.strip(), body) for where, body in proxied)["= /api/v1/stream/"]
     assert "proxy_buffering off;" in stream and "proxy_pass http://splendor_stream;" in stream
+    page_stream = dict((where.strip(), body) for where, body in proxied)["~ ^/games/[A-Za-z0-9]+/events/$"]
+    assert "proxy_buffering off;" in page_stream and "proxy_pass http://splendor_stream;" in page_stream
     metrics = re.search(r"location = /metrics \{\s*return 404;\s*\}", site)
     assert metrics, "nginx does not answer /metrics itself"
     assert "$host;" not in site  # $host drops a port other than 80 or 443

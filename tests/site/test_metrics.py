@@ -324,4 +324,4 @@ def test_no_label_names_a_player_an_address_or_a_game(
         assert secret not in text
     labels = {pair for (_, pairs) in samples(text) for pair in pairs}
     assert labels and all(name in {"route", "method", "status", "outcome", "code", "reason", "variant", "action", "kind",
-                        "source", "consumer", "beat_job", "task", "le"} for name, _ in labels)
+                        "source", "consumer", "beat_job", "task", "format", "le"} for name, _ in labels)

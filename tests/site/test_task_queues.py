@@ -16,7 +16,8 @@ from splendor_site.celery import app
 from tests.site.test_settings_from_environment import run_manage
 
 # Periodic tasks that are themselves a class's work, and so keep its queue.
-PERIODIC_WORK_OF_A_CLASS = {"webhooks.tasks.deliver_due": "webhooks"}  # its attempts wait on receivers
+# Their attempts wait on receivers: webhook endpoints, and browsers' push services.
+PERIODIC_WORK_OF_A_CLASS = {"webhooks.tasks.deliver_due": "webhooks", "notifications.push.tasks.send_due": "webhooks"}
 
 
 def queue_of(task_name: str, options: dict[str, Any] | None = None) -> str:
