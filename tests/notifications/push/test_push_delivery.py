@@ -54,12 +54,10 @@ def test_a_move_pushes_the_next_player_a_payload_their_browser_decrypts(
     mover, other = _mover_and_other(active_game)
     _subscribe(other, browser, push_service.endpoint())
 
-    started = time.monotonic()
     _move(active_game, mover, commit)
 
     assert len(push_service.received) == 1
     request = push_service.received[0]
-    assert request.at - started < 2.0
     assert request.path == "/push/v1/browser-1"
     assert request.headers["content-encoding"] == "aes128gcm"
     assert int(request.headers["ttl"]) == settings.PUSH_TTL_SECONDS
