@@ -54,7 +54,6 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 
 
 
-
 # --- core -------------------------------------------------------------------
 
 DEBUG = env_bool("DEBUG", True)
@@ -123,8 +122,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    # A signed-in player's pages are in the account's language (accounts.language).
+    # Signed-in pages: the account's language (accounts.language), its offline boards (games.pages.offline).
     "accounts.language.AccountLanguageMiddleware",
+    "games.pages.offline.BoardCacheAccountMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "api.middleware.RateLimitHeadersMiddleware",

@@ -10,9 +10,10 @@ API shows nobody) and never a token: it opens nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
@@ -20,6 +21,8 @@ from core.text import short_moment_words
 from games.pages.session import Viewer
 
 HEADER = "Board-Cache-Key"
+# On every page of a signed-in account: whose boards the worker may show offline now.
+ACCOUNT_HEADER = "Board-Cache-Account"
 
 
 def board_cache_key(*, user_id: int) -> str:
@@ -38,6 +41,29 @@ def drawn_at_words(viewer: Viewer) -> str:
         zone = ZoneInfo("UTC")
     local = timezone.now().astimezone(zone)
     return f"{short_moment_words(local)} {local.tzname() or 'UTC'}"
+
+
+class BoardCacheAccountMiddleware:
+    """Every HTML page of a signed-in account names the account's cache
+    (``Board-Cache-Account``): the worker then shows offline only that account's
+    boards, so a browser where a game link was opened and someone else then signs
+    in shows the newcomer none of the first person's boards. Pages of nobody
+    signed in name none and change nothing (a game link's page names its seat's
+    account with ``Board-Cache-Key``)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        user = getattr(request, "user", None)
+        if (
+            user is not None
+            and user.is_authenticated
+            and str(response.get("Content-Type", "")).startswith("text/html")
+        ):
+            response[ACCOUNT_HEADER] = board_cache_key(user_id=user.pk)
+        return response
 
 
 def board_keepable(response: HttpResponse, viewer: Viewer) -> HttpResponse:

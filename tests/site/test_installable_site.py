@@ -11,7 +11,7 @@ from typing import Any
 
 from django.test import Client
 
-from games.pages.offline import HEADER, board_cache_key
+from games.pages.offline import ACCOUNT_HEADER, HEADER, board_cache_key
 from tests.games.game_helpers import make_player, start_two_player_game
 
 
@@ -79,3 +79,17 @@ def test_the_settings_page_may_run_its_own_push_script_and_nothing_inline(db: No
         page.split('data-words="', 1)[1].split('"', 1)[0].replace("&quot;", '"').replace("&#x27;", "'")
     )
     assert words["on"] == "Push is on for this device."
+
+
+def test_every_page_of_a_signed_in_account_names_whose_boards_may_be_shown_offline(db: None) -> None:
+    """So that, where a game link was opened and someone else then signs in, the
+    worker shows the newcomer none of the first person's kept boards."""
+    alice, bob = make_player("alice"), make_player("bob")
+    client = Client()
+    assert ACCOUNT_HEADER not in client.get("/")  # nobody signed in: no account named
+    client.force_login(bob)
+    for path in ("/", "/accounts/games/", "/accounts/settings/"):
+        answer = client.get(path)
+        assert answer.status_code == 200, path
+        assert answer[ACCOUNT_HEADER] == board_cache_key(user_id=bob.pk) != board_cache_key(user_id=alice.pk)
+    assert ACCOUNT_HEADER not in client.get("/api/v1/me/")  # not a page: the worker keeps no API answer

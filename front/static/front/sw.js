@@ -139,6 +139,18 @@ function keptBoard(address) {
   });
 }
 
+// A page of a signed-in account names it: from then on only its boards are shown
+// offline (a game link's page names its seat's account with Board-Cache-Key).
+function noteAccount(response) {
+  var key = response.headers.get("Board-Cache-Account") || "";
+  if (!KEY.test(key)) {
+    return Promise.resolve();
+  }
+  return caches.open(ACCOUNT).then(function (cache) {
+    return cache.put(ACCOUNT_ENTRY, new Response(key));
+  });
+}
+
 function page(event) {
   var request = event.request;
   return fetch(request).then(function (response) {
@@ -148,7 +160,10 @@ function page(event) {
         return kept || response;
       });
     }
-    event.waitUntil(keepBoard(request.url, response.clone()));
+    var copy = response.clone();
+    event.waitUntil(noteAccount(response).then(function () {
+      return keepBoard(request.url, copy);
+    }));
     return response;
   }, function () {
     return keptBoard(request.url).then(function (kept) {
