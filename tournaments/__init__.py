@@ -1,0 +1,1 @@
+"""Correspondence tournaments; pairing.py is the pure pairing core, the Django app comes later."""
