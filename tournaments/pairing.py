@@ -185,7 +185,6 @@ class _Search:
 
     points: list[float]
     met: list[list[bool]]
-    sizes: list[int]
     budget: int
     nodes: int = 0
     best: list[tuple[int, ...]] | None = None
@@ -201,7 +200,9 @@ class _Search:
             spread += abs(j - i)
         return (repeats, unequal, spread)
 
-    def run(self, remaining: list[int], depth: int, cost: Cost) -> None:
+    def run(self, remaining: list[int], sizes: tuple[int, ...], cost: Cost) -> None:
+        """Extend the partition from the top remaining player; ``sizes`` are the table
+        sizes still to fill, and the top player's table may take any of them."""
         if not remaining:
             if self.best_cost is None or cost < self.best_cost:
                 self.best, self.best_cost = list(self.chosen), cost
@@ -210,16 +211,21 @@ class _Search:
             return
         self.nodes += 1
         head, rest = remaining[0], remaining[1:]
-        size = self.sizes[depth]
-        options = self.options(head, rest, size - 1)
-        for table_cost, companions in options:
+        options = sorted(
+            (table_cost, -size, companions)
+            for size in set(sizes)
+            for table_cost, companions in self.options(head, rest, size - 1)
+        )
+        for table_cost, negative_size, companions in options:
             total = _plus(cost, table_cost)
             # Costs only grow and the options are sorted: nothing later can beat the best.
             if self.best_cost is not None and total >= self.best_cost:
                 break
+            left = list(sizes)
+            left.remove(-negative_size)
             self.chosen.append((head, *companions))
             taken = set(companions)
-            self.run([index for index in rest if index not in taken], depth + 1, total)
+            self.run([index for index in rest if index not in taken], tuple(left), total)
             self.chosen.pop()
             if self.nodes >= self.budget and self.best is not None:
                 return
@@ -267,9 +273,8 @@ def _group_tables(
     found cut, at most SEARCH_NODE_BUDGET nodes; then swaps between tables."""
     count = len(order)
     met_matrix = [[pair_key(order[i].id, order[j].id) in met for j in range(count)] for i in range(count)]
-    search = _Search(points=[player.points for player in order], met=met_matrix, sizes=sizes,
-                     budget=SEARCH_NODE_BUDGET)  # fmt: skip
-    search.run(list(range(count)), 0, ZERO)
+    search = _Search(points=[player.points for player in order], met=met_matrix, budget=SEARCH_NODE_BUDGET)
+    search.run(list(range(count)), tuple(sizes), ZERO)
     search.improve()
     assert search.best is not None
     tables = sorted(search.best, key=lambda table: (-len(table), table))
