@@ -172,3 +172,12 @@ def test_a_game_after_the_match_is_decided_is_refused() -> None:
 def test_an_even_match_length_is_refused() -> None:
     with pytest.raises(PairingError, match="T-KO-MATCH: a match has an odd number of games, not 2"):
         match_outcome(KnockoutMatch(1, 2), [], games_per_match=2)
+
+
+def test_the_pairing_core_loads_no_django() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, tournaments.pairing; print(sorted(m for m in sys.modules if m.split('.')[0] in {'django', 'rest_framework', 'celery'}))"
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert found == "[]"
