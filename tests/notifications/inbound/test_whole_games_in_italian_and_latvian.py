@@ -15,7 +15,7 @@ from django.core import mail
 from games.models import Game, Move
 from notifications.models import InboundMessage
 from tests.factories import seat_to_move
-from tests.notifications.email_helpers import start_game
+from tests.notifications.email_helpers import headline_of, start_game
 from tests.notifications.inbound.mail_helpers import latest, receive, reply_bytes
 
 pytestmark = pytest.mark.django_db
@@ -94,7 +94,7 @@ def test_a_whole_game_is_played_by_email_in_the_players_language(
         assert replies < 400, "the game did not end"
     assert game.status == Game.Status.FINISHED
     for player in (alice, bob):
-        assert latest(player, "") and any(OVER_SUBJECT[language] in m.subject for m in mail.outbox if player.email in m.to)
+        assert latest(player, "") and any(OVER_SUBJECT[language] in headline_of(m) for m in mail.outbox if player.email in m.to)
         theirs = [message for message in mail.outbox if player.email in message.to]
         assert len(theirs) > 10
         for message in theirs:
