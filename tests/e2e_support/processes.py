@@ -552,6 +552,12 @@ def text_of(message: email.message.EmailMessage) -> str:
     return part.get_content() if part is not None else ""
 
 
+def headline_of(message: email.message.EmailMessage) -> str:
+    """What an email says happened: the first line of its text (an email about a
+    game has the game's subject, which never changes; docs/email.md)."""
+    return next((line.strip() for line in text_of(message).splitlines() if line.strip()), "")
+
+
 # --- a whole site: PostgreSQL, a private Redis, gunicorn, workers and one beat ------------
 
 

@@ -25,6 +25,7 @@ from standardwebhooks import Webhook
 from tests.e2e_support.processes import (
     Stack,
     emails,
+    headline_of,
     message_id_of,
     settled,
     start_stack,
@@ -108,7 +109,7 @@ def test_a_move_leads_to_one_email_per_recipient_a_signed_webhook_a_reminder_and
     def turn_email() -> list[Any]:
         return [
             m for m in _emails_to(stack, waiting)
-            if "Your turn" in str(m["Subject"]) and slow in str(m["Subject"]) and mover in str(m["Subject"])
+            if "Your turn" in headline_of(m) and slow in headline_of(m) and mover in headline_of(m)
         ]  # fmt: skip
 
     wait_for(turn_email, timeout=60, what=f"{waiting}'s turn email", explain=stack.explain)
