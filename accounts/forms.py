@@ -3,6 +3,7 @@ typed; the services do the work and their refusals come back as form errors."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import forms
@@ -48,8 +49,6 @@ def page_refusal(error: DomainError) -> str:
     """A service's refusal as a page says it: the sentences that speak to API
     clients (Retry-After, endpoint paths) left out, and, for a refusal that ends
     when time passes, how long to wait. The error's title when nothing is left."""
-    import re
-
     sentences = re.split(r"(?<=[.!?])\s+", error.message)
     kept = " ".join(sentence for sentence in sentences if not any(word in sentence for word in _API_WORDS))
     said = kept or gettext(error.title)

@@ -24,9 +24,13 @@ class NotificationsConfig(AppConfig):
         import notifications.reminders.emails  # noqa: F401
         import notifications.reminders.tasks  # noqa: F401
 
-        # Web Push: its tasks and the receivers of accounts' signals.
+        # Web Push: its tasks and the receivers of accounts' signals; a bad VAPID
+        # pair stops start-up here rather than at the first push.
         import notifications.push.receivers  # noqa: F401
         import notifications.push.tasks  # noqa: F401
+        from notifications.push.keys import vapid_settings_check
+
+        vapid_settings_check()
 
         # Preferences: the receivers of accounts' signals.
         import notifications.preferences.receivers  # noqa: F401

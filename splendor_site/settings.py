@@ -552,51 +552,11 @@ CELERY_BEAT_SCHEDULE["webhooks-deliver-due"] = {
 # urlsafe base64 of its 65-byte uncompressed P-256 point (what a browser takes as
 # applicationServerKey). Without them push is off: GET /api/v1/push/key/ says so
 # and nothing is sent. VAPID_SUBJECT (mailto: or https:) tells push services whom
-# to contact about this sender.
+# to contact about this sender. A bad pair stops start-up (notifications.push.keys).
 VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY", "") or ""
 VAPID_PUBLIC_KEY = env_str("VAPID_PUBLIC_KEY", "") or ""
 VAPID_SUBJECT = env_str("VAPID_SUBJECT", "") or ""
 
-
-def _vapid_check() -> None:
-    import base64
-
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-
-    if not (VAPID_PRIVATE_KEY or VAPID_PUBLIC_KEY):
-        return
-    if not (VAPID_PRIVATE_KEY and VAPID_PUBLIC_KEY):
-        raise ImproperlyConfigured(
-            "Set both VAPID_PRIVATE_KEY and VAPID_PUBLIC_KEY (manage.py vapid_keys prints a pair), or neither."
-        )
-
-    def raw(name: str, value: str, size: int) -> bytes:
-        try:
-            data = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
-        except ValueError:
-            data = b""
-        if len(data) != size:
-            raise ImproperlyConfigured(
-                f"{name} is not the urlsafe base64 of {size} bytes; manage.py vapid_keys prints a pair."
-            )
-        return data
-
-    private = raw("VAPID_PRIVATE_KEY", VAPID_PRIVATE_KEY, 32)
-    public = raw("VAPID_PUBLIC_KEY", VAPID_PUBLIC_KEY, 65)
-    try:
-        key = ec.derive_private_key(int.from_bytes(private, "big"), ec.SECP256R1())
-    except ValueError:
-        raise ImproperlyConfigured("VAPID_PRIVATE_KEY is not a P-256 private key.") from None
-    if key.public_key().public_bytes(Encoding.X962, PublicFormat.UncompressedPoint) != public:
-        raise ImproperlyConfigured("VAPID_PUBLIC_KEY is not the public key of VAPID_PRIVATE_KEY.")
-    if not VAPID_SUBJECT.startswith(("mailto:", "https://")):
-        raise ImproperlyConfigured(
-            f"VAPID_SUBJECT={VAPID_SUBJECT!r} must be a mailto: or https:// URL that push services can contact."
-        )
-
-
-_vapid_check()
 # The most browsers (push subscriptions) one account may have.
 PUSH_SUBSCRIPTIONS_PER_ACCOUNT = env_int("PUSH_SUBSCRIPTIONS_PER_ACCOUNT", 10, minimum=1)
 # How long a push service keeps a message for a device that is offline (its TTL header).

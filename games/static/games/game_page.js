@@ -51,8 +51,10 @@
     window.location.replace(pageUrl);
   }
 
+  var streaming = false;  // the page's stream is open (listen, below): no poll is needed
+
   function poll() {
-    if (document.visibilityState !== "visible" || redrawing) {
+    if (streaming || document.visibilityState !== "visible" || redrawing) {
       return;
     }
     var headers = { Accept: "application/json" };
@@ -94,7 +96,6 @@
   // the page listens to it; where it cannot (WSGI, an old browser, a proxy that
   // closes it), it polls. Each tab has a stream of its own.
   var eventsUrl = root.getAttribute("data-events-url");
-  var streaming = false;
 
   function listen() {
     var source = new window.EventSource(eventsUrl, { withCredentials: true });
@@ -124,16 +125,8 @@
     if (eventsUrl && window.EventSource) {
       listen();
     }
-    window.setInterval(function () {
-      if (!streaming) {
-        poll();
-      }
-    }, POLL_MS);
-    document.addEventListener("visibilitychange", function () {
-      if (!streaming) {
-        poll();
-      }
-    });
+    window.setInterval(poll, POLL_MS);
+    document.addEventListener("visibilitychange", poll);
   }
 
   var panel = document.getElementById("moves");
