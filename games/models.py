@@ -266,6 +266,10 @@ class GameEvent(models.Model):
         # so it carries the version as it stands (GameWrites.note) and a move
         # chosen on that version is still accepted.
         CHAT = "chat"
+        # Tournaments' own (tournaments.extension says who hears of them): a round
+        # started, on its first game; the tournament ended, on its last game.
+        TOURNAMENT_ROUND_STARTED = "tournament_round_started"
+        TOURNAMENT_FINISHED = "tournament_finished"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=32, choices=Kind.choices)
@@ -397,6 +401,9 @@ class ModerationEntry(models.Model):
         BOARD_VIEWED = "board_viewed", "Viewed the board as a seat"
         # Table talk (chat.services.chat_message_hide; details: message_id, thread).
         CHAT_MESSAGE_HIDDEN = "chat_message_hidden", "Hid a chat message"
+        # A tournament's organiser (tournaments.services; details: tournament_id, tournament).
+        TOURNAMENT_WITHDRAWN = "tournament_withdrawn", "Withdrew a player from a tournament"
+        TOURNAMENT_REPLACED = "tournament_replaced", "Replaced a player of a tournament"
 
     user_id = models.IntegerField(help_text="The moderator (a user id).")
     action = models.CharField(max_length=32, choices=Action.choices)

@@ -13,8 +13,10 @@ import logging
 from collections.abc import Sequence
 from datetime import datetime
 
+from django.apps import apps
 from django.contrib.auth.models import Group, Permission, User
 from django.db import transaction
+from django.db.models import Q
 from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
@@ -79,8 +81,15 @@ def league_admins_group() -> Group:
     their own leagues through leagues.admin, never with a site-wide games
     permission, so any other permission given to the group is taken back here."""
     group, _ = Group.objects.get_or_create(name=LEAGUE_ADMINS_GROUP)
-    permissions = Permission.objects.filter(content_type__app_label="leagues", codename__in=LEAGUE_ADMIN_PERMISSIONS)
-    group.permissions.set(permissions)
+    managed = Q(content_type__app_label="leagues", codename__in=LEAGUE_ADMIN_PERMISSIONS)
+    # An app above leagues joins the set by declaring, on a model, the permissions
+    # a league admin holds for their league's share of it (``league_admin_permissions``:
+    # a tournament's), without leagues importing it.
+    for model in apps.get_models():
+        codenames = getattr(model, "league_admin_permissions", ())
+        if codenames:
+            managed |= Q(content_type__app_label=model._meta.app_label, codename__in=list(codenames))
+    group.permissions.set(Permission.objects.filter(managed))
     return group
 
 

@@ -96,6 +96,7 @@ INSTALLED_APPS = [
     "streams",
     "chat",
     "calendars",
+    "tournaments",
     "front",  # the site's own pages that combine apps, on top of them
     "anymail",
     # The wiring layer: management commands only (serve, bench_make_games), no models.
@@ -668,6 +669,13 @@ CELERY_BEAT_SCHEDULE["streams-prune-events"] = {
     "task": "streams.tasks.prune_events",
     "schedule": 3600.0,
     "options": {"expires": 3600},
+}
+
+# Tournaments whose start has come start, and scheduled rounds open (docs/tournaments.md).
+CELERY_BEAT_SCHEDULE["tournaments-start-due"] = {
+    "task": "tournaments.tasks.start_due",
+    "schedule": 300.0,
+    "options": {"expires": 300},
 }
 
 # --- Beat's queue -----------------------------------------------------------------

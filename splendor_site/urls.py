@@ -27,6 +27,7 @@ urlpatterns = [
     path("api/v1/", include("games.urls")),
     path("api/v1/", include("webhooks.urls")),
     path("api/v1/", include("leagues.urls")),
+    path("api/v1/", include("tournaments.urls")),
     # Served by streams.asgi under ASGI; this route serves it under WSGI and documents it.
     path("api/v1/", include("streams.urls")),
     path("api/v1/", include("chat.urls")),

@@ -240,14 +240,26 @@ class Process:
         if sig == signal.SIGKILL:
             self.process.wait(timeout=10)
 
+    def terminate(self) -> None:
+        """SIGTERM to the main process only, as systemd's ``KillMode=mixed`` in
+        docs/deploy.md: a Celery worker then warm-shuts down, its pool children
+        finishing the task at hand, instead of each child being killed mid-task."""
+        if self.process is None:
+            return
+        try:
+            os.kill(self.process.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+
     def stop(self, timeout: float = 20, *, terminate: bool = True) -> None:
-        """SIGTERM (unless ``terminate`` is False: already sent), up to ``timeout``
-        s for the process to end, then SIGKILL to whatever is left of its group."""
+        """SIGTERM to the main process (unless ``terminate`` is False: already
+        sent), up to ``timeout`` s for it to end, then SIGKILL to whatever is left
+        of its group."""
         if self.process is None:
             return
         if self.process.poll() is None:
             if terminate:
-                self.kill(signal.SIGTERM)
+                self.terminate()
             try:
                 self.process.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
@@ -271,7 +283,7 @@ def stop_all(processes: Iterable[Process], timeout: float = 20) -> None:
         return
     for process in processes:
         if process.alive():
-            process.kill(signal.SIGTERM)
+            process.terminate()
     deadline = time.monotonic() + timeout
     for process in processes:
         try:
