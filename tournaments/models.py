@@ -74,6 +74,8 @@ class Tournament(models.Model):
     bank_cap_seconds = models.PositiveIntegerField(default=0)
     forfeit_after = models.PositiveSmallIntegerField(default=3)
     rated = models.BooleanField(default=False)
+    # A vacation pauses the tournament's games (False: their clocks run, as a league may choose).
+    vacation_allowed = models.BooleanField(default=True)
     max_players = models.PositiveSmallIntegerField(default=16)
     # Open: anyone may join and anyone may watch; private: by invitation, and seen by
     # its entrants and organisers only.

@@ -148,6 +148,7 @@ def _game_create(tournament: Tournament, entries: Sequence[Entry]) -> Game:
         forfeit_after=tournament.forfeit_after,
         public=tournament.public,
         rated=tournament.rated,
+        vacation_allowed=tournament.vacation_allowed,
     )
     for entry in entries[1:]:
         game_services.seat_join(game=game, user=entry.user)

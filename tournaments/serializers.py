@@ -32,6 +32,9 @@ class TournamentCreateInputSerializer(StrictInputSerializer):
         min_value=1, max_value=10, default=3, help_text="The timeout in a row that forfeits a seat (graduated timeouts)."
     )
     rated = serializers.BooleanField(default=False, help_text="Its games count towards ratings (Glicko-2).")
+    vacation_allowed = serializers.BooleanField(
+        default=True, help_text="A player's vacation pauses their games; false: the clocks run."
+    )
     max_players = JSONIntegerField(min_value=2, max_value=MAX_PLAYERS, default=16)
     starts_at = serializers.DateTimeField(required=False, allow_null=True, default=None,
                                           help_text="When the first round starts; null: when an organiser starts it.")  # fmt: skip
@@ -59,7 +62,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
         model = Tournament
         fields = [
             "id", "name", "description", "format", "variant", "seats", "rounds", "games_per_match",
-            "move_seconds", "bank_seconds", "bank_cap_seconds", "forfeit_after", "rated", "max_players",
+            "move_seconds", "bank_seconds", "bank_cap_seconds", "forfeit_after", "rated", "vacation_allowed", "max_players",
             "public", "starts_at", "rhythm", "round_starts", "league_id", "created_by", "status", "winner",
             "players", "created_at", "started_at", "finished_at",
         ]  # fmt: skip
