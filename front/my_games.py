@@ -96,6 +96,8 @@ def game_row(game: Game, user: User, zone: ZoneInfo, now: datetime) -> dict[str,
     return {
         "id": game.pk,
         "variant": game.get_variant_display(),
+        # A tournament and its round (tournaments.extension), through games' hook.
+        "label": player_selectors.game_list_label(game),
         "players": [_name(seat) for seat in seats if seat.joined_at is not None],
         "opponents": [_name(seat) for seat in seats if seat.joined_at is not None and seat.pk != mine.pk],
         "state": state,
@@ -140,6 +142,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
         "next_game": waiting_for_you[0] if waiting_for_you else None,
         "has_games": any(group_rows for _, _, group_rows in groups),
         "email_warning": account_selectors.player_email_warning(player=player),
+        "tournaments_url": reverse("tournament-list-page"),
         **vacation_context(user=user, zone=zone, now=now),
     }
     return render(request, "games/account/my_games.html", context)

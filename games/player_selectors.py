@@ -3,7 +3,9 @@ the home page, and the public games with a free seat. Split from games.selectors
 (which keeps the API's reads); the visibility rules are the same ones.
 
 Every read here costs a fixed number of queries, whatever the number of games:
-one for the games and one for their seats (with users and players).
+one for the games and one for their seats (with users and players). A game's
+label from the apps built on games (``game_list_label``) is each extension's own
+read, per game.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import TYPE_CHECKING, TypedDict
 from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet
 from django.db.models.functions import Coalesce
 
+from games.extensions import extensions
 from games.models import Game, Seat
 
 if TYPE_CHECKING:
@@ -114,3 +117,11 @@ def open_public_games(*, user: User, limit: int = OPEN_GAMES_SHOWN) -> list[Game
         .select_related("created_by__player")
         .prefetch_related(_seats_with_players())[:limit]
     )
+
+
+def game_list_label(game: Game) -> str | None:
+    """The line the apps built on games add to the game in a player's lists (a
+    tournament and its round: ``GameExtension.game_list_label``), the registered
+    extensions' labels in their order; None when none has one."""
+    labels = [label for extension in extensions() if (label := extension.game_list_label(game))]
+    return " · ".join(labels) if labels else None

@@ -35,6 +35,8 @@ urlpatterns = [
     # The game page opened by a seat's signed link (games.links), and its actions; HTML, not the API.
     path("", include("games.pages.urls")),
     path("", include("chat.page_urls")),  # the game page's table-talk forms post here
+    # The tournament pages, /tournaments/ and /tournaments/<id>/ (tournaments.pages); HTML, not the API.
+    path("", include("tournaments.page_urls")),
     path("api/v1/", include("notifications.urls")),
     # Pages behind the links in game email (unsubscribe, invitation opt-out); HTML.
     path("notifications/", include("notifications.page_urls")),
