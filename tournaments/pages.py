@@ -166,6 +166,7 @@ def rounds_shown(tournament: Tournament, rounds: list[dict[str, Any]], zone: Zon
                     "players": table["players"],
                     "winner": table["winner"],
                     "decided_by": DECIDED_WORDS.get(table["decided_by"], ""),
+                    "is_bye": table["decided_by"] == "bye",
                     "games": _games(table["games"]),
                 }
                 for table in one["tables"]
