@@ -12,7 +12,8 @@ Personas:
   players, but may not disable or erase an account;
 - root: a superuser, who is offered every custom action (so the walk cannot pass on nothing);
 - alice, bob, carol, dave: players whose games, tokens, league, lines of table talk
-  and notifications give every list a real row to aim at.
+  and notifications give every list a real row to aim at;
+- erin, frank: the players of a running tournament (its entries and its game).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from leagues.models import LeagueGame
 from notifications.models import Notification
 from tests.games.game_helpers import make_player, start_two_player_game
 from tests.leagues.conftest import add_members, make_league, make_season
+from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db
 
@@ -118,6 +120,12 @@ def world(db: None) -> dict[str, Any]:
     league_game = LeagueGame.objects.select_related("game").get()
     line_in_league = chat_services.chat_message_post(game_id=league_game.game_id, user=dave, text="good luck")
     Notification.objects.create(kind="your_turn", user=alice, game=game, key="test:your_turn")
+    tournament = tournament_services.tournament_create(
+        creator=carol, name="Winter Swiss", format="swiss", seats=2, rounds=1
+    )
+    for name in ("erin", "frank"):
+        tournament_services.tournament_join(tournament_id=tournament.pk, user=make_player(name))
+    tournament_services.tournament_start(tournament_id=tournament.pk, by=carol)
     return {"alice": alice, "game": game, "line": line, "league_line": line_in_league}
 
 
@@ -198,6 +206,7 @@ def test_a_forged_post_of_every_action_by_read_only_staff_changes_nothing(
     client = _signed_in(vera)
     before = _everything()
     assert before["accounts.Player"] and before["chat.ChatMessage"] and before["leagues.Season"]
+    assert before["tournaments.Entry"] and before["tournaments.TournamentGame"]
     forged, refused = [], []
 
     for modeladmin, name, _ in _walk():
@@ -212,6 +221,8 @@ def test_a_forged_post_of_every_action_by_read_only_staff_changes_nothing(
 
     assert len(forged) >= 30
     assert "accounts.Player.erase_accounts" in forged and "accounts.Player.disable_accounts" in forged
+    assert {"tournaments.Entry.withdraw_entries", "tournaments.Entry.replace_entry"} <= set(forged)
+    assert "tournaments.TournamentGame.adjudicate_games" in forged
     assert refused == []
     assert _everything() == before
 
