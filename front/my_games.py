@@ -59,7 +59,9 @@ def _name(seat: Seat) -> str:
     return (getattr(player, "display_name", "") if player is not None else "") or seat.user.get_username()
 
 
-def game_row(game: Game, user: User, zone: ZoneInfo, now: datetime) -> dict[str, Any]:
+def game_row(game: Game, user: User, zone: ZoneInfo, now: datetime, label: str | None = None) -> dict[str, Any]:
+    """A game as My games and the home page list it; ``label``: what the apps built
+    on games add to it (a tournament and its round: player_selectors.game_list_labels)."""
     seats = list(game.seats.all())
     mine = next(seat for seat in seats if seat.user_id == user.pk)
     to_move = next((seat for seat in seats if game.to_move is not None and seat.index == game.to_move), None)
@@ -96,8 +98,7 @@ def game_row(game: Game, user: User, zone: ZoneInfo, now: datetime) -> dict[str,
     return {
         "id": game.pk,
         "variant": game.get_variant_display(),
-        # A tournament and its round (tournaments.extension), through games' hook.
-        "label": player_selectors.game_list_label(game),
+        "label": label,
         "players": [_name(seat) for seat in seats if seat.joined_at is not None],
         "opponents": [_name(seat) for seat in seats if seat.joined_at is not None and seat.pk != mine.pk],
         "state": state,
@@ -123,9 +124,13 @@ def my_games(request: HttpRequest) -> HttpResponse:
     zone = player_zone(player.time_zone)
     now = timezone.now()
     games = player_selectors.player_games(user=user)
+    labels = player_selectors.game_list_labels(
+        [*games["waiting_for_you"], *games["waiting_for_others"], *games["invitations"], *games["not_started"],
+         *games["finished"]]
+    )  # fmt: skip
 
     def rows(group: list[Game]) -> list[dict[str, Any]]:
-        return [game_row(game, user, zone, now) for game in group]
+        return [game_row(game, user, zone, now, labels.get(game.pk)) for game in group]
 
     waiting_for_you = rows(games["waiting_for_you"])
     groups = [

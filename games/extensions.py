@@ -20,7 +20,8 @@ The hooks:
 - ``event_recipients``: who hears of an event of a kind the extension owns
   (games.audience.event_audience, which the stream, webhooks and email share).
 - ``page_panel``, ``export_extra``, ``visibility_q``, ``counts_in_competition``,
-  ``player_profile_extra``, ``game_list_label``, ``player_export_extra``: what
+  ``player_profile_extra``, ``game_list_label`` (``game_list_labels`` for many
+  games at once), ``player_export_extra``: what
   the extension adds to a game's page, its export, who may see it, whether it
   counts in a competition, a public profile, a line of a game list and a
   player's own data export.
@@ -31,6 +32,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypedDict
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from django.contrib.auth.models import AnonymousUser, User
     from django.db.models import Q
     from django.http import HttpRequest
@@ -106,6 +109,12 @@ class GameExtension:
     def game_list_label(self, game: Game) -> str | None:
         """A short label for the game in lists (a tournament and its round), or None."""
         return None
+
+    def game_list_labels(self, games: Sequence[Game]) -> dict[str, str]:
+        """The labels of many games at once, by game id (a list's games, in a fixed
+        number of queries): override it beside ``game_list_label`` when that reads
+        the database. By default, ``game_list_label`` of each game."""
+        return {game.pk: label for game in games if (label := self.game_list_label(game))}
 
     def player_export_extra(self, user_id: int) -> dict[str, Any]:
         """Keys added to a player's export of their own data."""

@@ -3,14 +3,14 @@ the home page, and the public games with a free seat. Split from games.selectors
 (which keeps the API's reads); the visibility rules are the same ones.
 
 Every read here costs a fixed number of queries, whatever the number of games:
-one for the games and one for their seats (with users and players). A game's
-label from the apps built on games (``game_list_label``) is each extension's own
-read, per game.
+one for the games and one for their seats (with users and players); the games'
+labels from the apps built on games (``game_list_labels``) one read per extension.
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, TypedDict
 
 from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet
@@ -119,9 +119,16 @@ def open_public_games(*, user: User, limit: int = OPEN_GAMES_SHOWN) -> list[Game
     )
 
 
-def game_list_label(game: Game) -> str | None:
-    """The line the apps built on games add to the game in a player's lists (a
-    tournament and its round: ``GameExtension.game_list_label``), the registered
-    extensions' labels in their order; None when none has one."""
-    labels = [label for extension in extensions() if (label := extension.game_list_label(game))]
-    return " · ".join(labels) if labels else None
+
+def game_list_labels(games: Sequence[Game]) -> dict[str, str]:
+    """The line the apps built on games add to each game in a player's lists (a
+    tournament and its round: ``GameExtension.game_list_labels``), by game id: the
+    registered extensions' labels in their order. One call per extension, so a
+    list costs what its extensions' reads cost, whatever its length."""
+    if not games:
+        return {}
+    labels: dict[str, list[str]] = {}
+    for extension in extensions():
+        for game_id, label in extension.game_list_labels(games).items():
+            labels.setdefault(game_id, []).append(label)
+    return {game_id: " · ".join(found) for game_id, found in labels.items()}

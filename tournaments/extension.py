@@ -12,9 +12,11 @@ from typing_extensions import override
 
 from games.extensions import GameExtension
 from games.models import Game, GameEvent
-from tournaments import rounds, selectors
+from tournaments import page_selectors, rounds, selectors
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from django.contrib.auth.models import User
 
 TOURNAMENT_KINDS = (GameEvent.Kind.TOURNAMENT_ROUND_STARTED, GameEvent.Kind.TOURNAMENT_FINISHED)
@@ -52,3 +54,7 @@ class TournamentsExtension(GameExtension):
     @override
     def game_list_label(self, game: Game) -> str | None:
         return selectors.game_label(game.pk)
+
+    @override
+    def game_list_labels(self, games: Sequence[Game]) -> dict[str, str]:
+        return page_selectors.game_labels([game.pk for game in games])

@@ -1,6 +1,7 @@
 """Reads for the tournament pages (tournaments.pages) beyond the API's own
 (tournaments.selectors): the viewer's entry, the organisers, the players'
-count, and a knockout's bracket as columns of matches.
+count, a knockout's bracket as columns of matches; and the labels of a list of
+games (My games), in one query.
 
 The bracket is built from ``selectors.rounds_view`` (what the API shows), so the
 page never reads more than the API does: names, places and the games' ids, never
@@ -10,11 +11,13 @@ a game's state or the tournament's seed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.utils.translation import gettext
 
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry, Tournament, TournamentGame
 
 
 def viewer_entry_status(tournament: Tournament, user: User | AnonymousUser | None) -> str | None:
@@ -31,6 +34,22 @@ def organiser_names(tournament: Tournament) -> list[str]:
         admins = tournament.league.admins.order_by("username").values_list("username", flat=True)  # type: ignore[union-attr]
         names += [name for name in admins if name not in names]
     return names
+
+
+def game_labels(game_ids: Sequence[str]) -> dict[str, str]:
+    """"<tournament>, round <n>" (and the game of a match past its first) for each
+    of ``game_ids`` that a tournament played, in one query: the labels of a
+    player's list of games (tournaments.extension, ``game_list_labels``)."""
+    found = TournamentGame.objects.filter(game_id__in=list(game_ids)).values_list(
+        "game_id", "table__round__tournament__name", "table__round__number", "number"
+    )
+    labels = {}
+    for game_id, name, number, game_number in found:
+        label = gettext("%(tournament)s, round %(round)s") % {"tournament": name, "round": number}
+        if game_number > 1:
+            label = gettext("%(label)s, game %(game)s") % {"label": label, "game": game_number}
+        labels[game_id] = label
+    return labels
 
 
 def players_count(tournament: Tournament) -> int:

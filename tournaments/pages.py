@@ -23,6 +23,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_cookie
@@ -42,30 +43,38 @@ if TYPE_CHECKING:
 PAGE_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace("style-src ", "style-src 'self' ", 1)
 LISTED = 200
 
-FORMAT_WORDS = {Tournament.Format.SWISS: gettext_lazy("Swiss"), Tournament.Format.KNOCKOUT: gettext_lazy("Knockout")}
-STATUS_WORDS = {
+FORMAT_WORDS: dict[str, Promise] = {
+    Tournament.Format.SWISS: gettext_lazy("Swiss"),
+    Tournament.Format.KNOCKOUT: gettext_lazy("Knockout"),
+}
+STATUS_WORDS: dict[str, Promise] = {
     Tournament.Status.OPEN: gettext_lazy("Open for entries"),
     Tournament.Status.RUNNING: gettext_lazy("Running"),
     Tournament.Status.FINISHED: gettext_lazy("Finished"),
     Tournament.Status.CANCELLED: gettext_lazy("Cancelled"),
 }
-ENTRY_WORDS = {
+ENTRY_WORDS: dict[str, Promise] = {
     Entry.Status.INVITED: gettext_lazy("Invited"),
     Entry.Status.ACTIVE: gettext_lazy("Playing"),
     Entry.Status.WITHDRAWN: gettext_lazy("Withdrawn"),
     Entry.Status.ELIMINATED: gettext_lazy("Out"),
 }
-GAME_WORDS = {
+GAME_WORDS: dict[str, Promise] = {
     Game.Status.OPEN: gettext_lazy("Not started"),
     Game.Status.ACTIVE: gettext_lazy("In play"),
     Game.Status.FINISHED: gettext_lazy("Finished"),
     Game.Status.ABORTED: gettext_lazy("Aborted"),
 }
-DECIDED_WORDS = {
+DECIDED_WORDS: dict[str, Promise] = {
     "bye": gettext_lazy("a bye"),
     "forfeit": gettext_lazy("by forfeit"),
     "withdrawn": gettext_lazy("the other player withdrew"),
 }
+
+
+def _said(words: dict[str, Promise], value: str) -> str:
+    """``value``'s words in the reader's language (the value itself when unknown)."""
+    return str(words[value]) if value in words else value
 
 
 def _page(view: View) -> View:
@@ -141,7 +150,7 @@ def _games(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "number": game["number"],
                 "id": game["game_id"],
                 "url": _game_url(game["game_id"]),
-                "status": GAME_WORDS.get(game["status"], game["status"]),
+                "status": _said(GAME_WORDS, game["status"]),
                 # Finished: first place first; else in seat order.
                 "players": sorted(seated, key=lambda p: p["place"] or 99) if game["places"] else seated,
             }
@@ -165,7 +174,7 @@ def rounds_shown(tournament: Tournament, rounds: list[dict[str, Any]], zone: Zon
                     "position": table["position"],
                     "players": table["players"],
                     "winner": table["winner"],
-                    "decided_by": DECIDED_WORDS.get(table["decided_by"], ""),
+                    "decided_by": _said(DECIDED_WORDS, table["decided_by"]) if table["decided_by"] else "",
                     "is_bye": table["decided_by"] == "bye",
                     "games": _games(table["games"]),
                 }
@@ -185,7 +194,7 @@ def _bracket(tournament: Tournament, rounds: list[dict[str, Any]]) -> list[dict[
                 {
                     "sides": match.sides,
                     "decided": match.decided,
-                    "decided_by": DECIDED_WORDS.get(match.decided_by, "") if match.decided_by != "bye" else "",
+                    "decided_by": _said(DECIDED_WORDS, match.decided_by) if match.decided_by not in ("", "bye") else "",
                     "games": [
                         {"number": g.number, "url": _game_url(g.game_id), "players": " – ".join(names)}
                         for g in match.games
@@ -216,9 +225,9 @@ def tournament_list_page(request: HttpRequest) -> HttpResponse:
         {
             "id": t.pk,
             "name": t.name,
-            "format": FORMAT_WORDS.get(t.format, t.format),
+            "format": _said(FORMAT_WORDS, t.format),
             "variant": t.get_variant_display(),
-            "status": STATUS_WORDS.get(t.status, t.status),
+            "status": _said(STATUS_WORDS, t.status),
             "players": page_selectors.players_count(t),
             "public": t.public,
         }
@@ -239,13 +248,13 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     entry = page_selectors.viewer_entry_status(tournament, reader)
     is_open = tournament.status == Tournament.Status.OPEN
     standings = [
-        {"row": row, "status": ENTRY_WORDS.get(row.status, row.status), "you": row.user_id == reader.pk}
+        {"row": row, "status": _said(ENTRY_WORDS, row.status), "you": row.user_id == reader.pk}
         for row in selectors.standings_rows(tournament)
     ]
     context = {
         "tournament": tournament,
-        "format": FORMAT_WORDS.get(tournament.format, tournament.format),
-        "status": STATUS_WORDS.get(tournament.status, tournament.status),
+        "format": _said(FORMAT_WORDS, tournament.format),
+        "status": _said(STATUS_WORDS, tournament.status),
         "knockout": knockout,
         "variant": tournament.get_variant_display(),
         "time_control": time_control_words(tournament),
@@ -261,7 +270,7 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "rounds": rounds_shown(tournament, rounds, zone),
         "bracket": _bracket(tournament, rounds) if knockout else [],
         "entry": entry,
-        "entry_words": ENTRY_WORDS.get(entry, "") if entry else "",
+        "entry_words": _said(ENTRY_WORDS, entry) if entry else "",
         "can_join": reader.is_authenticated and is_open and entry != Entry.Status.ACTIVE,
         "can_leave": entry in (Entry.Status.ACTIVE, Entry.Status.INVITED)
         and tournament.status in (Tournament.Status.OPEN, Tournament.Status.RUNNING),

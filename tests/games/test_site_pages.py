@@ -132,12 +132,13 @@ def test_my_games_costs_the_same_queries_for_one_game_or_many(
     alice: Any, bob: Any, charlie: Any, dave: Any, django_assert_num_queries: Any
 ) -> None:
     # The session, the user, the player, the account's language (the page speaks it);
-    # the unfinished games and their seats; the finished ones and theirs; the
-    # vacation summary (three).
+    # the unfinished games and their seats; the finished ones and theirs; their
+    # labels (one read per extension that has them: the tournaments'); the vacation
+    # summary (three).
     client = logged_in_client(alice)
     start_two_player_game(alice, bob)
     play_to_end(start_two_player_game(alice, bob))
-    with django_assert_num_queries(11) as one:
+    with django_assert_num_queries(12) as one:
         client.get("/accounts/games/")
     start_two_player_game(alice, charlie)
     play_to_end(start_two_player_game(alice, dave))
