@@ -8,6 +8,8 @@ read. docs/calendar.md describes the events for the people who subscribe.
   current day, in UTC, that says so, without an alarm: it moves on by a day each
   day until the clock runs again.
 - A league season: an all-day event on its first day and one on its last.
+- A round of a tournament the account plays in: an event at the moment it
+  started, or is scheduled to.
 
 The same content gives the same bytes: every date comes from the content (DTSTAMP
 is the game's or season's last change, not the time of the request), so that the
@@ -25,7 +27,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from icalendar import Alarm, Calendar, Event, Timezone, TimezoneStandard, vDuration
 
-from calendars.selectors import CalendarContent, SeasonDates, Turn
+from calendars.selectors import CalendarContent, RoundStart, SeasonDates, Turn
 
 PRODID = "-//Splendor by post//Deadlines calendar//EN"
 # How often a calendar app should fetch the feed again (a hint most apps follow).
@@ -114,6 +116,19 @@ def _season_events(season: SeasonDates, *, site_url: str) -> list[Event]:
     return events
 
 
+def _round_event(start: RoundStart, *, site_url: str) -> Event:
+    """A moment, not a meeting: a start with no end takes up no time (RFC 5545, 3.6.1)."""
+    names = {"tournament": " ".join(start.tournament.split()), "number": start.number}
+    event = Event()
+    # One event per round: a scheduled round keeps its UID when it opens (at its time or later).
+    event.add("uid", _uid("round", f"{start.tournament_id}-{start.number}", site_url))
+    event.add("dtstamp", _utc(start.changed_at))
+    event.add("summary", _("%(tournament)s: round %(number)d starts") % names)
+    event.add("dtstart", _utc(start.starts_at))
+    event.add("transp", "TRANSPARENT")
+    return event
+
+
 def calendar_render(*, content: CalendarContent, language: str, site_url: str, today: date) -> bytes:
     """The calendar in ``language``, dated in UTC; ``today`` (UTC) dates the paused games' events."""
     with translation.override(language):
@@ -133,6 +148,8 @@ def calendar_render(*, content: CalendarContent, language: str, site_url: str, t
         for season in content.seasons:
             for event in _season_events(season, site_url=site_url):
                 calendar.add_component(event)
+        for start in content.rounds:
+            calendar.add_component(_round_event(start, site_url=site_url))
         if not calendar.subcomponents:
             # RFC 5545 (3.4, 3.6) asks for at least one component: a calendar with
             # nothing to show describes the time zone its (absent) events would be in.

@@ -7,12 +7,17 @@ hours (one) and its leagues' seasons (one).
 Only what the account may see of a game is read: its id, variant, version,
 clock and the names of the people in it. The state (deck, reserved cards) and
 the seed are never loaded (``only``), so nothing hidden can reach the feed.
+
+The rounds of the account's tournaments are read through
+``tournaments.selectors.round_times`` (its name, the round's number and time: one
+query, and one more per tournament); of a tournament only its id, name and dates
+reach the feed, never the seed of its draws.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import TYPE_CHECKING
 
 from django.db.models import Exists, OuterRef, Prefetch, Q, Subquery
@@ -21,12 +26,15 @@ from games.audience import real_games_q
 from games.models import Game, GameEvent, Move, Seat
 from leagues.models import Membership, Season
 from notifications.preferences.selectors import preferences_for
+from tournaments.selectors import round_times
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 # Seasons that ended longer ago than this are left out of the feed.
 SEASONS_KEPT_AFTER_END = timedelta(days=90)
+# Tournament rounds that started longer ago than this are left out of the feed.
+ROUNDS_KEPT_AFTER_START = timedelta(days=30)
 
 
 @dataclass(frozen=True)
@@ -61,9 +69,22 @@ class SeasonDates:
 
 
 @dataclass(frozen=True)
+class RoundStart:
+    """A round of one of the account's tournaments: started, or scheduled to."""
+
+    tournament_id: int
+    tournament: str
+    number: int
+    starts_at: datetime
+    # The tournament's last change of dates (its start, else its creation): the event's DTSTAMP.
+    changed_at: datetime
+
+
+@dataclass(frozen=True)
 class CalendarContent:
     turns: list[Turn]
     seasons: list[SeasonDates]
+    rounds: list[RoundStart]
     # Hours before a deadline at which the account wants a reminder (notifications' preferences).
     reminder_hours: tuple[int, ...]
 
@@ -141,9 +162,28 @@ def seasons_of(*, user: User, today: date) -> list[SeasonDates]:
     ]
 
 
+def rounds_of(*, user: User, today: date) -> list[RoundStart]:
+    """The started and scheduled rounds of the tournaments the account plays in
+    (tournaments.selectors.round_times), from ROUNDS_KEPT_AFTER_START before today
+    on, in time order."""
+    since = datetime.combine(today, time.min, tzinfo=UTC) - ROUNDS_KEPT_AFTER_START
+    found = [
+        RoundStart(
+            tournament_id=tournament.pk,
+            tournament=tournament.name,
+            number=number,
+            starts_at=when,
+            changed_at=tournament.started_at or tournament.created_at,
+        )
+        for tournament, number, when in round_times(user=user, since=since)
+    ]
+    return sorted(found, key=lambda r: (r.starts_at, r.tournament_id, r.number))
+
+
 def calendar_content(*, user: User, today: date) -> CalendarContent:
     return CalendarContent(
         turns=turns_waiting(user=user),
         seasons=seasons_of(user=user, today=today),
+        rounds=rounds_of(user=user, today=today),
         reminder_hours=tuple(sorted({int(hours) for hours in preferences_for(user=user).reminder_hours}, reverse=True)),
     )

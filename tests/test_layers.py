@@ -191,6 +191,37 @@ def test_no_module_imports_against_the_layers() -> None:
     assert broken == []
 
 
+def _module_graph() -> dict[str, set[str]]:
+    """Every module of the project -> the project's modules it imports (a name
+    imported from a module counts as that module)."""
+    modules = dict(_modules())
+
+    def found(name: str) -> str | None:
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, set[str]] = {module: set() for module in modules}
+    for module, imported in _edges():
+        target = found(imported)
+        if target is not None and target != module:
+            graph[module].add(target)
+    return graph
+
+
+def test_no_modules_of_different_apps_import_one_another_in_a_circle() -> None:
+    """An app may read another's selectors (notifications reads tournaments' for a
+    round's email; calendars for the rounds it shows) only while nothing read
+    imports it back, directly or through a third app: news the other way goes by
+    events (games.extensions)."""
+    graph = _module_graph()
+    assert "tournaments.selectors" in graph["notifications.email.tournament_rounds"]
+    assert not any(_top(imported) == "notifications" for module in graph if _top(module) == "tournaments"
+                   for imported in graph[module])
+    cycle = import_cycle(graph)
+    assert cycle is None, f"import circle: {' -> '.join(cycle or [])}"
+
+
 # --- inside each package: no circle, no borrowed private names ------------------------------
 
 

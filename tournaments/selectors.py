@@ -235,4 +235,65 @@ def games_of(tournament: Tournament) -> QuerySet[Game]:
     return Game.objects.filter(tournament_game__table__round__tournament=tournament)
 
 
+# --- a round's news (notifications reads it: read-only, never the seed) ---------------------
+
+
+@dataclass(frozen=True)
+class RoundPlace:
+    """One player's place in a round: the first game of their table and the others
+    at it, or the bye (``game_id`` None, nobody against them)."""
+
+    user_id: int
+    game_id: str | None
+    opponent_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class RoundNews:
+    """What the email of a round's start tells each of its players."""
+
+    tournament_id: int
+    tournament_name: str
+    knockout: bool
+    number: int
+    places: tuple[RoundPlace, ...]
+
+    def place_of(self, user_id: int) -> RoundPlace | None:
+        return next((place for place in self.places if place.user_id == user_id), None)
+
+
+def round_news(*, tournament_id: int, number: int) -> RoundNews | None:
+    """Round ``number`` of the tournament as its players are told of it: each
+    player with a game (their table's first game, in table order), then the bye
+    (Swiss, T-SWISS-BYE; a knockout's match without an opponent, T-KO-BYE). Entries
+    are named by their account as it stands (a replaced entry names the newcomer)."""
+    played = (
+        TournamentRound.objects.filter(tournament_id=tournament_id, number=number).select_related("tournament").first()
+    )
+    if played is None:
+        return None
+    users = dict(Entry.objects.filter(tournament_id=tournament_id).values_list("pk", "user_id"))
+    places: list[RoundPlace] = []
+    for table in played.tables.order_by("position").prefetch_related("games"):
+        entries = [int(e) for e in table.entries if int(e) in users]
+        first = min(table.games.all(), key=lambda g: g.number, default=None)
+        if first is None:
+            if table.decided_by == "bye":
+                places += [RoundPlace(users[e], None, ()) for e in entries]
+            continue
+        for entry in entries:
+            others = tuple(users[o] for o in entries if o != entry)
+            places.append(RoundPlace(users[entry], first.game_id, others))
+    if played.bye_id is not None and played.bye_id in users:
+        places.append(RoundPlace(users[played.bye_id], None, ()))
+    tournament = played.tournament
+    return RoundNews(
+        tournament_id=tournament.pk,
+        tournament_name=tournament.name,
+        knockout=tournament.format == Tournament.Format.KNOCKOUT,
+        number=played.number,
+        places=tuple(places),
+    )
+
+
 __all__ = ["Standing", "StandingRow"]

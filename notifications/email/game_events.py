@@ -7,6 +7,9 @@ notification's key is ``event:<event id>:<kind>:<user id>``, so handling an
 event twice sends nothing more. Kinds with no email here are handled by doing
 nothing. ``game_adjudicated`` is one of them on purpose: ``game_finished``
 follows it, and its game_over email says that a moderator decided the result.
+So is ``tournament_finished``: the stream and webhooks tell of it. A round's start
+(``tournament_round_started``) emails each player of the round, not the event's
+game's seats (notifications.email.tournament_rounds).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from django.db import transaction
 
 from games.models import Game, GameEvent, Move, Seat
 from notifications.email.services import notify
+from notifications.email.tournament_rounds import tournament_round_notify
 
 Handler = Callable[[GameEvent], None]
 _HANDLERS: dict[str, Handler] = {}
@@ -151,3 +155,10 @@ def _seat_replaced(event: GameEvent) -> None:
     new_user_id, old_user_id = payload.get("new_user_id"), payload.get("old_user_id")
     recipients = [u for u in (new_user_id, old_user_id) if isinstance(u, int)]
     _send(event, "seat_replaced", recipients)
+
+
+@_on(GameEvent.Kind.TOURNAMENT_ROUND_STARTED)
+def _tournament_round_started(event: GameEvent) -> None:
+    """Each player of the round: their game and opponents, or the bye
+    (notifications.email.tournament_rounds). Followers get no email."""
+    tournament_round_notify(event)

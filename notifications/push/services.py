@@ -55,8 +55,11 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 # The kinds of notification that also go by push, each with its preference
-# (Preferences.push_<kind>).
+# (Preferences.push_<kind>, or the one named here).
 PUSH_KINDS = metrics.PUSH_KINDS
+# A tournament round's start seats the player in a new game: the switch for
+# being asked into a game decides it too (one switch fewer to find).
+PUSH_PREFERENCE_OF = {"tournament_round": "push_invitation"}
 SEND_TASK = "notifications.push.tasks.send"
 MAX_ENDPOINT_LENGTH = 2000
 
@@ -155,7 +158,7 @@ def _wanted(notification: Notification) -> bool:
     if not user.is_active or player is None or player.erased_at is not None or player.is_suspended:
         return False
     preferences = Preferences.objects.filter(user_id=user.pk).first() or Preferences(user=user)
-    if not getattr(preferences, f"push_{notification.kind}"):
+    if not getattr(preferences, PUSH_PREFERENCE_OF.get(notification.kind, f"push_{notification.kind}")):
         return False
     if notification.game_id is not None:
         return not GameMute.objects.filter(user_id=user.pk, game_id=notification.game_id).exists()

@@ -101,8 +101,10 @@ def test_the_feed_costs_the_same_few_queries_for_one_game_or_five(
 
     games_waiting_on(alice, bob)
     path = feed_path(alice)
-    with django_assert_max_num_queries(5):
+    # Five for the games, seasons and preferences; one for the tournaments (and one
+    # more per tournament played in: tournaments.selectors.round_times; none here).
+    with django_assert_max_num_queries(6):
         assert len(turn_events(Calendar.from_ical(Client().get(path).content))) == 1
     games_waiting_on(alice, charlie, dave, make_player("erin"), make_player("frank"))
-    with django_assert_max_num_queries(5):
+    with django_assert_max_num_queries(6):
         assert len(turn_events(Calendar.from_ical(Client().get(path).content))) == 5
