@@ -118,14 +118,22 @@ def _match(table: dict[str, Any]) -> BracketMatch:
     return BracketMatch((sides[0], sides[1]), games, str(table.get("decided_by") or ""), winner is not None)
 
 
-def _waiting(count: int) -> tuple[BracketMatch, ...]:
-    return tuple(BracketMatch((BracketSide(""), BracketSide(""))) for _ in range(count))
+def _waiting(count: int, fed_by: tuple[BracketMatch, ...]) -> tuple[BracketMatch, ...]:
+    """Matches not paired yet, each with the winners known so far of the two
+    matches that feed it (T-KO-NEXT: neighbours in bracket order)."""
+
+    def through(index: int) -> BracketSide:
+        if index >= len(fed_by):
+            return BracketSide("")
+        return BracketSide(next((side.name for side in fed_by[index].sides if side.winner), ""))
+
+    return tuple(BracketMatch((through(2 * i), through(2 * i + 1))) for i in range(count))
 
 
 def bracket(rounds: list[dict[str, Any]], planned: int | None) -> list[BracketRound]:
     """A knockout's rounds as columns (T-KO-BRACKET): each played round's matches
-    in bracket order, then the rounds still to come as empty boxes, halving to the
-    final. ``rounds`` is ``selectors.rounds_view``; ``planned`` is
+    in bracket order, then the rounds still to come, halving to the final, with
+    the winners already through in their places. ``rounds`` is ``selectors.rounds_view``; ``planned`` is
     ``selectors.rounds_planned``. Empty before the first round is paired."""
     if not rounds:
         return []
@@ -134,10 +142,11 @@ def bracket(rounds: list[dict[str, Any]], planned: int | None) -> list[BracketRo
     columns: list[BracketRound] = []
     for index in range(depth):
         expected = max(1, first >> index)
+        fed_by = columns[-1].matches if columns else ()
         if index < len(rounds):
             matches = tuple(_match(table) for table in rounds[index]["tables"])
-            matches += _waiting(expected - len(matches))
+            matches += _waiting(expected - len(matches), ())
         else:
-            matches = _waiting(expected)
+            matches = _waiting(expected, fed_by)
         columns.append(BracketRound(number=index + 1, players=2 * len(matches), matches=matches))
     return columns

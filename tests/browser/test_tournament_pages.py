@@ -172,3 +172,61 @@ def _path(name: str) -> Any:
 
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS / f"{name}.png"
+
+
+ELEVEN = ("anna", "ben", "chiara", "dainis", "elena", "filippo", "gunta", "hugo", "ilze", "jacopo_bianchi", "kristaps")
+
+
+def _win_match(tournament: Tournament, table_position: int, winners: list[str]) -> None:
+    """Play a match of the first round game by game: ``winners`` names each game's winner."""
+    for number, winner in enumerate(winners, start=1):
+        played = TournamentGame.objects.select_related("game").get(
+            table__round__tournament=tournament, table__round__number=1, table__position=table_position, number=number
+        )
+        _resign_all_but(played.game, winner)
+
+
+def test_a_knockout_of_eleven_best_of_three_draws_four_rounds(
+    live_server: Any, new_page: Any, screenshot: Any
+) -> None:
+    players = []
+    for number, name in enumerate(ELEVEN):
+        user = make_player(name)
+        PlayerRating.objects.create(user=user, variant="base", rating=2000 - 50 * number)
+        players.append(user)
+    tournament = services.tournament_create(
+        creator=players[0], name="Autumn Knockout", format="knockout", seats=2, games_per_match=3
+    )
+    for user in players:
+        services.tournament_join(tournament_id=tournament.pk, user=user)
+    services.tournament_start(tournament_id=tournament.pk, by=players[0])
+    # Sixteen places for eleven: five byes and three matches in the first round.
+    matches = {
+        table.position: [int(e) for e in table.entries]
+        for table in tournament.round_set.get(number=1).tables.all()
+        if len(table.entries) == 2
+    }
+    assert len(matches) == 3
+    names = {e.pk: e.user.username for e in tournament.entries.select_related("user")}
+    first, second, _third = sorted(matches)
+    high, low = (names[e] for e in matches[first])
+    _win_match(tournament, first, [high, low, high])  # decided in the third game
+    high, low = (names[e] for e in matches[second])
+    _win_match(tournament, second, [low, low])
+
+    page = _open(new_page, "desktop")
+    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
+    bracket = page.locator(".bracket-box")
+    assert bracket.locator(".bracket-round").count() == 4
+    assert bracket.locator(".side.bye").count() == 5
+    assert bracket.get_by_role("link", name="Game 3").count() == 1
+    assert_fits(page)
+    assert_no_axe_violation(page)
+    screenshot(page, "tournament-knockout-eleven-desktop")
+    bracket.screenshot(path=str(_path("tournament-bracket-eleven-desktop")))
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert_fits(page)
+    assert bracket.evaluate("box => box.scrollWidth > box.clientWidth")
+    bracket.evaluate("box => { box.scrollLeft = box.scrollWidth }")
+    bracket.screenshot(path=str(_path("tournament-bracket-eleven-phone-scrolled")))
