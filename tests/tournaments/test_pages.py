@@ -179,3 +179,37 @@ def test_my_games_names_each_games_tournament_and_round(players: list[Any]) -> N
     row = re.search(rf'<tr data-game="{game.pk}">(.*?)</tr>', content, re.DOTALL)
     assert row is not None and "Winter Swiss, round 1" in row.group(1)
     assert 'href="/tournaments/"' in content
+
+
+def test_a_finished_knockout_names_its_winner_and_offers_no_buttons(players: list[Any]) -> None:
+    tournament = services.tournament_create(creator=players[0], name="Final only", format="knockout", seats=2)
+    for user in players[:2]:
+        services.tournament_join(tournament_id=tournament.pk, user=user)
+    services.tournament_start(tournament_id=tournament.pk, by=players[0])
+    final = TournamentGame.objects.get(table__round__tournament=tournament)
+    game_services.game_resign(game=final.game, user=players[1])
+    rounds.tournament_advance(tournament_id=tournament.pk)
+
+    answer = logged_in_client(players[0]).get(f"/tournaments/{tournament.pk}/")
+
+    words = text_of(answer)
+    assert "Won by p1" in words and "Finished" in words
+    assert "/join/" not in answer.content.decode() and "/leave/" not in answer.content.decode()
+
+
+def test_the_bracket_puts_the_winners_through_in_the_boxes_still_to_come() -> None:
+    from tournaments.page_selectors import bracket
+
+    def table(players: list[str], winner: str | None, decided_by: str = "") -> dict[str, Any]:
+        return {"players": players, "winner": winner, "decided_by": decided_by, "games": []}
+
+    first = {"tables": [table(["a"], "a", "bye"), table(["d", "e"], "e"), table(["b"], "b", "bye"), table(["c", "f"], None)]}
+
+    columns = bracket([first], 3)
+
+    assert [len(c.matches) for c in columns] == [4, 2, 1]
+    assert [c.players for c in columns] == [8, 4, 2]
+    assert [side.name for side in columns[1].matches[0].sides] == ["a", "e"]
+    assert [side.name for side in columns[1].matches[1].sides] == ["b", ""]
+    assert columns[0].matches[0].sides[1].bye and columns[0].matches[0].sides[0].winner
+    assert bracket([], 3) == []
