@@ -176,6 +176,7 @@ class GameExport(TypedDict):
     status: str
     seed_commitment: str | None
     seed: str | None
+    seat_order: str
     start_state: dict[str, Any] | None
     seats: list[ExportSeat]
     moves: list[str]
@@ -537,13 +538,10 @@ def player_game_record(*, user: User) -> dict[str, VariantRecord]:
 
 
 def game_export(*, game: Game) -> GameExport:
-    """Everything needed to replay the game with ``engine.replay``; the seed only
-    once the game is over, so that anyone can check it against the commitment
-    and check the seat order with ``engine.seat_permutation``."""
-    seats = sorted(
-        (s for s in game.seats.all() if s.has_joined),
-        key=lambda s: (s.index if s.index is not None else 99, s.join_position),
-    )
+    """Everything needed to replay the game with ``engine.replay``; the seed once it is over,
+    to check against the commitment, and the seat order (``engine.seat_permutation``)."""
+    joined = (s for s in game.seats.all() if s.has_joined)
+    seats = sorted(joined, key=lambda s: (s.index if s.index is not None else 99, s.join_position))
     revealed = game.is_over and game.started_at is not None
     return {
         "id": game.pk,
@@ -552,6 +550,7 @@ def game_export(*, game: Game) -> GameExport:
         "status": game.status,
         "seed_commitment": game.seed_commitment or None,
         "seed": game.seed if revealed else None,
+        "seat_order": "joined" if game.seat_order_joined else "drawn",
         "start_state": game.start_state if revealed else None,  # a sandbox's deal: its seed, shown as one is
         "seats": [
             {"seat": s.index, "join_position": s.join_position, "username": s.user.get_username()} for s in seats

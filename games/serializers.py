@@ -543,6 +543,11 @@ class GameExportSerializer(serializers.Serializer[GameExport]):
     status = serializers.ChoiceField(choices=Game.Status.choices)
     seed_commitment = serializers.CharField(allow_null=True)
     seed = serializers.CharField(allow_null=True, help_text="Decimal text; null until the game is over.")
+    seat_order = serializers.ChoiceField(
+        choices=["drawn", "joined"],
+        help_text="drawn: the play order was shuffled with the seed (engine.seat_permutation); joined: it is the "
+        "order the players joined (a knockout match's games, which alternate who moves first).",
+    )
     start_state = StateField(
         allow_null=True,
         help_text=(

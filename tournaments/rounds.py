@@ -149,6 +149,8 @@ def _game_create(tournament: Tournament, entries: Sequence[Entry]) -> Game:
         public=tournament.public,
         rated=tournament.rated,
         vacation_allowed=tournament.vacation_allowed,
+        # T-KO-SEATS: a match's games alternate who moves first.
+        seat_order_joined=tournament.format == Tournament.Format.KNOCKOUT,
     )
     for entry in entries[1:]:
         game_services.seat_join(game=game, user=entry.user)

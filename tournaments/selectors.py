@@ -59,7 +59,9 @@ def visible_q(user: User | AnonymousUser | None) -> Q:
     visible = Q(public=True)
     if _known(user):
         assert isinstance(user, User)
-        visible |= Q(Exists(Entry.objects.filter(tournament=OuterRef("pk"), user=user))) | organiser_q(user)
+        visible |= Q(Exists(Entry.objects.filter(tournament=OuterRef("pk"), user=user))) | Q(
+            Exists(Tournament.objects.filter(organiser_q(user), pk=OuterRef("pk")))
+        )
     return visible
 
 
@@ -77,10 +79,11 @@ def tournament_get_visible(*, tournament_id: int, user: User | AnonymousUser | N
 
 def games_organised_q(user: User) -> Q:
     """The private tournament games ``user`` may watch as an organiser (a filter on
-    games.Game, for games.extensions' visibility_q)."""
-    return Q(tournament_game__table__round__tournament__created_by=user) | Q(
-        tournament_game__table__round__tournament__league__admins=user
+    games.Game, for games.extensions' visibility_q): one EXISTS, no join."""
+    organised = TournamentGame.objects.filter(game=OuterRef("pk")).filter(
+        Q(table__round__tournament__created_by=user) | Q(table__round__tournament__league__admins=user)
     )
+    return Q(Exists(organised))
 
 
 def game_is_tournament_game(game_id: str) -> bool:

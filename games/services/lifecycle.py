@@ -64,7 +64,7 @@ def deal_and_start(writes: GameWrites, now: datetime) -> None:
     game = writes.game
     joined = list(game.seats.filter(joined_at__isnull=False).order_by("join_position"))
     seed = secrets.randbits(256)
-    order = engine.seat_permutation(seed, len(joined))
+    order = list(range(len(joined))) if game.seat_order_joined else engine.seat_permutation(seed, len(joined))
     for seat_index, join_position in enumerate(order):
         joined[join_position].index = seat_index
     for seat in joined:
@@ -179,6 +179,7 @@ def game_create(
     rated: bool = False,
     vacation_allowed: bool = True,
     pauses_allowed: bool = True,
+    seat_order_joined: bool = False,
 ) -> Game:
     """Create a game with the creator in the first seat.
 
@@ -189,7 +190,9 @@ def game_create(
     the most it can hold (``bank_cap_seconds``, by default the start), and the
     timeout in a row that forfeits a seat (``forfeit_after``). The rules a
     league sets: ``vacation_allowed`` (False: a vacation never pauses the game)
-    and ``pauses_allowed`` (False: no moderator's pause). Invitations count
+    and ``pauses_allowed`` (False: no moderator's pause). ``seat_order_joined``:
+    the play order is the join order, not drawn (a knockout match's games, which
+    alternate who moves first). Invitations count
     against INVITATIONS_PER_DAY (TooManyInvitations).
     """
     if variant not in engine.VARIANTS:
@@ -267,6 +270,7 @@ def game_create(
             rated=rated,
             vacation_allowed=vacation_allowed,
             pauses_allowed=pauses_allowed,
+            seat_order_joined=seat_order_joined,
         )
         Seat.objects.bulk_create(
             [

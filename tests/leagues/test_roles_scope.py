@@ -62,11 +62,16 @@ def _extend(client: Client, game: Game) -> Any:
     )
 
 
-def test_the_league_admins_group_holds_only_leagues_permissions(db: None) -> None:
+def test_the_league_admins_group_holds_only_leagues_and_their_tournaments_permissions(db: None) -> None:
+    from tournaments.models import Tournament
+
     group = Group.objects.get(name=LEAGUE_ADMINS_GROUP)
     apps = set(group.permissions.values_list("content_type__app_label", flat=True))
     codenames = set(group.permissions.values_list("codename", flat=True))
-    assert apps == {"leagues"}
+    # Tournaments declare what a league admin holds for their league's tournaments.
+    assert apps == {"leagues", "tournaments"}
+    tournaments = set(group.permissions.filter(content_type__app_label="tournaments").values_list("codename", flat=True))
+    assert tournaments == set(Tournament.league_admin_permissions)
     assert {"view_leaguescopedgame", "view_leaguemoderationentry"} <= codenames
     assert "moderate_game" not in codenames
 

@@ -58,11 +58,16 @@ def test_a_knockout_of_five_three_byes_three_rounds_and_a_forfeit_loses_its_matc
         assert len(table["games"]) == number
         seated = _game(clients, "p4", table["games"][-1]["game_id"])
         assert seated["status"] == "active"
+        # T-KO-SEATS: the play order is the join order: the better seed moves first in odd games.
+        first = next(s["username"] for s in seated["seats"] if s["seat"] == 0)
+        assert first == ("p4" if number % 2 else "p5")
         _win_game(clients, table, winner)
     match = detail(organiser, tournament_id)["round_list"][0]["tables"][1]
     assert match["winner"] == "p5" and match["decided_by"] == "" and len(match["games"]) == 3
     # T-KO-SEATS: the better seed (p4) joined first in games 1 and 3, p5 in game 2.
     assert [g["players"][0] for g in match["games"]] == ["p4", "p5", "p4"]
+    export = ok(clients["p4"].get(f"/api/v1/games/{match['games'][0]['game_id']}/export/"))
+    assert export["seat_order"] == "joined" and [s["join_position"] for s in export["seats"]] == [0, 1]
 
     # Round 2: neighbours in bracket order, the better seed first.
     body = detail(organiser, tournament_id)
@@ -75,6 +80,7 @@ def test_a_knockout_of_five_three_byes_three_rounds_and_a_forfeit_loses_its_matc
     forfeit_game = round_2["tables"][0]["games"][0]["game_id"]
     state = _game(clients, "p1", forfeit_game)
     late = next(s["username"] for s in state["seats"] if s["seat"] == state["to_move"])
+    assert late == "p1"  # the better seed moves first in a match's first game
     assert game_time_out(game_id=forfeit_game, now=timezone.now() + timedelta(days=30))
     assert Game.objects.get(pk=forfeit_game).status == Game.Status.FINISHED
     # p2 v p3: p3 wins two straight.
