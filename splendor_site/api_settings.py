@@ -51,4 +51,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Choice sets that share a field's name with another app's get their own names.
+    "ENUM_NAME_OVERRIDES": {
+        "TournamentFormatEnum": "tournaments.models.Tournament.Format",
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        # The names these had before the two above came (a client generated from the schema keeps them).
+        "FormatEnum": "webhooks.models.Endpoint.Format",
+        "StatusEnum": "games.models.Game.Status",
+    },
 }

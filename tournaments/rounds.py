@@ -128,8 +128,40 @@ def ratings(tournament: Tournament) -> dict[int, float]:
 
 
 def standings(tournament: Tournament) -> list[pairing.Standing]:
+    """Swiss: T-STAND-*. Knockout: T-KO-STAND."""
     played = ratings(tournament)
+    if tournament.format == Tournament.Format.KNOCKOUT:
+        return _knockout_standings(tournament, played)
     return pairing.standings(played, round_results(tournament), points_for_place, seed=tournament.seed_int())
+
+
+def _knockout_standings(tournament: Tournament, played: dict[int, float]) -> list[pairing.Standing]:
+    """T-KO-STAND: the winner first, then by the round a player reached (those out
+    later above those out sooner), then matches won (a bye counts as one), then
+    rating. ``points`` are matches won; Buchholz has no meaning here (0)."""
+    reached = dict.fromkeys(played, 0)
+    won = dict.fromkeys(played, 0)
+    prestige = dict.fromkeys(played, 0)
+    for one in tournament.round_set.prefetch_related("tables__games__game__seats"):
+        for table in one.tables.all():
+            for entry in table.entries:
+                if int(entry) in reached:
+                    reached[int(entry)] = max(reached[int(entry)], one.number)
+            if table.winner_id in won:
+                won[table.winner_id] += 1
+            for tournament_game in table.games.all():
+                result = game_result(tournament_game)
+                for entry_id, points in (result.prestige if result else {}).items():
+                    if entry_id in prestige:
+                        prestige[entry_id] += points
+    champion = None
+    if tournament.winner_id is not None:
+        champion = Entry.objects.filter(tournament=tournament, user_id=tournament.winner_id).values_list("pk", flat=True).first()
+    order = sorted(played, key=lambda e: (e != champion, -reached[e], -won[e], -played[e], e))
+    return [
+        pairing.Standing(rank, entry, float(won[entry]), 0.0, prestige[entry], played[entry])
+        for rank, entry in enumerate(order, start=1)
+    ]
 
 
 # --- opening a round ------------------------------------------------------------------------

@@ -46,7 +46,7 @@ class TournamentCreateInputSerializer(StrictInputSerializer):
     league_id = JSONIntegerField(required=False, allow_null=True, default=None, help_text="A league's tournament.")
 
 
-class InviteInputSerializer(StrictInputSerializer):
+class TournamentInviteInputSerializer(StrictInputSerializer):
     """Invite players to a private (or open) tournament by username."""
 
     usernames = UsernamesField(max_length=64, help_text="The players to invite; they accept with POST .../join/.")
@@ -69,7 +69,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
         read_only_fields = fields
 
 
-class StandingSerializer(serializers.Serializer[Any]):
+class TournamentStandingSerializer(serializers.Serializer[Any]):
     rank = serializers.IntegerField()
     username = serializers.CharField()
     status = serializers.CharField(help_text="active, withdrawn or eliminated.")
@@ -79,7 +79,7 @@ class StandingSerializer(serializers.Serializer[Any]):
     rating = serializers.FloatField()
 
 
-class TableGameSerializer(serializers.Serializer[dict[str, Any]]):
+class TournamentTableGameSerializer(serializers.Serializer[dict[str, Any]]):
     game_id = serializers.CharField()
     number = serializers.IntegerField(help_text="The game of the match: 1, 2, ... (replays counted).")
     status = serializers.CharField()
@@ -88,20 +88,20 @@ class TableGameSerializer(serializers.Serializer[dict[str, Any]]):
     forfeited = serializers.ListField(child=serializers.CharField())
 
 
-class TableSerializer(serializers.Serializer[dict[str, Any]]):
+class TournamentTableSerializer(serializers.Serializer[dict[str, Any]]):
     position = serializers.IntegerField()
     players = serializers.ListField(child=serializers.CharField())
     winner = serializers.CharField(allow_null=True, help_text="Knockout: the match's winner once decided.")
     decided_by = serializers.CharField(help_text="Knockout: \"\", bye, forfeit or withdrawn.")
-    games = TableGameSerializer(many=True)
+    games = TournamentTableGameSerializer(many=True)
 
 
-class RoundSerializer(serializers.Serializer[dict[str, Any]]):
+class TournamentRoundSerializer(serializers.Serializer[dict[str, Any]]):
     number = serializers.IntegerField()
     started_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
     bye = serializers.CharField(allow_null=True, help_text="Swiss: who sat out, worth a first place.")
-    tables = TableSerializer(many=True)
+    tables = TournamentTableSerializer(many=True)
 
 
 class TournamentDetailSerializer(TournamentSerializer):
@@ -109,8 +109,8 @@ class TournamentDetailSerializer(TournamentSerializer):
     organiser = serializers.BooleanField(read_only=True)
     following = serializers.BooleanField(read_only=True)
     rounds_planned = serializers.IntegerField(allow_null=True, read_only=True)
-    round_list = RoundSerializer(many=True, read_only=True, source="rounds_shown")
-    standings = StandingSerializer(many=True, read_only=True)
+    round_list = TournamentRoundSerializer(many=True, read_only=True, source="rounds_shown")
+    standings = TournamentStandingSerializer(many=True, read_only=True)
 
     class Meta(TournamentSerializer.Meta):
         fields = [
@@ -120,6 +120,6 @@ class TournamentDetailSerializer(TournamentSerializer):
         read_only_fields = fields
 
 
-class EntrySerializer(serializers.Serializer[dict[str, Any]]):
+class TournamentEntrySerializer(serializers.Serializer[dict[str, Any]]):
     tournament = serializers.IntegerField()
     status = serializers.CharField(allow_null=True)

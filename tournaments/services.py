@@ -301,12 +301,23 @@ def _log(by: User, action: str, entry: Entry, reason: str, now: datetime, **deta
     )
 
 
+def _entry_moderated(entry_id: int, by: User) -> Entry:
+    """The entry, its tournament locked, for one of its organisers or a moderator
+    (T-ORGANISER); NotEntered for an unknown id."""
+    entry = Entry.objects.select_related("tournament").filter(pk=entry_id).first()
+    if entry is None:
+        raise errors.NotEntered(gettext("No such entry."))
+    entry.tournament = _locked(entry.tournament_id)
+    if not (selectors.is_organiser(entry.tournament, by) or by.has_perm(selectors.MODERATE_PERMISSION)):
+        raise errors.NotAnOrganiser(rule="T-ORGANISER")
+    return entry
+
+
 def entry_withdraw(*, entry_id: int, by: User, reason: str, now: datetime | None = None) -> int:
     """An organiser withdraws a player (T-WITHDRAW), logged; returns the games resigned."""
     now = now or timezone.now()
     with transaction.atomic():
-        entry = Entry.objects.select_related("tournament").get(pk=entry_id)
-        _locked(entry.tournament_id)
+        entry = _entry_moderated(entry_id, by)
         if entry.status not in (Entry.Status.ACTIVE, Entry.Status.INVITED):
             raise errors.NotEntered(gettext("That player is no longer in the tournament."))
         _log(by, ModerationEntry.Action.TOURNAMENT_WITHDRAWN, entry, reason, now)
@@ -318,10 +329,17 @@ def entry_replace(*, entry_id: int, user: User, by: User, reason: str, now: date
     player, who takes its place in the standings from the next round; logged."""
     now = now or timezone.now()
     with transaction.atomic():
-        entry = Entry.objects.select_related("tournament").get(pk=entry_id)
-        tournament = _locked(entry.tournament_id)
+        entry = _entry_moderated(entry_id, by)
+        tournament = entry.tournament
         if tournament.status not in (Tournament.Status.OPEN, Tournament.Status.RUNNING):
-            raise errors.TournamentClosed(status=tournament.status)
+            raise errors.TournamentClosed(
+                gettext("The tournament has ended: its players are no longer replaced."), status=tournament.status
+            )
+        if getattr(getattr(user, "player", None), "is_suspended", False) or not user.is_active:
+            raise errors.TournamentClosed(
+                gettext("%(name)s cannot play: their account is suspended or closed.") % {"name": user.username},
+                status="suspended",
+            )
         if entry.status != Entry.Status.ACTIVE:
             raise errors.NotEntered(gettext("Only a player still in the tournament can be replaced."))
         if Entry.objects.filter(tournament=tournament, user=user).exists():

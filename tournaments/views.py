@@ -20,8 +20,8 @@ from leagues.schema import LeagueProblemSerializer
 from tournaments import errors, selectors, services
 from tournaments.models import Entry, Tournament, TournamentFollow
 from tournaments.serializers import (
-    EntrySerializer,
-    InviteInputSerializer,
+    TournamentEntrySerializer,
+    TournamentInviteInputSerializer,
     TournamentCreateInputSerializer,
     TournamentDetailSerializer,
     TournamentSerializer,
@@ -125,7 +125,7 @@ def _entry_view(
 ) -> Callable[[_View], _View]:
     return extend_schema(
         operation_id=operation, summary=summary, description=description, parameters=[_ID], request=None,
-        responses={200: EntrySerializer, **_problems(errors.TournamentNotFound, *problems)},
+        responses={200: TournamentEntrySerializer, **_problems(errors.TournamentNotFound, *problems)},
     )  # fmt: skip
 
 
@@ -179,14 +179,14 @@ class TournamentInviteView(APIView):
         summary="Invite players",
         description="An organiser invites players by username; each accepts with POST .../join/.",
         parameters=[_ID],
-        request=InviteInputSerializer,
-        responses={200: EntrySerializer(many=True), **_problems(
+        request=TournamentInviteInputSerializer,
+        responses={200: TournamentEntrySerializer(many=True), **_problems(
             errors.TournamentNotFound, errors.NotAnOrganiser, errors.TournamentClosed, errors.InvalidTournament)},
     )  # fmt: skip
     def post(self, request: Request, tournament_id: int) -> Response:
         user = request_user(request)
         selectors.tournament_get_visible(tournament_id=tournament_id, user=user)
-        body = InviteInputSerializer(data=request.data)
+        body = TournamentInviteInputSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         invited = services.tournament_invite(tournament_id=tournament_id, by=user, usernames=body.validated_data["usernames"])
         return Response([{"tournament": tournament_id, "status": e.status, "username": e.user.username} for e in invited])
@@ -221,7 +221,7 @@ class TournamentFollowView(APIView):
         "DELETE stops.",
         parameters=[_ID],
         request=None,
-        responses={200: EntrySerializer, **_problems(errors.TournamentNotFound, errors.InvitationOnly)},
+        responses={200: TournamentEntrySerializer, **_problems(errors.TournamentNotFound, errors.InvitationOnly)},
     )
     def post(self, request: Request, tournament_id: int) -> Response:
         services.tournament_follow(tournament_id=tournament_id, user=request_user(request))
@@ -229,7 +229,7 @@ class TournamentFollowView(APIView):
 
     @extend_schema(
         operation_id="tournaments_unfollow", summary="Stop following", parameters=[_ID], request=None,
-        responses={200: EntrySerializer, **_problems(errors.TournamentNotFound)},
+        responses={200: TournamentEntrySerializer, **_problems(errors.TournamentNotFound)},
     )  # fmt: skip
     def delete(self, request: Request, tournament_id: int) -> Response:
         services.tournament_follow(tournament_id=tournament_id, user=request_user(request), follow=False)

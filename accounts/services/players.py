@@ -83,6 +83,7 @@ RESERVED_USERNAMES = frozenset(
         "accounts", "problems", "new", "open", "accept", "sandbox", "practice", "emails", "primary", "i18n", "setlang",
         "addresses", "remove", "stream", "calendar", "chat", "plan", "preferences", "report",
         "push", "key", "push-subscriptions", "sw.js",
+        "tournaments", "invite", "start", "follow",
         # The service worker and the web app manifest are served at the root (front.pwa).
         "manifest.webmanifest",
     }

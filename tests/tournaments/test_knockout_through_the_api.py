@@ -104,6 +104,9 @@ def test_a_knockout_of_five_three_byes_three_rounds_and_a_forfeit_loses_its_matc
     assert body["status"] == "finished" and body["winner"] == "p3"
     assert len(body["round_list"]) == 3
     assert {row["username"]: row["status"] for row in body["standings"]}[late] == "eliminated"
+    # T-KO-STAND: the winner, the finalist, the semi-finalists (by matches won, then rating), p4.
+    assert [(row["username"], row["points"]) for row in body["standings"]] == [
+        ("p3", 3.0), (survivor, 2.0), *sorted([(late, 1.0), ("p2", 1.0)]), ("p4", 0.0)]  # fmt: skip
     # Rated: every game of the tournament moved its players' ratings (Glicko-2, as league games).
     games = [g["game_id"] for r in body["round_list"] for t in r["tables"] for g in t["games"]]
     assert len(games) == 3 + 1 + 2 + 2
