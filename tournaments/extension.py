@@ -53,7 +53,7 @@ class TournamentsExtension(GameExtension):
 
     @override
     def game_list_label(self, game: Game) -> str | None:
-        return selectors.game_label(game.pk)
+        return page_selectors.game_labels([game.pk]).get(game.pk)
 
     @override
     def game_list_labels(self, games: Sequence[Game]) -> dict[str, str]:

@@ -90,20 +90,6 @@ def game_is_tournament_game(game_id: str) -> bool:
     return TournamentGame.objects.filter(game_id=game_id).exists()
 
 
-def game_label(game_id: str) -> str | None:
-    """"<tournament>, round <n>" (and the game of a match past its first)."""
-    found = (
-        TournamentGame.objects.filter(game_id=game_id)
-        .values_list("table__round__tournament__name", "table__round__number", "number")
-        .first()
-    )
-    if found is None:
-        return None
-    name, number, game_number = found
-    label = f"{name}, round {number}"
-    return f"{label}, game {game_number}" if game_number > 1 else label
-
-
 def event_recipients(tournament_id: int) -> set[int]:
     """T-NEWS-AUDIENCE: a tournament's events reach its players (every entry that
     took part, withdrawn and eliminated too) and, for a public one, its followers."""
