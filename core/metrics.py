@@ -152,7 +152,7 @@ PUSH = Counter(
     ["kind", "outcome"],
 )
 PUSH_OUTCOMES = ("sent", "retry", "failed", "gone", "suppressed")
-PUSH_KINDS = ("your_turn", "reminder", "invitation", "chat_line", "game_over", "tournament_round")
+PUSH_KINDS = ("your_turn", "reminder", "invitation", "chat_line", "game_over", "tournament_round", "tournament_invitation")
 WEBHOOK_DELIVERIES = Counter(
     "splendor_webhook_deliveries",
     "Webhook delivery attempts by outcome: delivered, retry (failed, another attempt follows), failed (given up).",

@@ -17,6 +17,7 @@ class NotificationsConfig(AppConfig):
         # (accounts' and leagues' signals) and its renderer; the receiver of the
         # email provider's bounce reports (anymail).
         import notifications.email.account_notices  # noqa: F401
+        import notifications.email.tournament_invitations  # noqa: F401
         import notifications.email.bounces  # noqa: F401
         import notifications.email.tasks  # noqa: F401
 

@@ -286,3 +286,26 @@ def round_news(*, tournament_id: int, number: int) -> RoundNews | None:
 
 
 __all__ = ["Standing", "StandingRow"]
+
+
+@dataclass(frozen=True)
+class InvitationNews:
+    """What an invitation's email says (notifications reads it; never the seed)."""
+
+    user_id: int
+    tournament_id: int
+    tournament_name: str
+    organiser: User
+    knockout: bool
+
+
+def invitation_news(*, entry_id: int) -> InvitationNews | None:
+    """The invitation ``entry_id`` while it is one; None once accepted, declined or gone."""
+    entry = Entry.objects.select_related("tournament__created_by__player").filter(
+        pk=entry_id, status=Entry.Status.INVITED
+    ).first()
+    if entry is None:
+        return None
+    tournament = entry.tournament
+    return InvitationNews(entry.user_id, tournament.pk, tournament.name, tournament.created_by,
+                          tournament.format == Tournament.Format.KNOCKOUT)  # fmt: skip

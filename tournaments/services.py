@@ -21,7 +21,7 @@ from games import services as game_services
 from games.moderation import moderation_entry_record
 from games.models import Game, ModerationEntry
 from leagues.models import League, PlayerRating
-from tournaments import errors, rounds, selectors
+from tournaments import errors, rounds, selectors, signals
 from tournaments.models import Entry, Tournament, TournamentFollow, TournamentGame
 from tournaments.pairing import MAX_SEATS, MIN_SEATS
 
@@ -171,7 +171,14 @@ def tournament_invite(
                 entry.status, entry.reason = Entry.Status.INVITED, ""
                 entry.save(update_fields=["status", "reason"])
                 invited.append(entry)
+                _tell_after_commit(entry)
     return invited
+
+
+def _tell_after_commit(entry: Entry) -> None:
+    """The invitee hears of it once the invitation is stored (a rolled-back one tells nobody)."""
+    ids = {"entry_id": entry.pk, "user_id": entry.user_id, "tournament_id": entry.tournament_id}
+    transaction.on_commit(lambda: signals.entry_invited.send(sender=Entry, **ids), robust=True)
 
 
 def tournament_decline(*, tournament_id: int, user: User, now: datetime | None = None) -> None:

@@ -90,7 +90,7 @@ def suppression_reason(*, kind: str, user_id: int, game_id: str | None) -> str:
         return "mode digest"
     if game_id is not None and GameMute.objects.filter(user_id=user_id, game_id=game_id).exists():
         return "game muted"
-    if kind == "invitation" and InvitationOptOut.objects.filter(address_digest=address_digest(user.email)).exists():
+    if kind in ("invitation", "tournament_invitation") and InvitationOptOut.objects.filter(address_digest=address_digest(user.email)).exists():
         return "opted out of invitations"
     return ""
 

@@ -14,6 +14,7 @@ a token, the seed or another seat's hidden cards.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.template.loader import render_to_string
 from django.utils.translation import gettext
@@ -27,6 +28,12 @@ MAX_BODY = 400
 
 def _one_line(template: str, context: dict[str, Any]) -> str:
     return " ".join(render_to_string(template, context).split())
+
+
+def _page_path(context: dict[str, Any]) -> str:
+    """The path of the page a game-less notification is about (a tournament's), or the site's root."""
+    page = str(context.get("tournament_url") or "")
+    return urlsplit(page).path or "/"
 
 
 def push_payload(notification: Notification) -> dict[str, Any]:
@@ -54,5 +61,5 @@ def push_payload(notification: Notification) -> dict[str, Any]:
         "version": game.version if game is not None else 0,
         "title": title,
         "body": body,
-        "url": f"/games/{game.pk}/" if game is not None else "/",
+        "url": f"/games/{game.pk}/" if game is not None else _page_path(context),
     }

@@ -59,7 +59,7 @@ logger = logging.getLogger(__name__)
 PUSH_KINDS = metrics.PUSH_KINDS
 # A tournament round's start seats the player in a new game: the switch for
 # being asked into a game decides it too (one switch fewer to find).
-PUSH_PREFERENCE_OF = {"tournament_round": "push_invitation"}
+PUSH_PREFERENCE_OF = {"tournament_round": "push_invitation", "tournament_invitation": "push_invitation"}
 SEND_TASK = "notifications.push.tasks.send"
 MAX_ENDPOINT_LENGTH = 2000
 
