@@ -90,7 +90,7 @@ class Game(models.Model):
     rated = models.BooleanField(default=False)
     # The play order is the order the players joined (a knockout match's games
     # alternate who moves first); otherwise it is drawn from the seed at the start.
-    seat_order_joined = models.BooleanField(default=False)
+    seat_order_joined = models.BooleanField(default=False, db_default=False)
     # The rules of a league's games (leagues.services.season_start sets them from
     # the league): a vacation never pauses a game that does not allow it (its
     # clock runs), and a moderator cannot pause a game that allows no pauses

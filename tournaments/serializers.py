@@ -57,6 +57,9 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
     created_by = serializers.CharField(source="created_by.username", read_only=True)
     winner = serializers.CharField(source="winner.username", read_only=True, allow_null=True, default=None)
     players = serializers.IntegerField(read_only=True, help_text="Entries playing or out of it (not invitations).")
+    round_starts = serializers.ListField(
+        child=serializers.DateTimeField(), read_only=True, help_text="The schedule: one time per round; [] if none."
+    )
 
     class Meta:
         model = Tournament

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -14,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.permissions import CanReadOrPlay, request_user
-from api.openapi import problem_responses
+from api.openapi import location_header, problem_responses
 from core.errors import DomainError
 from leagues.schema import LeagueProblemSerializer
 from tournaments import errors, selectors, services
@@ -76,7 +77,7 @@ class TournamentListView(APIView):
         summary="Tournaments",
         description="The tournaments you may see: every public one, and the private ones you are in or organise.",
         parameters=[_STATUS],
-        responses={200: TournamentSerializer(many=True), **_problems()},
+        responses={200: TournamentSerializer(many=True), **_problems(errors.InvalidTournament)},
     )
     def get(self, request: Request) -> Response:
         wanted = request.query_params.get("status")
@@ -92,6 +93,7 @@ class TournamentListView(APIView):
         description="Swiss (tables of 2-4, a number of rounds) or knockout (two-player matches of games_per_match "
         "games). You organise it; join it to play. docs/tournaments.md.",
         request=TournamentCreateInputSerializer,
+        parameters=[location_header("The new tournament")],
         responses={201: TournamentDetailSerializer, **_problems(errors.InvalidTournament, errors.NotAnOrganiser)},
     )
     def post(self, request: Request) -> Response:
@@ -101,7 +103,9 @@ class TournamentListView(APIView):
         if "rounds" not in fields:
             fields["rounds"] = None
         tournament = services.tournament_create(creator=request_user(request), **fields)
-        return Response(_detail(tournament, request), status=status.HTTP_201_CREATED)
+        response = Response(_detail(tournament, request), status=status.HTTP_201_CREATED)
+        response["Location"] = reverse("tournaments:tournament-detail", kwargs={"tournament_id": tournament.pk})
+        return response
 
 
 class TournamentDetailView(APIView):

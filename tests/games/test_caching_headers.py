@@ -75,6 +75,15 @@ ACCOUNT_AND_GAME_CALLS = [
     ("get", "/api/v1/leagues/{league}/next-game/"),
     ("get", "/api/v1/leagues/{league}/seasons/{season}/standings/"),
     ("get", "/api/v1/players/{username}/ratings/"),
+    ("get", "/api/v1/tournaments/"),
+    ("get", "/api/v1/tournaments/{tournament}/"),
+    ("post", "/api/v1/tournaments/{tournament}/join/"),
+    ("post", "/api/v1/tournaments/{tournament}/leave/"),
+    ("post", "/api/v1/tournaments/{tournament}/decline/"),
+    ("post", "/api/v1/tournaments/{tournament}/invite/"),
+    ("post", "/api/v1/tournaments/{tournament}/start/"),
+    ("post", "/api/v1/tournaments/{tournament}/follow/"),
+    ("delete", "/api/v1/tournaments/{tournament}/follow/"),
     ("post", "/api/v1/tokens/recover/"),
     ("post", "/api/v1/tokens/recover/confirm/"),
     ("get", "/api/v1/players/{username}/"),
@@ -108,6 +117,7 @@ def test_every_answer_that_depends_on_the_caller_is_private(
         .replace("{username}", "alice")
         .replace("{webhook}", "0")
         .replace("{league}", "0")
+        .replace("{tournament}", "0")
         .replace("{season}", "1")  # nobody's: the refusal must be private too
         .replace("{address}", "0")
     )

@@ -16,6 +16,7 @@ from accounts.services import player_create, token_create
 from accounts.services.addresses import email_address_add
 from api.serializers import JSONIntegerField, JSONStringField, StrictInputSerializer
 from games import services
+from tournaments.services import tournament_create
 from webhooks.services import endpoint_create
 
 pytestmark = pytest.mark.django_db
@@ -77,9 +78,10 @@ def test_every_endpoint_that_takes_a_body_refuses_a_field_it_does_not_know(setti
     settings.WEBHOOKS_ALLOW_LOOPBACK = True
     webhook = endpoint_create(owner=alice, url="http://127.0.0.1:9/hook")
     address = email_address_add(user=alice, address="alice.two@example.com", client="127.0.0.1")
+    tournament = tournament_create(creator=alice, name="Cup", format="knockout")
     values = {
         "game_id": game.pk, "token_id": str(token.pk), "username": "bob", "webhook_id": str(webhook.pk),
-        "address_id": str(address.pk),
+        "address_id": str(address.pk), "tournament_id": str(tournament.pk),
     }
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {plaintext}")
