@@ -12,7 +12,7 @@ decides matches (T-KO-*), closes a round, withdraws those who forfeited twice
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -76,16 +76,34 @@ def game_result(tournament_game: TournamentGame) -> GameResult | None:
             continue
         by_entry[entry_id] = places[seat.index]
         prestige[entry_id] = scores[seat.index] if seat.index < len(scores) else 0
-        if seat.timed_out or (not seat.resigned and _bot_only(game, seat.index)):
+        if seat.timed_out or (not seat.resigned and seat.index in _bot_only_seats(game)):
             forfeited.add(entry_id)
     return GameResult(entries, by_entry, prestige, frozenset(forfeited))
 
 
-def _bot_only(game: Game, seat_index: int) -> bool:
-    """Whether the bot played every move the seat made (and made at least one)."""
-    made = set(Move.objects.filter(game=game, seat=seat_index).exclude(played_by=PlayedBy.SERVICE).values_list(
-        "played_by", flat=True))  # fmt: skip
-    return made == {PlayedBy.BOT}
+_BOT_ONLY = "_tournament_bot_only_seats"
+
+
+def bot_only_prime(games: Iterable[Game]) -> None:
+    """Read, in one query, which seats of these finished games only the bot moved
+    for, and keep it on each game (``game_result`` then asks nothing more)."""
+    finished = {game.pk: game for game in games if game.status == Game.Status.FINISHED}
+    if not finished:
+        return
+    made: dict[str, dict[int, set[str]]] = {game_id: {} for game_id in finished}
+    rows = Move.objects.filter(game_id__in=list(finished)).exclude(played_by=PlayedBy.SERVICE)
+    for game_id, seat, played_by in rows.values_list("game_id", "seat", "played_by").distinct():
+        made[game_id].setdefault(seat, set()).add(played_by)
+    for game_id, game in finished.items():
+        setattr(game, _BOT_ONLY, {seat for seat, by in made[game_id].items() if by == {PlayedBy.BOT}})
+
+
+def _bot_only_seats(game: Game) -> set[int]:
+    """The seats whose every move (one at least) the bot played: T-KO-FORFEIT."""
+    if not hasattr(game, _BOT_ONLY):
+        bot_only_prime([game])
+    seats: set[int] = getattr(game, _BOT_ONLY)
+    return seats
 
 
 # --- standings and pairing input ------------------------------------------------------------
@@ -96,7 +114,9 @@ def round_results(tournament: Tournament, *, finished_only: bool = False) -> lis
     (a Swiss table's one game), and the round's bye. An aborted table scores
     nothing but its players have met."""
     results: list[pairing.RoundResult] = []
-    for played in tournament.round_set.order_by("number").prefetch_related("tables__games__game__seats"):
+    rounds = list(tournament.round_set.order_by("number").prefetch_related("tables__games__game__seats"))
+    bot_only_prime(g.game for r in rounds for t in r.tables.all() for g in t.games.all())
+    for played in rounds:
         if finished_only and played.finished_at is None:
             continue
         tables = []
@@ -142,7 +162,9 @@ def _knockout_standings(tournament: Tournament, played: dict[int, float]) -> lis
     reached = dict.fromkeys(played, 0)
     won = dict.fromkeys(played, 0)
     prestige = dict.fromkeys(played, 0)
-    for one in tournament.round_set.prefetch_related("tables__games__game__seats"):
+    rounds = list(tournament.round_set.prefetch_related("tables__games__game__seats"))
+    bot_only_prime(g.game for r in rounds for t in r.tables.all() for g in t.games.all())
+    for one in rounds:
         for table in one.tables.all():
             for entry in table.entries:
                 if int(entry) in reached:
@@ -200,10 +222,10 @@ def _note(game_id: str, kind: str, payload: dict[str, object]) -> None:
         writes.note(kind, payload)
 
 
-def round_open(tournament: Tournament, now: datetime) -> TournamentRound:
+def round_open(tournament: Tournament, now: datetime) -> TournamentRound | None:
     """Pair round ``n + 1`` and create its games (T-SWISS-*, T-KO-*); its
     ``tournament_round_started`` event goes out on its first game. Called under
-    the tournament's row lock."""
+    the tournament's row lock. None when no pairing is possible (T-SWISS-BYE)."""
     number = tournament.round_set.count() + 1
     active = {e.pk for e in tournament.entries.filter(status=Entry.Status.ACTIVE)}
     seed = tournament.seed_int() + number
@@ -212,7 +234,15 @@ def round_open(tournament: Tournament, now: datetime) -> TournamentRound:
     if tournament.format == Tournament.Format.SWISS:
         order = [s.as_swiss_player() for s in standings(tournament) if s.player in active]
         met, had_bye = pairing.history(round_results(tournament))
-        swiss = pairing.swiss_round(order, met=met, had_bye=had_bye, seats=tournament.seats, seed=seed)
+        try:
+            swiss = pairing.swiss_round(order, met=met, had_bye=had_bye, seats=tournament.seats, seed=seed)
+        except pairing.PairingError as refused:
+            # T-SWISS-BYE: every player left has had a bye and one more is needed;
+            # the tournament ends with the rounds played (tournament_advance).
+            logger.warning("tournament %s: round %s cannot be paired (%s); it ends here", tournament.pk, number,
+                           refused)  # fmt: skip
+            new_round.delete()
+            return None
         new_round.bye_id = swiss.bye
         new_round.save(update_fields=["bye"])
         for position, entries in enumerate(swiss.tables, start=1):
@@ -350,7 +380,8 @@ def tournament_advance(*, tournament_id: int, now: datetime | None = None) -> bo
             _finish(tournament, current, now)
             return True
         if _next_round_due(tournament, current.number + 1, now):
-            round_open(tournament, now)
+            if round_open(tournament, now) is None:
+                _finish(tournament, current, now)
             return True
         return changed
 

@@ -19,7 +19,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from games.models import Game
 from tournaments import errors
-from tournaments.rounds import game_result, standings
+from tournaments.rounds import bot_only_prime, game_result, standings
 from tournaments.models import Entry, Tournament, TournamentFollow, TournamentGame, TournamentRound
 from tournaments.pairing import Standing
 
@@ -160,9 +160,8 @@ def rounds_view(tournament: Tournament) -> list[dict[str, Any]]:
     a match's winner) and its bye."""
     names = {e.pk: e.user.get_username() for e in tournament.entries.select_related("user")}
     shown: list[dict[str, Any]] = []
-    played: QuerySet[TournamentRound] = tournament.round_set.order_by("number").prefetch_related(
-        "tables__games__game__seats"
-    )
+    played = list(tournament.round_set.order_by("number").prefetch_related("tables__games__game__seats"))
+    bot_only_prime(g.game for r in played for t in r.tables.all() for g in t.games.all())
     for one in played:
         shown.append(
             {

@@ -234,3 +234,21 @@ def test_the_seed_never_leaves_the_server(transactional_db: None) -> None:
         assert response.status_code == 200
         assert tournament.seed not in text and str(tournament.seed_int()) not in text
         assert "seed" not in json.dumps(response.json()).replace("seed_", "")
+
+
+def test_a_swiss_whose_next_round_needs_a_second_bye_ends_with_the_rounds_played(transactional_db: None) -> None:
+    """T-SWISS-BYE: three players at two-seat tables have each had the bye after
+    three rounds; a fourth cannot be paired, so the tournament ends there."""
+    users = rated_players(3)
+    tournament = _create(users[0], seats=2, rounds=4)
+    _enter(tournament, users)
+    services.tournament_start(tournament_id=tournament.pk, by=users[0])
+    for number in (1, 2, 3):
+        game = _only_game(tournament, number)
+        loser = game.seats.order_by("-join_position").first()
+        assert loser is not None
+        game_services.game_resign(game=game, user=loser.user)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    assert tournament.round_set.count() == 3
+    assert sorted(r.bye.user.username for r in tournament.round_set.all() if r.bye) == ["p1", "p2", "p3"]
