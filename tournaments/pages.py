@@ -24,7 +24,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, Ht
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.functional import Promise
-from django.utils.translation import gettext, gettext_lazy, ngettext
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_cookie
 
@@ -50,12 +50,13 @@ FORMAT_WORDS: dict[str, Promise] = {
 STATUS_WORDS: dict[str, Promise] = {
     Tournament.Status.OPEN: gettext_lazy("Open for entries"),
     Tournament.Status.RUNNING: gettext_lazy("Running"),
-    Tournament.Status.FINISHED: gettext_lazy("Finished"),
-    Tournament.Status.CANCELLED: gettext_lazy("Cancelled"),
+    # With a context: other apps' "Finished" and "Cancelled" are a game's (feminine in it and lv).
+    Tournament.Status.FINISHED: pgettext_lazy("tournament status", "Finished"),
+    Tournament.Status.CANCELLED: pgettext_lazy("tournament status", "Cancelled"),
 }
 ENTRY_WORDS: dict[str, Promise] = {
     Entry.Status.INVITED: gettext_lazy("Invited"),
-    Entry.Status.ACTIVE: gettext_lazy("Playing"),
+    Entry.Status.ACTIVE: pgettext_lazy("tournament entry", "Playing"),
     Entry.Status.WITHDRAWN: gettext_lazy("Withdrawn"),
     Entry.Status.ELIMINATED: gettext_lazy("Out"),
 }

@@ -92,8 +92,9 @@ def test_the_language_switchs_cookie_wins_over_accept_language(players: list[Any
 @pytest.mark.parametrize(
     ("language", "words"),
     [
-        ("it", ["Partecipi a Winter Swiss.", "Il tuo stato nel torneo:", "Lascia il torneo"]),
-        ("lv", ["Tu piedalies turnīrā Winter Swiss.", "Tava dalība:", "Izstāties"]),
+        # "In gara" / "Spēlē": a tournament entry's word (msgctxt), not another app's "Playing".
+        ("it", ["Partecipi a Winter Swiss.", "Il tuo stato nel torneo:", "In gara", "Lascia il torneo"]),
+        ("lv", ["Tu piedalies turnīrā Winter Swiss.", "Tava dalība:", "Spēlē", "Izstāties"]),
     ],
 )
 def test_a_signed_in_player_joins_in_their_accounts_language(
