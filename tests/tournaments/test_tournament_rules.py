@@ -252,3 +252,30 @@ def test_a_swiss_whose_next_round_needs_a_second_bye_ends_with_the_rounds_played
     assert tournament.status == Tournament.Status.FINISHED
     assert tournament.round_set.count() == 3
     assert sorted(r.bye.user.username for r in tournament.round_set.all() if r.bye) == ["p1", "p2", "p3"]
+
+
+def test_a_tournaments_page_of_the_api_costs_the_same_queries_however_many_games_it_shows(
+    transactional_db: None,
+) -> None:
+    """The rounds, tables, games, seats and who only the bot moved for are read in
+    a bounded number of queries: each round played adds four or five games, and
+    none of them a query (the state of the tournament may add one: a bye to
+    name, a winner to read)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.tournaments.news_helpers import round_played
+
+    users = rated_players(9)
+    tournament = _create(users[0], seats=2, rounds=3)
+    _enter(tournament, users)
+    services.tournament_start(tournament_id=tournament.pk, by=users[0])
+    client = Clients(users)["p1"]
+    counts = []
+    for number in (1, 2, 3):
+        round_played(tournament, number)
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(f"/api/v1/tournaments/{tournament.pk}/").status_code == 200
+        counts.append(len(queries))
+    assert tournament.round_set.count() == 3
+    assert max(counts) - min(counts) <= 1, counts
