@@ -1,68 +1,136 @@
-"""A seeded simulator with a legal-action mask, in the style of Gymnasium and
-PettingZoo's AEC games (neither is needed): ``SplendorEnv(variant, players, seed)``.
+"""A seeded Gymnasium environment with a legal-action mask: ``SplendorEnv(variant, players, seed)``.
 
-The seats take turns; the seat to move (``env.agent_selection``, ``env.to_move``)
-is the one whose action ``step`` plays. Actions are the stable integer ids of
-:mod:`splendor_client.actions` (docs/actions.md): ``env.action_count`` of them,
-``env.legal_actions()`` the mask. Observations are ``engine.observe`` views, so a
-seat never sees the decks' order or another seat's blind reservation.
+``SplendorEnv`` is a ``gymnasium.Env`` (registered as ``splendor/Base-v0`` and
+``splendor/Marvel-v0`` when this module is imported). Actions are the stable
+integer ids of :mod:`splendor_client.actions` (docs/actions.md):
+``action_space = Discrete(action_count)``; ``info["action_mask"]`` and
+``action_masks()`` (sb3-contrib's MaskablePPO) say which are legal now.
 
-Rewards: 1.0 to each winner when the game ends, 0.0 otherwise. ``step`` returns
-the reward of the seat that acted, and ``info["rewards"]`` every seat's. A game
-always ends by the rules (B-END-3 caps its length), so ``truncated`` is never
-true.
+Without ``opponents`` the caller plays every seat in turn (self-play): the seat
+to move (``env.agent_selection``, ``env.to_move``) is the one whose action
+``step`` plays, and the observation is that seat's. With ``opponents`` (built-in
+bot names, ``engine.bots`` bots or callables) the caller plays ``seat`` alone and
+the others move inside ``step``.
 
-Only ``engine`` (the ``splendor-engine`` distribution) is needed.
+Observations are encoded from the observing seat's ``engine.observe`` view
+(:mod:`splendor_client.encoding`), so they never hold the decks' order or another
+seat's blind reservation. Rewards: 1.0 to each winner when the game ends, 0.0
+otherwise; ``truncated`` is never true (B-END-3 ends every game).
+
+Needs the ``env`` extra: ``pip install "splendor-client[env]"`` (numpy, gymnasium).
 """
 
 from __future__ import annotations
 
 import random
-from typing import TypedDict
+from collections.abc import Callable, Sequence
+from numbers import Integral
+from typing import Any, TypedDict, Union
 
 import engine
+import gymnasium
+import numpy as np
 from engine import AmbiguousMove, BoardView, HiddenSampler, IllegalMove, Outcome, State
+from engine.bots import Bot, make_bot
+from gymnasium import spaces
 
 from .actions import ActionTable, action_table
+from .encoding import ObservationEncoder
+from .render import render_text
 
 _SEED_BITS = 63  # the deal seed of each game after the first, drawn from the env's seed
+
+Mask = np.ndarray[Any, np.dtype[np.bool_]]
+Observation = Union[dict[str, np.ndarray[Any, np.dtype[np.float32]]], np.ndarray[Any, np.dtype[np.float32]]]
+# An opponent: a built-in bot's name ("random", "greedy", "ismcts"), a bot, or a
+# callable given the seat's view and the legal moves' texts, answering a text or an id.
+Opponent = Union[str, Bot, Callable[[BoardView, Sequence[str]], Union[str, int]]]
 
 
 class StepInfo(TypedDict):
     """The ``info`` of ``reset`` and ``step``."""
 
-    action_mask: list[bool]  # env.legal_actions(): true at the ids the seat to move may play
-    legal_moves: list[str]  # the same moves as canonical texts, sorted (ids increase along them)
+    action_mask: Mask  # true at the ids the seat to move may play (a copy of action_masks())
     to_move: int | None  # the seat to act next; None once the game is over
-    observer: int  # whose view the observation is (to_move, or the seat that acted last at the end)
+    observer: int  # whose view the observation is
     acted: int | None  # the seat whose action ``step`` played (None after reset)
     move: str | None  # that action's canonical text
     rewards: list[float]  # per seat, for this step: 1.0 to each winner at the end, else 0.0
     outcome: Outcome | None  # winners, scores, ranking, places, reason; None before the end
     game_seed: int  # the seed of this game's deal (engine.new_game)
+    illegal: str | None  # with on_illegal="lose": why the action that ended the episode was refused
 
 
-class SplendorEnv:
+class LegalDiscrete(spaces.Discrete):
+    """``Discrete(action_count)`` whose ``sample()`` without a mask draws a legal
+    id of the env's position (any id with an explicit ``mask``)."""
+
+    def __init__(self, n: int, env: SplendorEnv) -> None:
+        super().__init__(n)
+        self._env = env
+
+    def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
+        if mask is None and probability is None and self._env._legal_ids:
+            ids = self._env._legal_ids
+            return np.int64(ids[int(self.np_random.integers(len(ids)))])
+        return super().sample(mask, probability)
+
+
+class SplendorEnv(gymnasium.Env[Observation, np.int64]):
     """One game of ``variant`` for ``players`` seats (2-4), dealt from ``seed``.
 
     ``reset()`` starts a game: with ``seed`` the game of that seed; without one,
     the constructor's game the first time and then the next game of a sequence
     drawn from the last seed given (``None``: from the system's randomness).
+
+    ``opponents``: ``None`` (the caller plays every seat), or one opponent for
+    every other seat, or a list of ``players - 1`` of them (the seats after
+    ``seat``, in turn order). ``flatten=True`` gives one ``Box`` vector instead
+    of the ``Dict`` of arrays. ``render_mode="ansi"``: ``render()`` draws the
+    table as text.
+
+    ``on_illegal``: what an id that is not legal now does. ``"raise"`` (the
+    default): ``engine.IllegalMove`` naming the rule, nothing played.
+    ``"lose"``: the episode ends (``terminated``) with a reward of -1.0 to the
+    seat that acted and the rule in ``info["illegal"]``; the registered
+    ``splendor/*-v0`` ids use it, as Gymnasium's checker steps unmasked samples.
     """
 
-    metadata: dict[str, object] = {"name": "splendor_v0", "render_modes": [], "is_parallelizable": False}
+    metadata: dict[str, Any] = {"name": "splendor_v0", "render_modes": ["ansi"], "render_fps": 4, "is_parallelizable": False}
 
-    def __init__(self, variant: str = "base", players: int = 2, seed: int | None = None) -> None:
+    def __init__(self, variant: str = "base", players: int = 2, seed: int | None = None, *,
+                 opponents: Opponent | Sequence[Opponent] | None = None, seat: int = 0,
+                 flatten: bool = False, render_mode: str | None = None, on_illegal: str = "raise") -> None:
         if variant not in engine.VARIANTS:
             raise ValueError(f"unknown variant {variant!r}; known variants: {', '.join(sorted(engine.VARIANTS))}")
         if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
             raise ValueError(f"B-SETUP-1: a game has 2 to 4 players, not {players!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if on_illegal not in ("raise", "lose"):
+            raise ValueError(f"on_illegal must be 'raise' or 'lose', not {on_illegal!r}")
+        self.on_illegal = on_illegal
+        self._abandoned = False  # an illegal id ended the episode (on_illegal="lose")
         self.variant = variant
         self.players = players
+        self.render_mode = render_mode
+        self.flatten = flatten
         self.possible_agents: list[int] = list(range(players))
         self.agents: list[int] = list(self.possible_agents)
         self.table: ActionTable = action_table(variant)
         self.action_count: int = len(self.table)
+        self._ids = self.table.ids
+        self._mask: Mask = np.zeros(self.action_count, dtype=np.bool_)
+        self._legal: tuple[engine.Move, ...] = ()
+        self._legal_ids: list[int] = []
+        self.action_space = LegalDiscrete(self.action_count, self)
+        tile_slots = len(engine.new_game(variant=variant, players=players, seed=0).tiles)
+        self.encoder = ObservationEncoder(variant, players, tile_slots)
+        self.observation_space = self.encoder.flat_space if flatten else self.encoder.space  # type: ignore[assignment]
+        if not 0 <= seat < players:
+            raise ValueError(f"seat must be 0..{players - 1}, not {seat!r}")
+        self.seat = seat
+        self._opponents = self._build_opponents(opponents, seed)
         self._seeds = random.Random(seed)
         self._state: State
         self.game_seed: int
@@ -73,8 +141,11 @@ class SplendorEnv:
 
     # --- the game ---------------------------------------------------------------
 
-    def reset(self, seed: int | None = None) -> tuple[BoardView, StepInfo]:
-        """A new game: ``(observation, info)`` for the first seat to move."""
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[Observation, StepInfo]:  # type: ignore[override]
+        """A new game: ``(observation, info)`` for the seat to move (with
+        opponents: for ``seat``, once the seats before it have moved)."""
+        super().reset(seed=seed)
         if seed is not None:
             self._seeds = random.Random(seed)
             self._deal(seed)
@@ -83,42 +154,52 @@ class SplendorEnv:
         else:
             self._deal(self._seeds.getrandbits(_SEED_BITS))
         self._fresh = False
-        seat = self._seat
-        return engine.observe(self._state, seat), self._info(seat, None, None)
+        rewards = [0.0] * self.players
+        if self._opponents is not None:
+            rewards = self._play_opponents()
+        observer = self.seat if self._opponents is not None else self._state.seat
+        result = engine.outcome(self._state) if self._state.over else None
+        info = self._info(observer, None, None, rewards, result)
+        return self._observation(observer), info
 
-    def step(self, action: int) -> tuple[BoardView, float, bool, bool, StepInfo]:
+    def step(self, action: int | np.integer[Any]) -> tuple[Observation, float, bool, bool, StepInfo]:
         """Play ``action`` (an id) for the seat to move: ``(observation, reward,
         terminated, truncated, info)``. The observation is the view of the seat
-        to move next, or, once the game is over, of the seat that acted; the
-        reward is that of the seat that acted.
+        to move next (with opponents: of ``seat``), or, once the game is over, of
+        the seat that acted; the reward is that of the seat that acted (of ``seat``).
 
         An id that no move of this position has raises ``engine.IllegalMove`` (an
         ``AmbiguousMove`` when it lacks a required choice) naming the rule; an id
         out of range, or a step after the end, raises ``ValueError``.
         """
-        if self._state.over:
+        if self._state.over or self._abandoned:
             raise ValueError("the game is over; call reset() to start another")
-        text = self.table.text_of(action)
-        acted = self._seat
-        try:
-            self._state = engine.apply(self._state, engine.move_from_text(text))
-        except AmbiguousMove as exc:
-            raise AmbiguousMove(exc.rule, f"action {action} ({text!r}): {exc.message}", exc.choices) from None
-        except IllegalMove as exc:
-            raise IllegalMove(exc.rule, f"action {action} ({text!r}): {exc.message}") from None
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, Integral):
+            raise ValueError(f"an action id is an int, not {type(action).__name__}")
+        action = int(action)
+        acted = self._state.seat
+        if self.on_illegal == "lose" and 0 <= action < self.action_count and not self._mask[action]:
+            return self._lose(acted, action)
+        text = self._play(action)
         self._fresh = False
-        state = self._state
-        over = state.over
-        result = engine.outcome(state)
-        rewards = [0.0] * self.players
-        if result is not None:
-            for winner in result["winners"]:
-                rewards[winner] = 1.0
-            self.agents = []
-        self.rewards = rewards
-        observer = acted if over else self._seat
+        rewards = self._rewards()
+        if self._opponents is not None and not self._state.over:
+            rewards = self._play_opponents()
+        over = self._state.over
+        result = engine.outcome(self._state) if over else None
+        if self._opponents is not None:
+            observer = self.seat
+        else:
+            observer = acted if over else self._state.seat
         info = self._info(observer, acted, text, rewards, result)
-        return engine.observe(state, observer), rewards[acted], over, False, info
+        reward = rewards[self.seat if self._opponents is not None else acted]
+        return self._observation(observer), reward, over, False, info
+
+    def render(self) -> str | None:  # type: ignore[override]
+        """The table as text (``render_mode="ansi"``); ``None`` without a render mode."""
+        if self.render_mode != "ansi":
+            return None
+        return render_text(engine.observe(self._state, self._viewer()), self.table)
 
     # --- what the seats may know ------------------------------------------------
 
@@ -134,8 +215,8 @@ class SplendorEnv:
 
     @property
     def terminated(self) -> bool:
-        """Whether the game is over."""
-        return self._state.over
+        """Whether the game is over (or, with on_illegal="lose", ended by an illegal id)."""
+        return self._state.over or self._abandoned
 
     @property
     def outcome(self) -> Outcome | None:
@@ -152,6 +233,10 @@ class SplendorEnv:
         """What ``seat`` may see now (``None``: a spectator, who sees no blind reservation)."""
         return engine.observe(self._state, seat)
 
+    def encode(self, view: BoardView) -> Observation:
+        """A view (``observe``) as this env's observation (arrays, or one vector with ``flatten``)."""
+        return self.encoder.flat(view) if self.flatten else self.encoder.encode(view)
+
     def sample_hidden(self, seat: int | None, rng: random.Random) -> State:
         """A full state consistent with ``seat``'s view: the cards it cannot see
         (deck order, other seats' blind reservations) dealt again with ``rng``."""
@@ -164,19 +249,23 @@ class SplendorEnv:
 
     # --- actions -----------------------------------------------------------------
 
+    def action_masks(self) -> Mask:
+        """The action mask (sb3-contrib's name): a numpy bool array, true at the
+        legal ids, all false once the game is over. The env's own array,
+        rewritten in place by each step: copy it to keep it."""
+        return self._mask
+
     def legal_actions(self) -> list[bool]:
-        """The action mask: ``action_count`` booleans, true at the legal ids
-        (all false once the game is over). A new list each call."""
-        return self.table.mask(engine.legal_moves(self._state))
+        """The action mask as a new ``list[bool]`` (slow: ``action_masks()`` is the array)."""
+        return self._mask.tolist()  # type: ignore[no-any-return]
 
     def legal_action_ids(self) -> list[int]:
         """The legal ids, increasing (the order of ``engine.legal_moves``)."""
-        ids = self.table.ids
-        return [ids[move] for move in engine.legal_moves(self._state)]
+        return list(self._legal_ids)
 
     def legal_moves(self) -> list[str]:
         """The legal moves as canonical texts, sorted."""
-        return [move.text for move in engine.legal_moves(self._state)]
+        return [move.text for move in self._legal]
 
     def action_id(self, text: str) -> int:
         """The id of a move in notation; ``ValueError`` when no position allows it."""
@@ -188,29 +277,146 @@ class SplendorEnv:
 
     # --- inside ------------------------------------------------------------------
 
-    @property
-    def _seat(self) -> int:
-        return self._state.seat
-
     def _deal(self, seed: int) -> None:
+        self._abandoned = False
         self.game_seed = seed
         self._state = engine.new_game(variant=self.variant, players=self.players, seed=seed)
         self.agents = list(self.possible_agents)
         self.rewards = [0.0] * self.players
+        self._update_legal()
+
+    def _update_legal(self) -> None:
+        # Only the ids of the old and the new legal moves are written: no pass over every id.
+        mask = self._mask
+        mask[self._legal_ids] = False
+        self._legal = legal = engine.legal_moves(self._state)
+        ids = self._ids
+        self._legal_ids = found = [ids[move] for move in legal]
+        mask[found] = True
+
+    def _play(self, action: int) -> str:
+        """Plays ``action`` for the seat to move; its text."""
+        legal_ids = self._legal_ids
+        if 0 <= action < self.action_count and self._mask[action]:
+            # The legal ids increase along the legal moves: a binary search finds the move.
+            lo, hi = 0, len(legal_ids)
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if legal_ids[mid] < action:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            move = self._legal[lo]
+            self._state = engine.apply(self._state, move)
+        else:
+            text = self.table.text_of(action)
+            try:
+                self._state = engine.apply(self._state, engine.move_from_text(text))
+            except AmbiguousMove as exc:
+                raise AmbiguousMove(exc.rule, f"action {action} ({text!r}): {exc.message}", exc.choices) from None
+            except IllegalMove as exc:
+                raise IllegalMove(exc.rule, f"action {action} ({text!r}): {exc.message}") from None
+            move = engine.move_from_text(text)
+        self._update_legal()
+        return move.text
+
+    def _lose(self, acted: int, action: int) -> tuple[Observation, float, bool, bool, StepInfo]:
+        """on_illegal="lose": the episode ends, -1.0 to the seat that acted; nothing is played."""
+        text = self.table.text_of(action)
+        try:
+            engine.apply(self._state, engine.move_from_text(text))
+            why = "not legal now"  # unreachable: the mask holds every legal id
+        except IllegalMove as exc:
+            why = f"{exc.rule}: {exc.message}"
+        self._abandoned = True
+        self._mask[self._legal_ids] = False
+        self._legal, self._legal_ids = (), []
+        self.agents = []
+        rewards = [0.0] * self.players
+        rewards[acted] = -1.0
+        self.rewards = rewards
+        observer = self.seat if self._opponents is not None else acted
+        info = self._info(observer, acted, text, rewards, None)
+        info["illegal"] = why
+        return self._observation(observer), -1.0, True, False, info
+
+    def _rewards(self) -> list[float]:
+        rewards = [0.0] * self.players
+        if self._state.over:
+            result = engine.outcome(self._state)
+            assert result is not None
+            for winner in result["winners"]:
+                rewards[winner] = 1.0
+            self.agents = []
+        self.rewards = rewards
+        return rewards
+
+    def _observation(self, observer: int) -> Observation:
+        view = engine.observe(self._state, observer)
+        return self.encoder.flat(view) if self.flatten else self.encoder.encode(view)
+
+    def _viewer(self) -> int | None:
+        if self._opponents is not None:
+            return self.seat
+        return None if self._state.over else self._state.seat
+
+    def _build_opponents(self, opponents: Opponent | Sequence[Opponent] | None,
+                         seed: int | None) -> dict[int, Callable[[BoardView, Sequence[str]], str | int]] | None:
+        if opponents is None:
+            return None
+        others = [(self.seat + k) % self.players for k in range(1, self.players)]
+        given: list[Opponent]
+        if isinstance(opponents, (str, Bot)) or callable(opponents):
+            given = [opponents] * len(others)  # type: ignore[list-item]
+        else:
+            given = list(opponents)
+        if len(given) != len(others):
+            raise ValueError(f"give one opponent, or {len(others)} (one per other seat), not {len(given)}")
+        base = seed if seed is not None else random.getrandbits(32)
+        out: dict[int, Callable[[BoardView, Sequence[str]], str | int]] = {}
+        for k, (s, opponent) in enumerate(zip(others, given)):
+            if isinstance(opponent, str):
+                opponent = make_bot(opponent, seed=base + k + 1)
+            if isinstance(opponent, Bot):
+                out[s] = opponent.choose
+            elif callable(opponent):
+                out[s] = opponent
+            else:
+                raise ValueError(f"an opponent is a bot's name, a bot or a callable, not {type(opponent).__name__}")
+        return out
+
+    def _play_opponents(self) -> list[float]:
+        """The other seats move until it is ``seat``'s turn or the game ends; the rewards."""
+        assert self._opponents is not None
+        rewards = [0.0] * self.players
+        while not self._state.over and self._state.seat != self.seat:
+            s = self._state.seat
+            choice = self._opponents[s](engine.observe(self._state, s), self.legal_moves())
+            self._play(choice if isinstance(choice, int) else self.table.id_of(choice))
+            rewards = self._rewards()
+        return rewards
 
     def _info(self, observer: int, acted: int | None, move: str | None,
-              rewards: list[float] | None = None, result: Outcome | None = None) -> StepInfo:
+              rewards: list[float], result: Outcome | None) -> StepInfo:
         return {
-            "action_mask": self.legal_actions(),
-            "legal_moves": self.legal_moves(),
-            "to_move": self.to_move,
+            "action_mask": self._mask.copy(),  # the env's own array is rewritten by the next step
+            "to_move": engine.to_move(self._state),
             "observer": observer,
             "acted": acted,
             "move": move,
-            "rewards": list(rewards) if rewards is not None else [0.0] * self.players,
+            "rewards": list(rewards),
             "outcome": result,
             "game_seed": self.game_seed,
+            "illegal": None,
         }
 
 
-__all__ = ["SplendorEnv", "StepInfo"]
+def _register() -> None:
+    for name, variant in (("splendor/Base-v0", "base"), ("splendor/Marvel-v0", "marvel")):
+        if name not in gymnasium.registry:
+            gymnasium.register(id=name, entry_point="splendor_client.env:SplendorEnv", kwargs={"variant": variant, "on_illegal": "lose"})
+
+
+_register()
+
+__all__ = ["LegalDiscrete", "Mask", "Observation", "Opponent", "SplendorEnv", "StepInfo"]

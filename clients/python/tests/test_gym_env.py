@@ -1,0 +1,192 @@
+"""SplendorEnv as a Gymnasium environment: the checker, the spaces, the mask kept
+in place, observations that hide what the seat may not see, opponents, the text
+drawing, the registered ids."""
+
+from __future__ import annotations
+
+import os
+import random
+import warnings
+from typing import Any
+
+import engine
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from splendor_client.env import SplendorEnv
+
+CHECKED = [(variant, players) for variant in ("base", "marvel") for players in (2, 4)]
+# Random episodes of test_every_masked_action_is_legal_and_every_legal_action_masked:
+# 200 in CI (about 30 s); run with ENV_EPISODES=2000 locally (passed, 2,000 episodes).
+EPISODES = int(os.environ.get("ENV_EPISODES", "200"))
+
+
+def quiet_check(env: gymnasium.Env[Any, Any]) -> None:
+    with warnings.catch_warnings():
+        # "not able to test alternative render modes": the registered ids are checked too.
+        warnings.simplefilter("ignore", UserWarning)
+        check_env(env)
+
+
+@pytest.mark.parametrize(("variant", "players"), CHECKED)
+def test_gymnasiums_checker_passes_for_the_registered_ids(variant: str, players: int) -> None:
+    env = gymnasium.make(f"splendor/{variant.title()}-v0", players=players)
+    quiet_check(env.unwrapped)
+    assert isinstance(env.unwrapped, SplendorEnv) and env.unwrapped.variant == variant
+
+
+@pytest.mark.parametrize(("variant", "players"), CHECKED)
+def test_gymnasiums_checker_passes_flat_with_a_render_mode_and_with_opponents(variant: str, players: int) -> None:
+    quiet_check(SplendorEnv(variant, players, seed=1, flatten=True, render_mode="ansi", on_illegal="lose"))
+    quiet_check(SplendorEnv(variant, players, seed=1, opponents="random", on_illegal="lose"))
+
+
+@pytest.mark.parametrize(("variant", "players"), [(v, p) for v in ("base", "marvel") for p in (2, 3, 4)])
+def test_the_spaces_are_discrete_ids_and_numeric_arrays(variant: str, players: int) -> None:
+    env = SplendorEnv(variant, players, seed=3)
+    assert env.action_space == gymnasium.spaces.Discrete(env.action_count)
+    assert isinstance(env.observation_space, gymnasium.spaces.Dict)
+    obs, info = env.reset()
+    assert obs in env.observation_space
+    assert obs["seats"].shape == (players, 8 if variant == "marvel" else 5)
+    assert obs["market"][:, 0].sum() == 12  # every market slot dealt
+    flat = SplendorEnv(variant, players, seed=3, flatten=True)
+    vector, _ = flat.reset()
+    assert vector.shape == flat.observation_space.shape and vector.dtype == np.float32
+    assert np.array_equal(vector, gymnasium.spaces.flatten(env.observation_space, obs))
+
+
+def test_the_mask_is_one_array_written_in_place_and_info_has_a_copy() -> None:
+    env = SplendorEnv("base", 2, seed=5)
+    _, info = env.reset()
+    mask = env.action_masks()
+    assert mask.dtype == np.bool_ and mask.shape == (env.action_count,)
+    assert np.array_equal(info["action_mask"], mask) and info["action_mask"] is not mask
+    _, _, _, _, info = env.step(env.legal_action_ids()[0])
+    assert env.action_masks() is mask
+    assert mask.nonzero()[0].tolist() == env.legal_action_ids()
+    assert np.array_equal(info["action_mask"], mask)
+
+
+def test_sampling_the_action_space_draws_a_legal_id() -> None:
+    env = SplendorEnv("marvel", 3, seed=2)
+    env.reset()
+    env.action_space.seed(0)
+    for _ in range(50):
+        action = env.action_space.sample()
+        assert env.action_masks()[action]
+        if env.step(action)[2]:
+            break
+
+
+@pytest.mark.parametrize(("variant", "players"), [(v, p) for v in ("base", "marvel") for p in (2, 3, 4)])
+def test_every_masked_action_is_legal_and_every_legal_action_masked(variant: str, players: int) -> None:
+    env = SplendorEnv(variant, players, seed=11)
+    table = env.table
+    rng = random.Random(players)
+    for _ in range(max(1, EPISODES // 6)):
+        _, info = env.reset()
+        terminated = False
+        while not terminated:
+            masked = set(np.flatnonzero(info["action_mask"]).tolist())
+            legal = {table.ids[m] for m in engine.legal_moves(env.state)}
+            assert masked == legal and legal
+            _, _, terminated, truncated, info = env.step(rng.choice(sorted(masked)))
+            assert not truncated
+        assert not info["action_mask"].any()
+        assert info["outcome"] is not None
+
+
+@pytest.mark.parametrize(("variant", "players"), CHECKED)
+def test_shuffling_the_hidden_cards_leaves_the_observation_unchanged(variant: str, players: int) -> None:
+    env = SplendorEnv(variant, players, seed=21)
+    twin = SplendorEnv(variant, players, seed=21)
+    rng = random.Random(0)
+    env.reset()
+    changed = blind = 0
+    while not env.terminated:
+        seat = env.state.seat
+        obs = env.encode(env.observe(seat))
+        # engine.determinize deals the cards the seat cannot see again: every deck
+        # shuffled, other seats' blind reservations swapped with unseen cards of their level.
+        shuffled = engine.determinize(engine.observe(env.state, seat), rng)
+        changed += shuffled.decks != env.state.decks
+        blind += any(b for s, p in enumerate(env.state.players) if s != seat for _, b in p.reserved)
+        twin._state = shuffled
+        again = twin._observation(seat)
+        assert obs.keys() == again.keys()  # type: ignore[union-attr]
+        for key in obs:
+            assert np.array_equal(obs[key], again[key]), key  # type: ignore[index,call-overload]
+        legal = env.legal_action_ids()
+        decks = [a for a in legal if " deck" in env.action_text(a)]
+        env.step(rng.choice(decks if decks and rng.random() < 0.3 else legal))
+    assert changed > 0 and blind > 0
+
+
+def test_another_seats_blind_reservation_shows_only_its_level() -> None:
+    env = SplendorEnv("base", 2, seed=4)
+    env.reset()
+    env.step(env.action_id("reserve deck3"))  # seat 0 reserves blind
+    mine, theirs = env.encode(env.observe(0)), env.encode(env.observe(1))
+    assert isinstance(mine, dict) and isinstance(theirs, dict)
+    # seat 0 sees its own card (row 0 is the observer) ...
+    assert mine["reserved"][0, 0, 0] == 1 and mine["reserved"][0, 0, 1] == 3 and mine["reserved"][0, 0, -1] == 1
+    assert mine["reserved"][0, 0, 2:7].sum() == 1
+    # ... seat 1 only that seat 0 (its row 1, the seat after it) holds a hidden level-3 card.
+    row = theirs["reserved"][1, 0]
+    assert row[0] == 1 and row[1] == 3 and row[2:-2].sum() == 0 and row[-2] == 1
+
+
+def test_opponents_move_inside_step_and_the_agent_always_observes() -> None:
+    seen: list[int] = []
+
+    def first_legal(view: engine.BoardView, legal: Any) -> str:
+        seen.append(view["seat"] or 0)
+        return str(legal[0])
+
+    # The opponents sit in the seats after the agent's, in turn order: 2 (greedy), then 0.
+    env = SplendorEnv("base", 3, seed=8, opponents=["greedy", first_legal], seat=1)
+    _, info = env.reset()
+    assert env.to_move == 1 and info["observer"] == 1 and seen == [0]  # seat 0 moved first
+    rng = random.Random(0)
+    terminated, reward = False, 0.0
+    while not terminated:
+        _, reward, terminated, _, info = env.step(rng.choice(env.legal_action_ids()))
+        assert info["observer"] == 1
+        assert terminated or env.to_move == 1
+    assert set(seen) == {0} and len(seen) > 10
+    assert reward == (1.0 if 1 in info["outcome"]["winners"] else 0.0)  # type: ignore[index]
+
+
+def test_an_opponent_that_is_not_a_bot_is_refused() -> None:
+    with pytest.raises(ValueError, match="bot"):
+        SplendorEnv("base", 2, seed=1, opponents=[3])  # type: ignore[list-item]
+    with pytest.raises(ValueError, match="one per other seat"):
+        SplendorEnv("base", 3, seed=1, opponents=["random"])
+    with pytest.raises(ValueError, match="unknown bot"):
+        SplendorEnv("base", 2, seed=1, opponents="perfect")
+
+
+def test_an_illegal_id_ends_the_episode_with_minus_one_when_asked() -> None:
+    env = SplendorEnv("base", 2, seed=7, on_illegal="lose")
+    env.reset()
+    _, reward, terminated, _, info = env.step(env.action_id("pass"))
+    assert (reward, terminated, info["rewards"]) == (-1.0, True, [-1.0, 0.0])
+    assert info["illegal"] is not None and info["illegal"].startswith("B-PASS-1: ")
+    assert not env.action_masks().any() and env.terminated
+    with pytest.raises(ValueError, match="the game is over"):
+        env.step(env.action_id("take WUG"))
+    env.reset()
+    assert env.action_masks().any()
+
+
+def test_render_ansi_draws_the_table_of_the_seat_to_move() -> None:
+    env = gymnasium.make("splendor/Marvel-v0", players=3, render_mode="ansi")
+    env.reset(seed=3)
+    text = env.render()
+    assert isinstance(text, str)
+    assert text.startswith("marvel · 3 players · round 1")
+    assert "> seat 0" in text and "locations:" in text and text.count("\n") >= 8
+    assert SplendorEnv("base", 2, seed=1).render() is None
