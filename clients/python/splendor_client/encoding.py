@@ -18,7 +18,7 @@ seen, since a card's printed numbers never change.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from engine import BoardView
@@ -72,9 +72,10 @@ class ObservationEncoder:
             self.layout.append((name, at, at + size, box.shape))
             at += size
         self.size = at
+        boxes = [cast(spaces.Box, b) for b in self.space.spaces.values()]
         self.flat_space = spaces.Box(
-            np.concatenate([np.asarray(b.low, np.float32).ravel() for b in self.space.spaces.values()]),
-            np.concatenate([np.asarray(b.high, np.float32).ravel() for b in self.space.spaces.values()]),
+            np.concatenate([b.low.ravel() for b in boxes]),
+            np.concatenate([b.high.ravel() for b in boxes]),
             dtype=np.float32,
         )
         self._cards: dict[str, list[float]] = {}

@@ -141,8 +141,8 @@ class SplendorEnv(gymnasium.Env[Observation, np.int64]):
 
     # --- the game ---------------------------------------------------------------
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
-              ) -> tuple[Observation, StepInfo]:  # type: ignore[override]
+    def reset(self, *, seed: int | None = None,  # type: ignore[override]  # info: a StepInfo
+              options: dict[str, Any] | None = None) -> tuple[Observation, StepInfo]:
         """A new game: ``(observation, info)`` for the seat to move (with
         opponents: for ``seat``, once the seats before it have moved)."""
         super().reset(seed=seed)
@@ -162,7 +162,8 @@ class SplendorEnv(gymnasium.Env[Observation, np.int64]):
         info = self._info(observer, None, None, rewards, result)
         return self._observation(observer), info
 
-    def step(self, action: int | np.integer[Any]) -> tuple[Observation, float, bool, bool, StepInfo]:
+    def step(self, action: int | np.integer[Any]  # type: ignore[override]  # info: a StepInfo
+             ) -> tuple[Observation, float, bool, bool, StepInfo]:
         """Play ``action`` (an id) for the seat to move: ``(observation, reward,
         terminated, truncated, info)``. The observation is the view of the seat
         to move next (with opponents: of ``seat``), or, once the game is over, of
@@ -195,7 +196,7 @@ class SplendorEnv(gymnasium.Env[Observation, np.int64]):
         reward = rewards[self.seat if self._opponents is not None else acted]
         return self._observation(observer), reward, over, False, info
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         """The table as text (``render_mode="ansi"``); ``None`` without a render mode."""
         if self.render_mode != "ansi":
             return None
@@ -367,7 +368,7 @@ class SplendorEnv(gymnasium.Env[Observation, np.int64]):
         others = [(self.seat + k) % self.players for k in range(1, self.players)]
         given: list[Opponent]
         if isinstance(opponents, (str, Bot)) or callable(opponents):
-            given = [opponents] * len(others)  # type: ignore[list-item]
+            given = [opponents] * len(others)
         else:
             given = list(opponents)
         if len(given) != len(others):
