@@ -420,4 +420,24 @@ def _register() -> None:
 
 _register()
 
-__all__ = ["LegalDiscrete", "Mask", "Observation", "Opponent", "SplendorEnv", "StepInfo"]
+
+
+def aec_env(variant: str = "base", players: int = 2, seed: int | None = None,
+            render_mode: str | None = None) -> Any:
+    """The game as a PettingZoo AEC environment (``splendor_client.multiagent``;
+    needs the ``pettingzoo`` extra): one seat at a time, the mask in each observation."""
+    from .multiagent import SplendorAEC
+
+    return SplendorAEC(variant, players, seed, render_mode)
+
+
+def parallel_env(variant: str = "base", players: int = 2, seed: int | None = None,
+                 render_mode: str | None = None) -> Any:
+    """The game as a PettingZoo parallel environment (``splendor_client.multiagent``):
+    only the seat to move's action is played each step."""
+    from .multiagent import SplendorParallel
+
+    return SplendorParallel(variant, players, seed, render_mode)
+
+
+__all__ = ["LegalDiscrete", "Mask", "Observation", "Opponent", "SplendorEnv", "StepInfo", "aec_env", "parallel_env"]

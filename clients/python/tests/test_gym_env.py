@@ -191,3 +191,36 @@ def test_render_ansi_draws_the_table_of_the_seat_to_move() -> None:
     assert text.startswith("marvel · 3 players · round 1")
     assert "> seat 0" in text and "locations:" in text and text.count("\n") >= 8
     assert SplendorEnv("base", 2, seed=1).render() is None
+
+
+# PettingZoo's test warns about a dict observation: the mask rides in it, as in its classic games.
+@pytest.mark.filterwarnings("ignore:Observation")
+@pytest.mark.parametrize(("variant", "players"), CHECKED)
+def test_pettingzoos_api_tests_pass_for_the_aec_and_the_parallel_env(variant: str, players: int) -> None:
+    from pettingzoo.test import api_test, parallel_api_test
+
+    from splendor_client.env import aec_env, parallel_env
+
+    api_test(aec_env(variant, players, seed=1), num_cycles=300)
+    parallel_api_test(parallel_env(variant, players, seed=1), num_cycles=300)
+
+
+def test_the_aec_env_plays_a_whole_game_from_the_masks_in_its_observations() -> None:
+    from splendor_client.env import aec_env
+
+    env = aec_env("marvel", 3, seed=4)
+    env.reset(seed=4)
+    rng = np.random.default_rng(0)
+    moves = 0
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        mask = obs["action_mask"]
+        assert mask.dtype == np.int8 and mask.any()
+        others = [a for a in env.agents if a != agent]
+        assert not any(env.observe(a)["action_mask"].any() for a in others)
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+        moves += 1
+    assert moves > 20 and env.agents == []
