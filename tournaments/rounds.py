@@ -250,11 +250,21 @@ def round_open(tournament: Tournament, now: datetime) -> TournamentRound | None:
             created = _table_game(table, entries, 1).game_id
             first_game = first_game or created
     else:
+        gone = set(tournament.entries.filter(status=Entry.Status.WITHDRAWN).values_list("pk", flat=True))
         for position, match in enumerate(_knockout_round(tournament, number), start=1):
             if match.low is None:  # T-KO-BYE
                 TournamentTable.objects.create(
                     round=new_round, position=position, entries=[match.high], winner_id=match.high,
                     decided_by="bye", finished_at=now,
+                )  # fmt: skip
+                continue
+            if {match.high, match.low} & gone:
+                # T-WITHDRAW: a winner who withdrew between rounds loses this match
+                # unplayed (when both did, the better seed goes on, to lose the next).
+                winner = match.low if match.high in gone and match.low not in gone else match.high
+                TournamentTable.objects.create(
+                    round=new_round, position=position, entries=[match.high, match.low], winner_id=winner,
+                    decided_by="withdrawn", finished_at=now,
                 )  # fmt: skip
                 continue
             table = TournamentTable.objects.create(round=new_round, position=position, entries=[match.high, match.low])
@@ -352,38 +362,53 @@ def _next_round_due(tournament: Tournament, number: int, now: datetime) -> bool:
 
 
 def tournament_advance(*, tournament_id: int, now: datetime | None = None) -> bool:
-    """Move the tournament on as far as its games allow; True when it changed."""
+    """Move the tournament on as far as its games allow; True when it changed.
+    Idempotent under the tournament's row lock: a repeated call finds nothing to do."""
     now = now or timezone.now()
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
         if tournament is None or tournament.status != Tournament.Status.RUNNING:
             return False
-        current = tournament.round_set.order_by("-number").first()
-        if current is None:
-            return False
         changed = False
-        if current.finished_at is None:
-            if tournament.format == Tournament.Format.KNOCKOUT:
-                for table in current.tables.filter(winner__isnull=True):
-                    before = table.games.count()
-                    _match_step(table, tournament, now)
-                    table.refresh_from_db()
-                    changed |= table.winner_id is not None or table.games.count() != before
-            if not _round_done(current):
+        while True:
+            # A knockout round may open already decided (T-WITHDRAW: its matches lost
+            # by withdrawals, no game to end it): it closes at once, and so on.
+            moved, opened = _advance_step(tournament, now)
+            changed |= moved
+            if not opened:
                 return changed
-            current.finished_at = now
-            current.save(update_fields=["finished_at"])
-            changed = True
-            if tournament.format == Tournament.Format.SWISS:
-                _forfeit_withdrawals(tournament, now)
-        if _tournament_over(tournament, current):
+
+
+def _advance_step(tournament: Tournament, now: datetime) -> tuple[bool, bool]:
+    """One step of ``tournament_advance``, under the tournament's row lock: (changed,
+    a round opened)."""
+    current = tournament.round_set.order_by("-number").first()
+    if current is None:
+        return False, False
+    changed = False
+    if current.finished_at is None:
+        if tournament.format == Tournament.Format.KNOCKOUT:
+            for table in current.tables.filter(winner__isnull=True):
+                before = table.games.count()
+                _match_step(table, tournament, now)
+                table.refresh_from_db()
+                changed |= table.winner_id is not None or table.games.count() != before
+        if not _round_done(current):
+            return changed, False
+        current.finished_at = now
+        current.save(update_fields=["finished_at"])
+        changed = True
+        if tournament.format == Tournament.Format.SWISS:
+            _forfeit_withdrawals(tournament, now)
+    if _tournament_over(tournament, current):
+        _finish(tournament, current, now)
+        return True, False
+    if _next_round_due(tournament, current.number + 1, now):
+        if round_open(tournament, now) is None:
             _finish(tournament, current, now)
-            return True
-        if _next_round_due(tournament, current.number + 1, now):
-            if round_open(tournament, now) is None:
-                _finish(tournament, current, now)
-            return True
-        return changed
+            return True, False
+        return True, True
+    return changed, False
 
 
 def _tournament_over(tournament: Tournament, current: TournamentRound) -> bool:

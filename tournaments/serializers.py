@@ -19,7 +19,11 @@ class TournamentCreateInputSerializer(StrictInputSerializer):
     name = JSONStringField(max_length=100)
     description = JSONStringField(max_length=2000, required=False, default="", allow_blank=True)
     format = serializers.ChoiceField(choices=Tournament.Format.choices)
-    variant = serializers.ChoiceField(choices=Game.Variant.choices, default=Game.Variant.BASE)
+    # No default here: a league's tournament plays the league's variant unless one is named
+    # (tournaments.services.tournament_create); any other, the base game (the model's default).
+    variant = serializers.ChoiceField(
+        choices=Game.Variant.choices, required=False, help_text="The game; by default a league's own, else base."
+    )
     seats = JSONIntegerField(min_value=2, max_value=4, default=2, help_text="Seats at a table: 2-4 (Swiss), 2 (knockout).")
     rounds = JSONIntegerField(min_value=1, max_value=MAX_ROUNDS, required=False, help_text="Swiss: how many rounds.")
     games_per_match = JSONIntegerField(

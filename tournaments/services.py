@@ -139,6 +139,12 @@ def tournament_join(*, tournament_id: int, user: User, now: datetime | None = No
             raise errors.AlreadyEntered()
         if entry is None and not tournament.public:
             raise errors.InvitationOnly(gettext("Ask an organiser for an invitation."), rule="T-ENTRY-PRIVATE")
+        if entry is not None and entry.status == Entry.Status.WITHDRAWN and entry.reason == Entry.Reason.WITHDRAWN:
+            # T-WITHDRAW, T-ORGANISER: an organiser's withdrawal is undone by an organiser's invitation only.
+            raise errors.InvitationOnly(
+                gettext("An organiser withdrew you from this tournament; ask them for an invitation."),
+                rule="T-WITHDRAW",
+            )
         if tournament.entries.filter(status=Entry.Status.ACTIVE).count() >= tournament.max_players:
             raise errors.TournamentFull(max_players=tournament.max_players)
         if entry is None:
@@ -167,7 +173,8 @@ def tournament_invite(
             entry, created = Entry.objects.get_or_create(
                 tournament=tournament, user=user, defaults={"status": Entry.Status.INVITED, "joined_at": now}
             )
-            if created or entry.reason == Entry.Reason.DECLINED:
+            # Again after a decline, a departure or an organiser's withdrawal (T-WITHDRAW).
+            if created or entry.status == Entry.Status.WITHDRAWN:
                 entry.status, entry.reason = Entry.Status.INVITED, ""
                 entry.save(update_fields=["status", "reason"])
                 invited.append(entry)
@@ -209,6 +216,15 @@ def _withdraw(entry: Entry, reason: str, now: datetime) -> int:
     return resigned
 
 
+def _not_ended(tournament: Tournament) -> None:
+    """T-WITHDRAW: nobody leaves, nor is withdrawn from, a finished or cancelled
+    tournament (its standings are final)."""
+    if tournament.status not in (Tournament.Status.OPEN, Tournament.Status.RUNNING):
+        raise errors.TournamentClosed(
+            gettext("The tournament has ended; its standings are final."), status=tournament.status
+        )
+
+
 def tournament_leave(*, tournament_id: int, user: User, now: datetime | None = None) -> Entry:
     """Leave: before the start the entry goes; after it, the player withdraws
     (T-WITHDRAW) and their running games are resigned."""
@@ -220,6 +236,7 @@ def tournament_leave(*, tournament_id: int, user: User, now: datetime | None = N
         ).first()
         if entry is None:
             raise errors.NotEntered()
+        _not_ended(tournament)
         if tournament.status == Tournament.Status.OPEN:
             entry.status, entry.reason, entry.left_at = Entry.Status.WITHDRAWN, Entry.Reason.LEFT, now
             entry.save(update_fields=["status", "reason", "left_at"])
@@ -311,10 +328,13 @@ def _log(by: User, action: str, entry: Entry, reason: str, now: datetime, **deta
 def _entry_moderated(entry_id: int, by: User) -> Entry:
     """The entry, its tournament locked, for one of its organisers or a moderator
     (T-ORGANISER); NotEntered for an unknown id."""
-    entry = Entry.objects.select_related("tournament").filter(pk=entry_id).first()
-    if entry is None:
+    tournament_id = Entry.objects.filter(pk=entry_id).values_list("tournament_id", flat=True).first()
+    if tournament_id is None:
         raise errors.NotEntered(gettext("No such entry."))
-    entry.tournament = _locked(entry.tournament_id)
+    tournament = _locked(tournament_id)
+    # Read under the lock: another organiser's withdrawal or replacement has committed.
+    entry = Entry.objects.get(pk=entry_id)
+    entry.tournament = tournament
     if not (selectors.is_organiser(entry.tournament, by) or by.has_perm(selectors.MODERATE_PERMISSION)):
         raise errors.NotAnOrganiser(rule="T-ORGANISER")
     return entry
@@ -325,6 +345,7 @@ def entry_withdraw(*, entry_id: int, by: User, reason: str, now: datetime | None
     now = now or timezone.now()
     with transaction.atomic():
         entry = _entry_moderated(entry_id, by)
+        _not_ended(entry.tournament)
         if entry.status not in (Entry.Status.ACTIVE, Entry.Status.INVITED):
             raise errors.NotEntered(gettext("That player is no longer in the tournament."))
         _log(by, ModerationEntry.Action.TOURNAMENT_WITHDRAWN, entry, reason, now)

@@ -154,8 +154,8 @@ class TournamentLeaveView(APIView):
     @_entry_view(
         "tournaments_leave", "Leave a tournament",
         "Before it starts your entry goes; after, you withdraw: your running games of it are resigned and you "
-        "are not paired again (your finished games still count for the others).",
-        errors.NotEntered,
+        "are not paired again (your finished games still count for the others). A finished tournament is not left.",
+        errors.NotEntered, errors.TournamentClosed,
     )  # fmt: skip
     def post(self, request: Request, tournament_id: int) -> Response:
         user = request_user(request)
