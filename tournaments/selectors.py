@@ -19,7 +19,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from games.models import Game
 from tournaments import errors
-from tournaments.rounds import bot_only_prime, game_result, standings
+from tournaments.rounds import bot_only_prime, game_result, ratings, standings
 from tournaments.models import Entry, Tournament, TournamentFollow, TournamentGame, TournamentRound
 from tournaments.pairing import Standing
 
@@ -96,11 +96,10 @@ def event_recipients(tournament_id: int) -> set[int]:
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
         return set()
-    people = set(
-        tournament.entries.exclude(status=Entry.Status.INVITED)
-        .exclude(reason=Entry.Reason.DECLINED)
-        .values_list("user_id", flat=True)
-    )
+    # Those who took part (rounds.ratings): not an invitation that lapsed at the start,
+    # nor one who left or was withdrawn before it.
+    took_part = list(ratings(tournament))
+    people = set(Entry.objects.filter(pk__in=took_part).values_list("user_id", flat=True))
     if tournament.public:
         people |= set(TournamentFollow.objects.filter(tournament=tournament).values_list("user_id", flat=True))
     return people

@@ -16,7 +16,7 @@ from leagues.models import League
 from tests.games.game_helpers import make_player
 from tests.tournaments.api_helpers import Clients, ok
 from tests.tournaments.conftest import rated_players
-from tournaments import errors, services
+from tournaments import errors, selectors, services
 from tournaments.models import Entry, Tournament, TournamentGame
 
 
@@ -132,3 +132,17 @@ def test_an_organisers_action_reads_the_entry_under_the_tournaments_lock(
     services.entry_replace(entry_id=entry.pk, user=oscar, by=organiser, reason="Moved away")
     logged = ModerationEntry.objects.get(action=ModerationEntry.Action.TOURNAMENT_REPLACED)
     assert logged.target_user_id == nina.pk
+
+
+def test_a_private_tournaments_news_reaches_only_those_who_took_part(transactional_db: None) -> None:
+    """T-NEWS-AUDIENCE: an invitation that lapsed at the start, and a player the
+    organiser withdrew before it, hear nothing of a private tournament's rounds."""
+    organiser = make_player("olga")
+    (p1, p2, p3, p4) = rated_players(4)
+    tournament = _create(organiser, public=False)
+    services.tournament_invite(tournament_id=tournament.pk, by=organiser, usernames=["p1", "p2", "p3", "p4"])
+    _enter(tournament, [p1, p2, p3])
+    services.entry_withdraw(entry_id=Entry.objects.get(tournament=tournament, user=p3).pk, by=organiser,
+                            reason="Abusive in chat")  # fmt: skip
+    services.tournament_start(tournament_id=tournament.pk, by=organiser)
+    assert selectors.event_recipients(tournament.pk) == {p1.pk, p2.pk}
