@@ -138,7 +138,7 @@ def test_a_private_tournaments_news_reaches_only_those_who_took_part(transaction
     """T-NEWS-AUDIENCE: an invitation that lapsed at the start, and a player the
     organiser withdrew before it, hear nothing of a private tournament's rounds."""
     organiser = make_player("olga")
-    (p1, p2, p3, p4) = rated_players(4)
+    p1, p2, p3, _p4 = rated_players(4)
     tournament = _create(organiser, public=False)
     services.tournament_invite(tournament_id=tournament.pk, by=organiser, usernames=["p1", "p2", "p3", "p4"])
     _enter(tournament, [p1, p2, p3])
