@@ -393,7 +393,7 @@ class SplendorEnv(gymnasium.Env[Observation, np.int64]):
         while not self._state.over and self._state.seat != self.seat:
             s = self._state.seat
             choice = self._opponents[s](engine.observe(self._state, s), self.legal_moves())
-            self._play(int(choice) if isinstance(choice, Integral) else self.table.id_of(choice))
+            self._play(self.table.id_of(choice) if isinstance(choice, str) else int(choice))
             rewards = self._rewards()
         return rewards
 
