@@ -422,8 +422,10 @@ def _finish(tournament: Tournament, last: TournamentRound, now: datetime) -> Non
     if tournament.format == Tournament.Format.KNOCKOUT:
         winner_entry = last.tables.get().winner
     else:
-        table = standings(tournament)
-        winner_entry = Entry.objects.get(pk=table[0].player) if table else None
+        # The best placed player still in the tournament: one who withdrew does not win it.
+        still_in = set(tournament.entries.filter(status=Entry.Status.ACTIVE).values_list("pk", flat=True))
+        top = next((row.player for row in standings(tournament) if row.player in still_in), None)
+        winner_entry = Entry.objects.get(pk=top) if top is not None else None
     tournament.status, tournament.finished_at = Tournament.Status.FINISHED, now
     tournament.winner_id = winner_entry.user_id if winner_entry is not None else None
     tournament.save(update_fields=["status", "finished_at", "winner"])

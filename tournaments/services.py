@@ -7,6 +7,7 @@ Rule ids (docs/tournaments.md) are in the refusals' ``rule`` field.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -24,6 +25,8 @@ from leagues.models import League, PlayerRating
 from tournaments import errors, rounds, selectors, signals
 from tournaments.models import Entry, Tournament, TournamentFollow, TournamentGame
 from tournaments.pairing import MAX_SEATS, MIN_SEATS
+
+logger = logging.getLogger(__name__)
 
 MAX_ROUNDS = 20
 MAX_GAMES_PER_MATCH = 9
@@ -86,7 +89,11 @@ def _check(t: Tournament, now: datetime) -> None:
             )
         if times[0] <= now:
             raise _invalid("round_starts", "T-RHYTHM-SCHEDULE", gettext("The first round starts in the future."))
-        t.starts_at = t.starts_at or times[0]
+        if t.starts_at is not None and t.starts_at != times[0]:
+            raise _invalid(
+                "starts_at", "T-RHYTHM-SCHEDULE", gettext("With a schedule, the first round starts at its first time.")
+            )
+        t.starts_at = times[0]
         t.rhythm = Tournament.Rhythm.SCHEDULE
         t.round_starts = [time.isoformat() for time in times]
 
@@ -298,17 +305,36 @@ def tournaments_start_due(*, now: datetime | None = None) -> int:
         try:
             tournament_start(tournament_id=tournament_id, now=now)
         except errors.TooFewPlayers:
-            Tournament.objects.filter(pk=tournament_id, status=Tournament.Status.OPEN).update(
-                status=Tournament.Status.CANCELLED, finished_at=now
-            )
+            moved += int(_cancel_if_still_too_few(tournament_id, now))
+            continue
         except errors.TournamentClosed:
+            continue
+        except Exception:  # one tournament's trouble never stops the others' starts
+            logger.exception("tournament %s did not start", tournament_id)
             continue
         moved += 1
     for tournament_id in Tournament.objects.filter(
         status=Tournament.Status.RUNNING, rhythm=Tournament.Rhythm.SCHEDULE
     ).values_list("pk", flat=True):
-        moved += int(rounds.tournament_advance(tournament_id=tournament_id, now=now))
+        try:
+            moved += int(rounds.tournament_advance(tournament_id=tournament_id, now=now))
+        except Exception:
+            logger.exception("tournament %s did not move on", tournament_id)
     return moved
+
+
+def _cancel_if_still_too_few(tournament_id: int, now: datetime) -> bool:
+    """T-RHYTHM-START: cancelled at its start time with fewer than two players,
+    counted again under the lock (a player who joined meanwhile is counted)."""
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        if tournament.status != Tournament.Status.OPEN:
+            return False
+        if tournament.entries.filter(status=Entry.Status.ACTIVE).count() >= 2:
+            return False
+        tournament.status, tournament.finished_at = Tournament.Status.CANCELLED, now
+        tournament.save(update_fields=["status", "finished_at"])
+    return True
 
 
 # --- the organisers' moderation (the admin; each with its permission) -------------------

@@ -54,6 +54,8 @@ def _only_game(tournament: Tournament, number: int = 1) -> Game:
         ({"format": "swiss", "rounds": 2, "round_starts": ["2099-01-01T10:00:00Z"]}, "round_starts",
          "T-RHYTHM-SCHEDULE"),
         ({"format": "swiss", "rounds": 1, "starts_at": "2001-01-01T10:00:00Z"}, "starts_at", "T-RHYTHM-START"),
+        ({"format": "swiss", "rounds": 1, "starts_at": "2099-01-02T10:00:00Z", "round_starts": ["2099-01-01T10:00:00Z"]},
+         "starts_at", "T-RHYTHM-SCHEDULE"),
     ],
 )  # fmt: skip
 def test_settings_that_do_not_fit_are_refused_with_their_rule(db: None, fields: dict[str, Any], field: str,
@@ -279,3 +281,45 @@ def test_a_tournaments_page_of_the_api_costs_the_same_queries_however_many_games
         counts.append(len(queries))
     assert tournament.round_set.count() == 3
     assert max(counts) - min(counts) <= 1, counts
+
+
+def test_one_tournament_that_fails_to_start_does_not_stop_the_sweep(
+    transactional_db: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    users = rated_players(2)
+    soon = timezone.now() + timedelta(hours=1)
+    broken, fine = _create(users[0], starts_at=soon, name="Broken"), _create(users[0], starts_at=soon, name="Fine")
+    _enter(broken, users)
+    _enter(fine, users)
+    real = services.tournament_start
+
+    def start(*, tournament_id: int, **kwargs: Any) -> Tournament:
+        if tournament_id == broken.pk:
+            raise RuntimeError("a fault")
+        return real(tournament_id=tournament_id, **kwargs)
+
+    monkeypatch.setattr(services, "tournament_start", start)
+    assert services.tournaments_start_due(now=soon) == 1
+    fine.refresh_from_db(), broken.refresh_from_db()
+    assert fine.status == Tournament.Status.RUNNING and broken.status == Tournament.Status.OPEN
+
+
+def test_a_swiss_is_won_by_the_best_placed_player_still_in_it(transactional_db: None) -> None:
+    """p1 wins both rounds, then withdraws before the last game ends: they still
+    top the standings on points, but the tournament is p2's."""
+    from tests.tournaments.news_helpers import game_of
+
+    p1, p2, p3, p4 = users = rated_players(4)
+    tournament = _create(p1, seats=2, rounds=2)
+    _enter(tournament, users)
+    services.tournament_start(tournament_id=tournament.pk, by=p1)
+    game_services.game_resign(game=game_of(tournament, 1, p1), user=p2)
+    game_services.game_resign(game=game_of(tournament, 1, p3), user=p4)
+    game_services.game_resign(game=game_of(tournament, 2, p1), user=p3)  # p1 v p3, the two winners
+    services.tournament_leave(tournament_id=tournament.pk, user=p1)
+    game_services.game_resign(game=game_of(tournament, 2, p2), user=p4)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    top = detail(Clients(users)["p2"], tournament.pk)["standings"][0]
+    assert top["username"] == "p1" and top["status"] == "withdrawn"
+    assert tournament.winner_id == p2.pk
