@@ -51,7 +51,7 @@ from tournaments.admin_forms import EntryReasonForm, EntryReplaceForm, adjudicat
 from tournaments.models import Entry, Tournament, TournamentGame, TournamentRound, TournamentTable
 
 # Who sees every tournament besides a superuser: the site's moderators (as on the site).
-MODERATE_PERMISSION = "games.moderate_game"
+MODERATE_PERMISSION = selectors.MODERATE_PERMISSION
 WITHDRAW_PERMISSION = "tournaments.withdraw_entry"
 REPLACE_PERMISSION = "tournaments.replace_entry"
 ADJUDICATE_PERMISSION = "tournaments.adjudicate_tournament_game"

@@ -133,8 +133,8 @@ def round_results(tournament: Tournament, *, finished_only: bool = False) -> lis
     return results
 
 
-def ratings(tournament: Tournament) -> dict[int, float]:
-    """The entries of the standings, by id: their rating. Before the start, those
+def took_part_q(tournament: Tournament) -> Q:
+    """The entries that take part, as a filter on Entry: before the start, those
     entered; after it, every entry that started (withdrawn ones too: their games
     count for the others), not the invitations that lapsed or the ones who left first."""
     entries = Q(status__in=[Entry.Status.ACTIVE, Entry.Status.ELIMINATED])
@@ -144,7 +144,12 @@ def ratings(tournament: Tournament) -> dict[int, float]:
             reason__in=[Entry.Reason.LEFT, Entry.Reason.WITHDRAWN, Entry.Reason.FORFEITS],
             left_at__gte=tournament.started_at,
         )
-    return {e.pk: e.rating for e in tournament.entries.filter(entries).order_by("id")}
+    return entries
+
+
+def ratings(tournament: Tournament) -> dict[int, float]:
+    """The entries of the standings (``took_part_q``), by id: their rating."""
+    return {e.pk: e.rating for e in tournament.entries.filter(took_part_q(tournament)).order_by("id")}
 
 
 def standings(tournament: Tournament) -> list[pairing.Standing]:

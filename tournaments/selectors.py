@@ -18,12 +18,11 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from games.models import Game
+from games.selectors import MODERATE_PERMISSION as MODERATE_PERMISSION  # who sees every game sees every tournament
 from tournaments import errors
-from tournaments.rounds import bot_only_prime, game_result, ratings, standings
+from tournaments.rounds import bot_only_prime, game_result, standings, took_part_q
 from tournaments.models import Entry, Tournament, TournamentFollow, TournamentGame, TournamentRound
 from tournaments.pairing import Standing
-
-MODERATE_PERMISSION = "games.moderate_game"
 
 
 def _known(user: User | AnonymousUser | None) -> bool:
@@ -96,10 +95,9 @@ def event_recipients(tournament_id: int) -> set[int]:
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
         return set()
-    # Those who took part (rounds.ratings): not an invitation that lapsed at the start,
-    # nor one who left or was withdrawn before it.
-    took_part = list(ratings(tournament))
-    people = set(Entry.objects.filter(pk__in=took_part).values_list("user_id", flat=True))
+    # Those who took part (rounds.took_part_q): not an invitation that lapsed at the
+    # start, nor one who left or was withdrawn before it.
+    people = set(tournament.entries.filter(took_part_q(tournament)).values_list("user_id", flat=True))
     if tournament.public:
         people |= set(TournamentFollow.objects.filter(tournament=tournament).values_list("user_id", flat=True))
     return people
