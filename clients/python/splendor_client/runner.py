@@ -7,10 +7,13 @@ A bot is the engine's bot interface (``engine.bots.base.Bot``): an object with
 ``choose(view, legal_moves) -> str``, ``view`` the seat's ``engine.BoardView``
 and ``legal_moves`` the canonical texts, sorted; a ``choose`` that also takes a
 ``clock`` keyword is given the seconds left on the turn (None when the game has
-no deadline). ``--bot greedy`` / ``random`` / ``ismcts`` are the engine's bots;
-``--bot MODULE:CLASS`` any class whose instances are such a bot (made with no
-arguments, one per game; ``choose`` runs in a worker thread, so a slow bot holds
-up no other game).
+no deadline). ``--bot greedy`` / ``random`` / ``ismcts`` are the engine's bots
+(``--playouts`` / ``--seconds``: the search bot's budget); ``--bot MODULE:CLASS``
+any class whose instances are such a bot (made with no arguments, one per game;
+``choose`` runs in a worker thread, so a slow bot holds up no other game).
+
+The settings may come from a TOML file (``--config bot.toml``: every flag is
+also a key, and a flag wins over its key; ``runner_config``).
 
 When a ``MODULE:CLASS`` bot answers a move that is not legal, or raises, the
 runner logs it and plays the engine's greedy bot's choice for that turn instead,
@@ -19,7 +22,6 @@ so that a faulty bot never stalls a game until its deadline.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import importlib
@@ -40,7 +42,8 @@ import httpx
 from engine.bots import BOTS, make_bot
 
 from .client import AsyncClient
-from .errors import ApiError, AuthError
+from .errors import ApiError, AuthError, RateLimitedError
+from .runner_config import AcceptFilter, Config, load, parser
 from .stream import CLOSED, SNAPSHOT, YOUR_TURN, Event
 
 logger = logging.getLogger("splendor_client.runner")
@@ -52,6 +55,8 @@ RE_READ = frozenset({"stale_version", "not_your_turn", "precondition_failed", "i
 MAX_TRIES_PER_TURN = 3
 #: How long a turn waits for a server that cannot be reached (a restart).
 PATIENCE_SECONDS = 300.0
+#: How long the greeting waits after a 429 that names no Retry-After.
+CHAT_WAIT_SECONDS = 60.0
 
 _T = TypeVar("_T")
 
@@ -66,13 +71,25 @@ class BotLike(Protocol):
 BotFactory = Callable[[], BotLike]
 
 
-def load_bot(spec: str, *, seed: int | None = None) -> BotFactory:
-    """A factory of bots from ``--bot``: an engine bot's name, or ``MODULE:CLASS``."""
+def load_bot(
+    spec: str, *, seed: int | None = None, playouts: int | None = None, seconds: float | None = None
+) -> BotFactory:
+    """A factory of bots from ``--bot``: an engine bot's name, or ``MODULE:CLASS``.
+    ``playouts`` and ``seconds`` are the search bot's budget (``make_bot``'s); a
+    bot that takes none is refused with them."""
+    budget: dict[str, Any] = {}
+    if playouts is not None:
+        budget["playouts"] = playouts
+    if seconds is not None:
+        budget["seconds"] = seconds
     if ":" not in spec:
         if spec not in BOTS:
             raise ValueError(f"unknown bot {spec!r}: use one of {', '.join(sorted(BOTS))}, or MODULE:CLASS")
+        make_bot(spec, **budget)  # a budget the bot takes none of is refused now, not at the first turn
         rng = random.Random(seed)
-        return lambda: make_bot(spec, seed=rng.randrange(2**32))
+        return lambda: make_bot(spec, seed=rng.randrange(2**32), **budget)
+    if budget:
+        raise ValueError(f"a MODULE:CLASS bot takes no budget ({', '.join(sorted(budget))}); only ismcts does")
     module_name, _, class_name = spec.partition(":")
     # A console script's sys.path holds its own folder, not the working directory:
     # put that first, as uvicorn and gunicorn do, so that `--bot mybot:MyBot` finds
@@ -119,28 +136,60 @@ class GameState:
     acted_version: int = -1  # the highest version a move was chosen on
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     over: bool = False
+    greeting: bool = False  # a greeting task was started for it (in this process)
 
 
 @dataclass(frozen=True)
 class Options:
+    """What the runner does besides playing its games (``runner_config.Config``)."""
+
     accept_invitations: bool = False
+    accept: AcceptFilter = AcceptFilter()
     create: tuple[str, int] | None = None
     invite: tuple[str, ...] = ()
     games: int | None = None
+    max_games: int | None = None
     exit_when_done: bool = False
+    greeting: str = ""
+
+    @classmethod
+    def of(cls, config: Config) -> Options:
+        return cls(
+            accept_invitations=config.accept_invitations,
+            accept=config.accept,
+            create=config.create,
+            invite=config.invite,
+            games=config.games,
+            max_games=config.max_games,
+            exit_when_done=config.exit_when_done,
+            greeting=config.greeting,
+        )
 
 
 class Runner:
     """Plays an account's games from its event stream. ``run()`` returns the exit
     status: 0 when ``exit_when_done`` and every game it created or joined is over."""
 
-    def __init__(self, client: AsyncClient, bots: BotFactory, options: Options) -> None:
+    def __init__(
+        self,
+        client: AsyncClient,
+        bots: BotFactory,
+        options: Options,
+        *,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
         self.client = client
         self.bots = bots
         self.options = options
+        self.sleep = sleep
         self.username = ""
         self.games: dict[str, GameState] = {}
         self.mine: set[str] = set()  # created or joined by this run: --exit-when-done waits for these
+        # The account's games in progress (open or active, with its seat), for max_games.
+        self.playing: set[str] = set()
+        self.waiting: set[str] = set()  # invitations left until a game ends (max_games)
+        self.created = 0
+        self.creating = asyncio.Lock()
         # A run that neither creates nor accepts (a bot restarted mid-game) waits
         # instead for the games it finds on first connecting.
         self.adopt = options.exit_when_done and options.create is None and not options.accept_invitations
@@ -162,7 +211,8 @@ class Runner:
             )
             return 1
         logger.info("signed in to %s as %s", self.client.base_url, self.username)
-        await self._create_games()
+        # Games are created once the stream's snapshot has said how many are in
+        # progress (max_games); a refusal there ends the run, as here.
         stream = self.client.stream()
         reader = asyncio.ensure_future(self._read(stream))
         finished = asyncio.ensure_future(self.done.wait())
@@ -191,17 +241,34 @@ class Runner:
                     )
                 return 1
             self.handle(event)
+            if event.event == SNAPSHOT:
+                await self._create_games()
         return 1
 
+    def _room(self) -> bool:
+        """Whether one more game stays within max_games."""
+        return self.options.max_games is None or len(self.playing) < self.options.max_games
+
     async def _create_games(self) -> None:
+        """Creates the games --create asks for (--games of them, 1 by default), as
+        many at a time as max_games leaves room for; the rest as games end."""
         if self.options.create is None:
             return
         variant, seats = self.options.create
-        for _ in range(self.options.games or 1):
-            game = await self.client.create_game(variant, seats, invited=self.options.invite)
-            self.mine.add(game["id"])
-            invited = f", inviting {', '.join(self.options.invite)}" if self.options.invite else ""
-            logger.info("game %s: created (%s, %d seats%s)", game["id"], variant, seats, invited)
+        async with self.creating:
+            while self.created < (self.options.games or 1) and self._room():
+                game = await self.client.create_game(variant, seats, invited=self.options.invite)
+                self.created += 1
+                self.mine.add(game["id"])
+                self.playing.add(game["id"])
+                invited = f", inviting {', '.join(self.options.invite)}" if self.options.invite else ""
+                logger.info("game %s: created (%s, %d seats%s)", game["id"], variant, seats, invited)
+            if self.created < (self.options.games or 1):
+                logger.info(
+                    "%d games in progress (max_games %d): the next game is created when one ends",
+                    len(self.playing),
+                    self.options.max_games,
+                )
 
     def handle(self, event: Event) -> None:
         """Acts on one event: each action runs as a task of its own, one at a time per game."""
@@ -212,9 +279,13 @@ class Runner:
         elif game_id is None:
             logger.debug("event %s without a game", event.event)
         elif event.event == YOUR_TURN:
+            self.playing.add(game_id)
+            self._greet_soon(game_id)
             self._spawn(self._play_turn(game_id, data))
         elif event.event == "game_created" and self.options.accept_invitations and game_id not in self.mine:
             self._spawn(self._maybe_accept(game_id))
+        elif event.event == "game_started":
+            self._greet_soon(game_id)
         elif event.event == "game_finished":
             self._over(game_id, data.get("result"))
         elif event.event == "game_aborted":
@@ -229,8 +300,12 @@ class Runner:
             if not isinstance(game_id, str):
                 continue
             listed.add(game_id)
+            if game.get("status") == "active":
+                self._greet_soon(game_id)
             if game.get("your_turn"):
                 self._spawn(self._play_from_api(game_id))
+        # The account's games in progress, as the server counts them now.
+        self.playing = set(listed)
         if self.options.accept_invitations:
             for invitation in data.get("invitations", []):
                 game_id = invitation.get("game_id")
@@ -267,9 +342,11 @@ class Runner:
     # --- invitations and the end -----------------------------------------------
 
     async def _maybe_accept(self, game_id: str) -> None:
-        """Joins the seat reserved for this account, if there is one still open.
-        The game's lock keeps a snapshot's invitation and a ``game_created`` event
-        for the same game from joining twice."""
+        """Joins the seat reserved for this account, if there is one still open and
+        the game passes the ``accept`` filters (else the invitation is declined),
+        when max_games leaves room (else it waits for a game to end). The game's
+        lock keeps a snapshot's invitation and a ``game_created`` event for the
+        same game from joining twice."""
         state = self._state(game_id)
         async with state.lock:
             if game_id in self.mine:
@@ -278,23 +355,60 @@ class Runner:
             if limit is not None and len(self.mine) >= limit:
                 logger.info("game %s: invitation left alone (already in %d games)", game_id, len(self.mine))
                 return
-            self.mine.add(game_id)  # counted from now, so that --games N accepts N however fast they come
-            if not await self._accept(game_id):
+            game = await self._patient(lambda: self.client.game(game_id))
+            if game["status"] != "open" or not any(
+                s["username"] == self.username and s["invited"] and not s["joined"] for s in game["seats"]
+            ):
+                self.waiting.discard(game_id)
+                return
+            refusal = self.options.accept.refusal(game)
+            if refusal is not None:
+                self.waiting.discard(game_id)
+                await self._decline(game_id, game["created_by"], refusal)
+                return
+            if not self._room():
+                if game_id not in self.waiting:
+                    logger.info(
+                        "game %s: invitation from %s left for later: %d games in progress (max_games %d)",
+                        game_id,
+                        game["created_by"],
+                        len(self.playing),
+                        self.options.max_games,
+                    )
+                self.waiting.add(game_id)
+                return
+            self.waiting.discard(game_id)
+            # Counted from now, so that --games N and max_games hold however fast invitations come.
+            self.mine.add(game_id)
+            self.playing.add(game_id)
+            if not await self._join(game_id, game["variant"], game["created_by"]):
                 self.mine.discard(game_id)
+                self.playing.discard(game_id)
 
-    async def _accept(self, game_id: str) -> bool:
-        game = await self._patient(lambda: self.client.game(game_id))
-        if game["status"] != "open":
-            return False
-        if not any(s["username"] == self.username and s["invited"] and not s["joined"] for s in game["seats"]):
-            return False
+    async def _join(self, game_id: str, variant: str, created_by: str) -> bool:
         try:
             await self._patient(lambda: self.client.join(game_id))
         except ApiError as exc:
             logger.warning("game %s: could not accept the invitation: %s", game_id, exc)
             return False
-        logger.info("game %s: invitation accepted (%s, from %s)", game_id, game["variant"], game["created_by"])
+        logger.info("game %s: invitation accepted (%s, from %s)", game_id, variant, created_by)
         return True
+
+    async def _decline(self, game_id: str, created_by: str, reason: str) -> None:
+        try:
+            await self._patient(lambda: self.client.decline(game_id))
+        except ApiError as exc:
+            logger.warning("game %s: could not decline the invitation (%s): %s", game_id, reason, exc)
+            return
+        logger.info("game %s: invitation from %s declined: %s", game_id, created_by, reason)
+
+    def _game_ended(self) -> None:
+        """A game ended: room, under max_games, for a waiting invitation or a game to create."""
+        if self.options.max_games is None:
+            return
+        for game_id in sorted(self.waiting):
+            self._spawn(self._maybe_accept(game_id))
+        self._spawn(self._create_games())
 
     async def _check_over(self, game_id: str) -> None:
         game = await self._patient(lambda: self.client.game(game_id))
@@ -306,6 +420,8 @@ class Runner:
         if state.over:
             return
         state.over = True
+        self.playing.discard(game_id)
+        self._game_ended()
         if aborted is not None:
             logger.info("game %s: aborted%s", game_id, f" ({aborted})" if aborted else "")
         elif isinstance(result, dict):
@@ -326,6 +442,64 @@ class Runner:
         wanted = self.options.games or (1 if self.options.create is None else len(self.mine))
         if len(self.mine) >= wanted and all(self._state(g).over for g in self.mine):
             self.done.set()
+
+    # --- the greeting ------------------------------------------------------------
+
+    def _greet_soon(self, game_id: str) -> None:
+        """Says the greeting in the game's table talk, once, in a task of its own
+        (it never holds up a move)."""
+        state = self._state(game_id)
+        if not self.options.greeting or state.greeting or state.over:
+            return
+        state.greeting = True
+        self._spawn(self._greet(state))
+
+    async def _greet(self, state: GameState) -> None:
+        """Only in a real game that has started (practice games and sandboxes have
+        no table talk), and not when the players' thread already holds the greeting
+        from this account's seat: said by an earlier run. A 429 is waited out."""
+        text, game_id = self.options.greeting, state.game_id
+        game = await self._patient(lambda: self.client.game(game_id))
+        if game.get("kind") != "real":
+            logger.debug("game %s: a %s game has no table talk: no greeting", game_id, game.get("kind"))
+            return
+        seat = game.get("your_seat")
+        if game["status"] != "active" or seat is None:
+            if game["status"] == "open":
+                state.greeting = False  # greeted on its game_started
+            return
+        while not state.over:
+            try:
+                if await self._said(game_id, seat, text):
+                    logger.debug("game %s: the greeting was said before", game_id)
+                    return
+                await self.client.say(game_id, text)
+                logger.info("game %s: said the greeting", game_id)
+                return
+            except RateLimitedError as exc:
+                wait = exc.retry_after if exc.retry_after is not None else CHAT_WAIT_SECONDS
+                logger.info("game %s: the table talk asks to wait (%s); greeting in %.0f s", game_id, exc.code, wait)
+                await self.sleep(wait)
+            except httpx.TransportError as exc:
+                # The line may have been posted: the thread is read again before saying it.
+                logger.warning("game %s: the greeting failed on the network (%s); trying again", game_id, type(exc).__name__)
+                await self.sleep(5.0)
+            except ApiError as exc:
+                logger.warning("game %s: the greeting was refused: %s", game_id, exc)
+                return
+
+    async def _said(self, game_id: str, seat: int, text: str) -> bool:
+        """Whether the players' thread holds ``text`` from ``seat``, read from its
+        first line on (the thread without ``after`` is only its latest lines)."""
+        after = 0
+        while True:
+            thread = await self._patient(lambda: self.client.chat(game_id, after=after))
+            lines = thread["lines"]
+            if any(line["seat"] == seat and line["text"] == text for line in lines):
+                return True
+            if not lines:
+                return False
+            after = lines[-1]["id"]
 
     # --- playing ---------------------------------------------------------------
 
@@ -433,85 +607,30 @@ class Runner:
 # --- the command line ---------------------------------------------------------
 
 
-def _create_spec(text: str) -> tuple[str, int]:
-    variant, sep, seats = text.partition(":")
-    if not sep or not seats.isdigit() or not variant:
-        raise argparse.ArgumentTypeError(f"write VARIANT:SEATS, such as base:2 or marvel:3 (not {text!r})")
-    return variant, int(seats)
-
-
-def _positive(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"a whole number from 1 (not {text!r})")
-    return int(text)
-
-
-def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="splendor-bot",
-        description="Play every game of an account with a bot, as the server's events arrive.",
-        epilog="The token is best given as SPLENDOR_TOKEN: a command line shows in process lists.",
-    )
-    p.add_argument("--server", required=True, help="the service's address, such as https://splendor.example")
-    p.add_argument("--token", help="the account's API token (scopes read and play); default: $SPLENDOR_TOKEN")
-    p.add_argument(
-        "--bot",
-        default="greedy",
-        help=f"{'|'.join(sorted(BOTS))} (the engine's bots) or MODULE:CLASS (default: greedy)",
-    )
-    p.add_argument("--seed", type=int, help="seed of the engine bots' choices")
-    p.add_argument("--accept-invitations", action="store_true", help="join the games this account is invited to")
-    p.add_argument("--create", type=_create_spec, metavar="VARIANT:SEATS", help="create games, such as base:2")
-    p.add_argument("--invite", action="append", default=[], metavar="USERNAME", help="invite a player (repeatable)")
-    p.add_argument(
-        "--games",
-        type=_positive,
-        metavar="N",
-        help="with --create, how many games to create (default 1); without, how many invitations to accept",
-    )
-    p.add_argument(
-        "--exit-when-done",
-        action="store_true",
-        help="exit once the games created or joined here are all over "
-        "(without --create or --accept-invitations: the games found on connecting)",
-    )
-    p.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-vv: every request)")
-    return p
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
-    token = args.token or os.environ.get("SPLENDOR_TOKEN")
+    config = load(argv)
+    token = config.token or os.environ.get("SPLENDOR_TOKEN")
     if not token:
-        parser().error("give the token as SPLENDOR_TOKEN (or --token)")
-    if args.invite and args.create is None:
-        parser().error("--invite needs --create")
-    level = logging.DEBUG if args.verbose else logging.INFO
+        parser().error("give the token as SPLENDOR_TOKEN (or --token, or token in the config file)")
+    level = logging.DEBUG if config.verbose else logging.INFO
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    if args.verbose < 2:
+    if config.verbose < 2:
         # httpx logs every request at INFO: only with -vv.
         logging.getLogger("httpx").setLevel(logging.WARNING)
         logging.getLogger("httpcore").setLevel(logging.WARNING)
     try:
-        bots = load_bot(args.bot, seed=args.seed)
+        bots = load_bot(config.bot, seed=config.seed, playouts=config.playouts, seconds=config.seconds)
     except ValueError as exc:
-        parser().error(str(exc))
-    options = Options(
-        accept_invitations=args.accept_invitations,
-        create=args.create,
-        invite=tuple(args.invite),
-        games=args.games,
-        exit_when_done=args.exit_when_done,
-    )
+        parser().error(f"{config.given.get('bot', '--bot')}: {exc}")
     try:
-        return asyncio.run(_run(args.server, token, bots, options))
+        return asyncio.run(_run(config.server, token, bots, Options.of(config)))
     except KeyboardInterrupt:
         return 130
     except ApiError as exc:
         logger.error("the server refused: %s", exc)
         return 1
     except httpx.TransportError as exc:
-        logger.error("cannot reach %s: %s", args.server, type(exc).__name__)
+        logger.error("cannot reach %s: %s", config.server, type(exc).__name__)
         return 1
 
 

@@ -62,6 +62,7 @@ async def test_a_your_turn_event_is_played_with_the_bot_s_move_at_the_event_s_ve
 async def test_a_turn_replayed_after_a_reconnect_is_not_played_twice() -> None:
     view, legal = position()
     server = FakeServer()
+    server.push("snapshot", {"games": [], "invitations": []})  # a new stream's first event
     turn = {"game_id": "g1", "version": 3, "variant": "base", "seat": 0, "view": view, "legal_moves": legal}
     server.push("your_turn", turn)
 
@@ -81,6 +82,7 @@ async def test_a_stale_version_is_read_again_and_played_at_the_new_version() -> 
     server.move_answers = [problem(409, "stale_version", "The game has moved on.", current_version=5)]
     server.games["g1"] = {"id": "g1", "status": "active", "version": 5, "board": view, "deadline_at": None, "seats": []}
     server.legal["g1"] = {"version": 5, "to_move": 0, "your_seat": 0, "moves": legal}
+    server.push("snapshot", {"games": [], "invitations": []})
     server.push("your_turn", {"game_id": "g1", "version": 3, "variant": "base", "seat": 0, "view": view, "legal_moves": legal})
     finish_after_move(server)
 
@@ -94,6 +96,7 @@ async def test_a_stale_version_is_read_again_and_played_at_the_new_version() -> 
 async def test_an_illegal_move_from_the_bot_is_logged_and_the_greedy_bot_plays_instead(caplog: pytest.LogCaptureFixture) -> None:
     view, legal = position()
     server = FakeServer()
+    server.push("snapshot", {"games": [], "invitations": []})
     server.push("your_turn", {"game_id": "g1", "version": 3, "variant": "base", "seat": 0, "view": view, "legal_moves": legal})
     finish_after_move(server)
 
