@@ -32,7 +32,7 @@ import random
 import sys
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol, TypeVar, cast
@@ -537,7 +537,7 @@ class Runner:
         self,
         state: GameState,
         version: int,
-        view: dict[str, Any],
+        view: Mapping[str, Any],
         legal: list[str],
         deadline_at: str | None,
         tries: int = 0,
@@ -585,7 +585,7 @@ class Runner:
                 waited += delay
                 delay = min(delay * 2, 30.0)
 
-    def _choose(self, state: GameState, view: dict[str, Any], legal: list[str], clock: float | None) -> str:
+    def _choose(self, state: GameState, view: Mapping[str, Any], legal: list[str], clock: float | None) -> str:
         """The bot's move (in a worker thread); the greedy bot's when it errs."""
         bot = state.bot
         assert bot is not None

@@ -97,7 +97,7 @@ def _seats(v: int) -> str | None:
 
 
 def _server(v: str) -> str | None:
-    return None if v.startswith(("http://", "https://")) else f"starts with http:// or https:// (not {v!r})"
+    return None if v.startswith(("http://", "https://")) else f"the address starts with http:// or https:// (not {v!r})"
 
 
 def _greeting(v: str) -> str | None:
@@ -251,9 +251,12 @@ def read_config(path: str) -> dict[str, Any]:
             close = difflib.get_close_matches(name, BY_NAME, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else f"; the keys are {', '.join(BY_NAME)}"
             raise ConfigError(f"{path}: unknown key {name!r}{hint}")
-        problem = _type_error(key, value) or _checked(key, value)
+        problem = _type_error(key, value)
         if problem:
             raise ConfigError(f"{path}: {name} {problem}")
+        problem = _checked(key, value)
+        if problem:
+            raise ConfigError(f"{path}: {name}: {problem}")
         settings[name] = value
     return settings
 
