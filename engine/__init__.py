@@ -8,6 +8,7 @@ Public API (a contract: the service and external tests use these names)::
     to_move(s); observe(s, seat); is_over(s); outcome(s)
     to_dict(s); from_dict(d); replay(variant, players, seed_or_deal, moves)
     determinize(observe(s, seat), rng)   # the hidden cards dealt again (sandbox, search)
+    features(variant, players).encode(s, seat)  # engine.features: observe(s, seat) as float32 numbers
 
 Typed results (``engine.results``), to annotate against: ``Outcome`` (from
 ``outcome``) with its ``EndReason``; ``MoveDetails`` (from ``move_details``);
@@ -21,7 +22,8 @@ Modules, each importing only those below it: ``errors``, ``data``, ``results``,
 once and keep); ``rules`` (legality, the next state, the end);
 ``diagnosis`` (which rule a refused move breaks); ``notation`` (reading text),
 ``words`` (writing a move in a reader's words, which ``notation`` reads back)
-and ``observation`` (views); ``play`` (the validating ``apply``, ``replay``);
+and ``observation`` (views), ``features`` (a seat's view as numbers, for learning
+environments); ``play`` (the validating ``apply``, ``replay``);
 ``sampling`` (states that agree with a view: the hidden cards dealt again);
 ``bots``; ``selfplay`` and ``arena``. ``tests/engine/test_layers.py`` holds them to it.
 """

@@ -212,6 +212,31 @@ def steps_per_second(env: Any, steps: int, seed: int) -> float:
     return steps / (time.perf_counter() - start)
 
 
+class EngineAlone:
+    """The floor: the engine's own legal moves and ``apply`` with the same random
+    choice and nothing else (no ids, mask or observation)."""
+
+    def __init__(self, variant: str, players: int) -> None:
+        self.variant, self.players = variant, players
+        self._games = random.Random(0)
+        self._ids: list[int] = []
+        self._state = engine.new_game(variant=variant, players=players, seed=0)
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self._games = random.Random(seed)
+        self._state = engine.new_game(variant=self.variant, players=self.players, seed=self._games.getrandbits(63))
+        self._legal = engine.legal_moves(self._state)
+
+    def legal_action_ids(self) -> range:
+        return range(len(self._legal))
+
+    def step(self, action: int) -> tuple[None, float, bool, bool, None]:
+        self._state = engine.apply(self._state, self._legal[action])
+        self._legal = engine.legal_moves(self._state)
+        return None, 0.0, self._state.over, False, None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=20_000)
@@ -223,6 +248,7 @@ def main() -> None:
         "new (gymnasium, Dict observation)": SplendorEnv(args.variant, args.players, seed=0),
         "new (gymnasium, flat observation)": SplendorEnv(args.variant, args.players, seed=0, flatten=True),
         "old": OldSplendorEnv(args.variant, args.players, seed=0),
+        "the engine alone (legal moves + apply)": EngineAlone(args.variant, args.players),
     }
     for env in envs.values():  # warm the engine's memos and the action table
         steps_per_second(env, 2_000, seed=99)
@@ -234,7 +260,7 @@ def main() -> None:
     print(f"{args.variant}, {args.players} players: random steps per second, median of {args.repeats} x {args.steps}")
     for name, figures in runs.items():
         median = statistics.median(figures)
-        print(f"  {name:36} {median:9,.0f}  ({median / old:.1f}x old)  runs: {', '.join(f'{f:,.0f}' for f in figures)}")
+        print(f"  {name:40} {median:9,.0f}  ({median / old:.1f}x old)  runs: {', '.join(f'{f:,.0f}' for f in figures)}")
 
 
 if __name__ == "__main__":

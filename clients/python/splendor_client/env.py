@@ -23,8 +23,10 @@ Needs the ``env`` extra: ``pip install "splendor-client[env]"`` (numpy, gymnasiu
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from numbers import Integral
+from operator import itemgetter
 from typing import Any, TypedDict, Union
 
 import engine
@@ -32,6 +34,7 @@ import gymnasium
 import numpy as np
 from engine import AmbiguousMove, BoardView, HiddenSampler, IllegalMove, Outcome, State
 from engine.bots import Bot, make_bot
+from engine.rules import apply_legal, legal_moves
 from gymnasium import spaces
 
 from .actions import ActionTable, action_table
@@ -50,7 +53,7 @@ Opponent = Union[str, Bot, Callable[[BoardView, Sequence[str]], Union[str, int]]
 class StepInfo(TypedDict):
     """The ``info`` of ``reset`` and ``step``."""
 
-    action_mask: Mask  # true at the ids the seat to move may play (a copy of action_masks())
+    action_mask: Mask  # true at the ids the seat to move may play (the array action_masks() returns)
     to_move: int | None  # the seat to act next; None once the game is over
     observer: int  # whose view the observation is
     acted: int | None  # the seat whose action ``step`` played (None after reset)
@@ -122,10 +125,12 @@ class SplendorEnv(gymnasium.Env[Observation, np.int64]):
         self._ids = self.table.ids
         self._mask: Mask = np.zeros(self.action_count, dtype=np.bool_)
         self._legal: tuple[engine.Move, ...] = ()
-        self._legal_ids: list[int] = []
+        self._legal_ids: tuple[int, ...] = ()
         self.action_space = LegalDiscrete(self.action_count, self)
-        tile_slots = len(engine.new_game(variant=variant, players=players, seed=0).tiles)
-        self.encoder = ObservationEncoder(variant, players, tile_slots)
+        self.encoder = ObservationEncoder(variant, players)
+        # engine.features reads only what engine.observe(state, observer) shows.
+        self._encode: Callable[[State, int], Observation] = (
+            self.encoder.flat_state if flatten else self.encoder.encode_state)
         self.observation_space = self.encoder.flat_space if flatten else self.encoder.space  # type: ignore[assignment]
         if not 0 <= seat < players:
             raise ValueError(f"seat must be 0..{players - 1}, not {seat!r}")
@@ -135,6 +140,7 @@ class SplendorEnv(gymnasium.Env[Observation, np.int64]):
         self._state: State
         self.game_seed: int
         self.rewards: list[float] = [0.0] * players  # per seat, from the last step
+        self._no_rewards: tuple[float, ...] = (0.0,) * players
         first = seed if seed is not None else self._seeds.getrandbits(_SEED_BITS)
         self._deal(first)
         self._fresh = True  # the constructor's game, not stepped yet: reset() keeps it
@@ -173,28 +179,52 @@ class SplendorEnv(gymnasium.Env[Observation, np.int64]):
         ``AmbiguousMove`` when it lacks a required choice) naming the rule; an id
         out of range, or a step after the end, raises ``ValueError``.
         """
-        if self._state.over or self._abandoned:
+        state = self._state
+        if state.over or self._abandoned:
             raise ValueError("the game is over; call reset() to start another")
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, Integral):
-            raise ValueError(f"an action id is an int, not {type(action).__name__}")
-        action = int(action)
-        acted = self._state.seat
-        if self.on_illegal == "lose" and 0 <= action < self.action_count and not self._mask[action]:
+        if type(action) is not int:  # noqa: E721  (the common case, checked first)
+            if isinstance(action, (bool, np.bool_)) or not isinstance(action, Integral):
+                raise ValueError(f"an action id is an int, not {type(action).__name__}")
+            action = int(action)
+        n = self.players
+        acted = state.ply % n
+        ids = self._legal_ids
+        at = bisect_left(ids, action)  # the legal ids increase along the legal moves
+        if at < len(ids) and ids[at] == action:
+            move = self._legal[at]
+            # The move is one of legal_moves(state): the engine's validation would find it there again.
+            self._state = state = apply_legal(state, move)
+            self._update_legal()
+            text = move.text
+        elif self.on_illegal == "lose" and 0 <= action < self.action_count:
             return self._lose(acted, action)
-        text = self._play(action)
-        self._fresh = False
-        rewards = self._rewards()
-        if self._opponents is not None and not self._state.over:
-            rewards = self._play_opponents()
-        over = self._state.over
-        result = engine.outcome(self._state) if over else None
-        if self._opponents is not None:
-            observer = self.seat
         else:
-            observer = acted if over else self._state.seat
-        info = self._info(observer, acted, text, rewards, result)
-        reward = rewards[self.seat if self._opponents is not None else acted]
-        return self._observation(observer), reward, over, False, info
+            text = self._play_unlisted(action)
+        self._fresh = False
+        over = state.over
+        rewards = self._rewards() if over else self._no_rewards
+        if self._opponents is not None:
+            if not over:
+                rewards = self._play_opponents()
+                state = self._state
+                over = state.over
+            observer = self.seat
+            reward = rewards[observer]
+        else:
+            observer = acted if over else state.ply % n
+            reward = rewards[acted]
+        info: StepInfo = {
+            "action_mask": self._mask,  # a new array each step: the env never writes to it again
+            "to_move": None if over else state.ply % n,
+            "observer": observer,
+            "acted": acted,
+            "move": text,
+            "rewards": list(rewards),
+            "outcome": engine.outcome(state) if over else None,
+            "game_seed": self.game_seed,
+            "illegal": None,
+        }
+        return self._encode(state, observer), reward, over, False, info
 
     def render(self) -> str | None:
         """The table as text (``render_mode="ansi"``); ``None`` without a render mode."""
@@ -252,8 +282,9 @@ class SplendorEnv(gymnasium.Env[Observation, np.int64]):
 
     def action_masks(self) -> Mask:
         """The action mask (sb3-contrib's name): a numpy bool array, true at the
-        legal ids, all false once the game is over. The env's own array,
-        rewritten in place by each step: copy it to keep it."""
+        legal ids, all false once the game is over; the array of ``info["action_mask"]``.
+        Each step makes a new one and never writes to an array it handed out, so a
+        kept mask stays that of its position (and writing to it changes nothing here)."""
         return self._mask
 
     def legal_actions(self) -> list[bool]:
@@ -287,39 +318,42 @@ class SplendorEnv(gymnasium.Env[Observation, np.int64]):
         self._update_legal()
 
     def _update_legal(self) -> None:
-        # Only the ids of the old and the new legal moves are written: no pass over every id.
-        mask = self._mask
-        mask[self._legal_ids] = False
-        self._legal = legal = engine.legal_moves(self._state)
-        ids = self._ids
-        self._legal_ids = found = [ids[move] for move in legal]
-        mask[found] = True
+        # A new mask each step, written from the legal moves' ids alone (no pass over
+        # every id); the env never writes to a mask it has handed out.
+        self._legal = legal = legal_moves(self._state)
+        if len(legal) > 1:
+            found: tuple[int, ...] = itemgetter(*legal)(self._ids)
+        else:
+            found = tuple(self._ids[move] for move in legal)
+        self._legal_ids = found
+        # A bytearray's items are the cheapest to set one by one, and numpy reads it in place.
+        mask = bytearray(self.action_count)
+        for i in found:
+            mask[i] = 1
+        self._mask = np.frombuffer(mask, dtype=np.bool_)
 
     def _play(self, action: int) -> str:
         """Plays ``action`` for the seat to move; its text."""
-        legal_ids = self._legal_ids
-        if 0 <= action < self.action_count and self._mask[action]:
-            # The legal ids increase along the legal moves: a binary search finds the move.
-            lo, hi = 0, len(legal_ids)
-            while lo < hi:
-                mid = (lo + hi) // 2
-                if legal_ids[mid] < action:
-                    lo = mid + 1
-                else:
-                    hi = mid
-            move = self._legal[lo]
+        ids = self._legal_ids
+        at = bisect_left(ids, action)
+        if at < len(ids) and ids[at] == action:
+            move = self._legal[at]
             self._state = engine.apply(self._state, move)
-        else:
-            text = self.table.text_of(action)
-            try:
-                self._state = engine.apply(self._state, engine.move_from_text(text))
-            except AmbiguousMove as exc:
-                raise AmbiguousMove(exc.rule, f"action {action} ({text!r}): {exc.message}", exc.choices) from None
-            except IllegalMove as exc:
-                raise IllegalMove(exc.rule, f"action {action} ({text!r}): {exc.message}") from None
-            move = engine.move_from_text(text)
-        self._update_legal()
-        return move.text
+            self._update_legal()
+            return move.text
+        return self._play_unlisted(action)
+
+    def _play_unlisted(self, action: int) -> str:
+        """An id that is not among the legal ones: ``ValueError`` out of range, else
+        the engine's refusal naming the rule (nothing is played)."""
+        text = self.table.text_of(action)
+        try:
+            engine.apply(self._state, engine.move_from_text(text))
+        except AmbiguousMove as exc:
+            raise AmbiguousMove(exc.rule, f"action {action} ({text!r}): {exc.message}", exc.choices) from None
+        except IllegalMove as exc:
+            raise IllegalMove(exc.rule, f"action {action} ({text!r}): {exc.message}") from None
+        raise AssertionError(f"action {action} ({text!r}) is legal but not among the legal ids")
 
     def _lose(self, acted: int, action: int) -> tuple[Observation, float, bool, bool, StepInfo]:
         """on_illegal="lose": the episode ends, -1.0 to the seat that acted; nothing is played."""
@@ -330,8 +364,8 @@ class SplendorEnv(gymnasium.Env[Observation, np.int64]):
         except IllegalMove as exc:
             why = f"{exc.rule}: {exc.message}"
         self._abandoned = True
-        self._mask[self._legal_ids] = False
-        self._legal, self._legal_ids = (), []
+        self._mask = np.zeros(self.action_count, dtype=np.bool_)
+        self._legal, self._legal_ids = (), ()
         self.agents = []
         rewards = [0.0] * self.players
         rewards[acted] = -1.0
@@ -353,8 +387,7 @@ class SplendorEnv(gymnasium.Env[Observation, np.int64]):
         return rewards
 
     def _observation(self, observer: int) -> Observation:
-        view = engine.observe(self._state, observer)
-        return self.encoder.flat(view) if self.flatten else self.encoder.encode(view)
+        return self._encode(self._state, observer)
 
     def _viewer(self) -> int | None:
         if self._opponents is not None:
@@ -400,8 +433,8 @@ class SplendorEnv(gymnasium.Env[Observation, np.int64]):
     def _info(self, observer: int, acted: int | None, move: str | None,
               rewards: list[float], result: Outcome | None) -> StepInfo:
         return {
-            "action_mask": self._mask.copy(),  # the env's own array is rewritten by the next step
-            "to_move": engine.to_move(self._state),
+            "action_mask": self._mask,  # a new array each step: the env never writes to it again
+            "to_move": None if self._state.over else self._state.ply % self.players,
             "observer": observer,
             "acted": acted,
             "move": move,

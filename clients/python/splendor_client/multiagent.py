@@ -43,7 +43,7 @@ class _Shared:
             mask = game.action_masks().astype(np.int8)
         else:
             mask = np.zeros(game.action_count, dtype=np.int8)
-        return {"observation": game.encode(game.observe(seat)), "action_mask": mask}
+        return {"observation": game.encoder.flat_state(game.state, seat), "action_mask": mask}
 
 
 class SplendorAEC(AECEnv):  # type: ignore[misc]

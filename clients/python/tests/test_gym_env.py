@@ -51,7 +51,8 @@ def test_the_spaces_are_discrete_ids_and_numeric_arrays(variant: str, players: i
     assert isinstance(env.observation_space, gymnasium.spaces.Dict)
     obs, info = env.reset()
     assert obs in env.observation_space
-    assert obs["seats"].shape == (players, 8 if variant == "marvel" else 5)
+    # points, tokens, cards, reserved, tiles[, icons, Avengers Assemble, Time Stone], tokens, bonuses
+    assert obs["seats"].shape == (players, 8 + 7 + 5 if variant == "marvel" else 5 + 6 + 5)
     assert obs["market"][:, 0].sum() == 12  # every market slot dealt
     flat = SplendorEnv(variant, players, seed=3, flatten=True)
     vector, _ = flat.reset()
@@ -59,16 +60,23 @@ def test_the_spaces_are_discrete_ids_and_numeric_arrays(variant: str, players: i
     assert np.array_equal(vector, gymnasium.spaces.flatten(env.observation_space, obs))
 
 
-def test_the_mask_is_one_array_written_in_place_and_info_has_a_copy() -> None:
+def test_each_step_hands_out_a_new_mask_and_never_writes_to_an_old_one() -> None:
     env = SplendorEnv("base", 2, seed=5)
     _, info = env.reset()
     mask = env.action_masks()
     assert mask.dtype == np.bool_ and mask.shape == (env.action_count,)
-    assert np.array_equal(info["action_mask"], mask) and info["action_mask"] is not mask
-    _, _, _, _, info = env.step(env.legal_action_ids()[0])
-    assert env.action_masks() is mask
-    assert mask.nonzero()[0].tolist() == env.legal_action_ids()
-    assert np.array_equal(info["action_mask"], mask)
+    assert info["action_mask"] is mask
+    first_ids = env.legal_action_ids()
+    assert mask.nonzero()[0].tolist() == first_ids
+    mask[:] = False  # the caller's array: the env does not read it back
+    _, _, _, _, info = env.step(first_ids[0])
+    after = env.action_masks()
+    assert after is not mask and info["action_mask"] is after
+    assert after.nonzero()[0].tolist() == env.legal_action_ids()
+    assert not mask.any()  # the old array was left as the caller made it
+    kept = after.copy()
+    env.step(env.legal_action_ids()[-1])
+    assert np.array_equal(after, kept)  # a mask handed out stays that of its position
 
 
 def test_sampling_the_action_space_draws_a_legal_id() -> None:
