@@ -24,6 +24,7 @@ import tomllib
 from pathlib import Path
 
 from setuptools import setup
+from setuptools.command.build_py import build_py
 from setuptools.command.sdist import sdist
 
 HERE = Path(__file__).resolve().parent
@@ -43,6 +44,17 @@ ENGINE_PACKAGE_DATA: dict[str, list[str]] = {
 }
 
 
+class BuildPyAfresh(build_py):
+    """The packages copied into an empty build folder. pip builds in this folder,
+    and setuptools keeps ``build/lib`` between builds: a module since removed from
+    the engine would otherwise stay in every later wheel."""
+
+    def run(self) -> None:
+        for package in ("splendor_client", "engine"):
+            shutil.rmtree(Path(self.build_lib) / package, ignore_errors=True)
+        super().run()
+
+
 class SdistWithEngine(sdist):
     """The sdist with the engine's files under ``engine/`` in place of ``../../engine``."""
 
@@ -60,8 +72,8 @@ class SdistWithEngine(sdist):
         for listing in Path(base_dir).glob("*.egg-info/SOURCES.txt"):
             lines = listing.read_text(encoding="utf-8").splitlines()
             prefix = f"{ENGINE}/"
-            listing.write_text("".join(f"engine/{line.removeprefix(prefix)}\n" if line.startswith(prefix) else f"{line}\n"
-                                       for line in lines), encoding="utf-8")
+            fixed = [f"engine/{line.removeprefix(prefix)}" if line.startswith(prefix) else line for line in lines]
+            listing.write_text("\n".join(fixed) + "\n", encoding="utf-8")
 
 
 setup(
@@ -69,5 +81,5 @@ setup(
     package_dir={"engine": ENGINE},
     package_data={"splendor_client": ["py.typed"], **ENGINE_PACKAGE_DATA},
     include_package_data=False,
-    cmdclass={"sdist": SdistWithEngine},
+    cmdclass={"build_py": BuildPyAfresh, "sdist": SdistWithEngine},
 )
