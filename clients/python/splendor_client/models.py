@@ -10,9 +10,12 @@ a test of the service checks every field declared here against that schema.
 # from its annotations when the class is made, which needs them evaluated.
 from typing import Any, NotRequired, TypedDict
 
+from engine import BoardView
+
 #: The board as one seat (or a spectator) sees it: the engine's ``BoardView``
-#: (``engine.observe``), passed through unchanged.
-Board = dict[str, Any]
+#: (``engine.observe``), passed through unchanged. The server builds it with the
+#: same engine that this package carries, so the type is the engine's own.
+Board = BoardView
 
 
 class Seat(TypedDict):
