@@ -6,6 +6,11 @@ Last-Event-ID, the move in flight sent again under its Idempotency-Key).
 - alice's runner creates the game and invites bob (--create base:2 --invite bob).
 - bob's runner accepts the invitation (--accept-invitations).
 
+And a runner set up by a --config file alone plays the search bot (ismcts, 300
+playouts a move) through a game to its end: alice's file creates it and greets
+bob once; bob's runner accepts it through its filters. (A practice game against
+the service's bots would not do: the event stream carries no practice game.)
+
 The runners are the client's own installation (clients/python, its own venv):
 SPLENDOR_CLIENT_PYTHON names a python with splendor-client installed, e.g.
 
@@ -84,14 +89,17 @@ class Table:
     tmp_path: Path
     bot: Path
 
-    def runner(self, who: str, *args: str) -> Process:
+    def runner(self, who: str, *args: str, settings: tuple[str, ...] | None = None) -> Process:
+        """``who``'s splendor-bot; ``settings`` in place of the flags' own (a --config run)."""
         env = {
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "PYTHONUNBUFFERED": "1",
             "SPLENDOR_TOKEN": self.api.tokens[who],
         }
         # -vv: everything, httpx's request lines too, so that the token's absence means something.
-        command = [str(self.bot), "--server", self.site.url, "--bot", "greedy", "--seed", "7", "-vv", *args]
+        if settings is None:
+            settings = ("--server", self.site.url, "--bot", "greedy", "--seed", "7", "-vv")
+        command = [str(self.bot), *settings, *args]
         return Process(f"splendor-bot ({who})", command, env, self.tmp_path / f"bot-{who}.log").start()
 
     def explain(self, *processes: Process) -> str:
@@ -186,3 +194,35 @@ def test_the_runners_finish_the_game_after_the_site_is_killed_and_started_again(
     for runner in (alice, bob):
         assert "stream lost" in runner.output() or "stream ended by the server" in runner.output(), runner.tail()
         assert "resuming after event" in runner.output(), runner.tail()
+
+
+
+def test_a_runner_set_up_by_its_config_file_plays_the_search_bot_and_greets_once(table: Table) -> None:
+    config = table.tmp_path / "bot.toml"
+    config.write_text(
+        f'server = "{table.site.url}"\n'
+        'bot = "ismcts"\n'
+        "playouts = 300\n"
+        "seed = 7\n"
+        "exit_when_done = true\n"
+        'greeting = "Good luck!"\n'
+        "verbose = 2\n"
+        "[create]\n"
+        'variant = "base"\n'
+        "seats = 2\n"
+        'invite = ["bob"]\n'
+    )
+    started = time.monotonic()
+    bob = table.runner("bob", "--accept-invitations", "--accept-variant", "base", "--accept-from", "alice",
+                       "--max-games", "1", "--exit-when-done")  # fmt: skip
+    alice = table.runner("alice", settings=("--config", str(config)))
+
+    assert_played_to_the_end(table, alice, bob)
+    took = time.monotonic() - started
+    game = the_game(table.api)
+    assert "bot: ismcts (300 playouts a move)" in alice.output()
+    assert "said the greeting" in alice.output() and "said the greeting" not in bob.output()
+    lines = table.api.call("bob", "GET", f"/api/v1/games/{game['id']}/chat/")["lines"]
+    alice_seat = next(s["seat"] for s in game["seats"] if s["username"] == "alice")
+    assert [(line["seat"], line["text"]) for line in lines] == [(alice_seat, "Good luck!")]
+    assert took < 60, f"a game of the 300-playout search bot took {took:.0f} s"

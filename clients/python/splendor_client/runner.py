@@ -622,6 +622,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         bots = load_bot(config.bot, seed=config.seed, playouts=config.playouts, seconds=config.seconds)
     except ValueError as exc:
         parser().error(f"{config.given.get('bot', '--bot')}: {exc}")
+    budget = [f"{config.playouts} playouts"] if config.playouts is not None else []
+    budget += [f"{config.seconds:g} s"] if config.seconds is not None else []
+    logger.info("bot: %s%s", config.bot, f" ({', '.join(budget)} a move)" if budget else "")
     try:
         return asyncio.run(_run(config.server, token, bots, Options.of(config)))
     except KeyboardInterrupt:
