@@ -121,6 +121,10 @@ class Features:
         self._reserved_memos: list[tuple[Any, bytes]] = [(None, b"")] * (2 * players)
         self._orders = [[(seat + k) % players for k in range(players)] for seat in range(players)]
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Built again where it is unpickled (its packers are not picklable; its memos need not travel).
+        return (Features, (self.variant.name, self.players))
+
     def _card_numbers(self, card: Any) -> list[float]:
         numbers = [1.0, float(card.level)] + [1.0 if i == card.color else 0.0 for i in range(5)]
         numbers += [float(card.points)] + [float(x) for x in card.cost[:5]]

@@ -84,3 +84,13 @@ def test_a_wrong_game_or_seat_is_refused():
         f.encode_view(engine.observe(base, None))
     with pytest.raises(ValueError, match="B-SETUP-1"):
         features("base", 5)
+
+
+def test_features_travel_by_pickle_and_encode_the_same():
+    import pickle
+
+    f = Features("marvel", 3)
+    state = engine.new_game(variant="marvel", players=3, seed=2)
+    again = pickle.loads(pickle.dumps(f))
+    assert (again.variant.name, again.players, again.size) == ("marvel", 3, f.size)
+    assert again.encode(state, 1) == f.encode(state, 1)

@@ -72,6 +72,11 @@ class LegalDiscrete(spaces.Discrete):
         super().__init__(n)
         self._env = env
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled (a saved model's action space, a copied space) as the plain
+        # Discrete it is, without the env it samples from.
+        return (spaces.Discrete, (int(self.n),))
+
     def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
         if mask is None and probability is None and self._env._legal_ids:
             ids = self._env._legal_ids

@@ -232,3 +232,15 @@ def test_the_aec_env_plays_a_whole_game_from_the_masks_in_its_observations() -> 
         env.step(int(rng.choice(np.flatnonzero(mask))))
         moves += 1
     assert moves > 20 and env.agents == []
+
+
+def test_the_spaces_pickle_as_a_saved_model_needs() -> None:
+    import copy
+    import pickle
+
+    env = SplendorEnv("base", 2, seed=9, flatten=True)
+    for space in (pickle.loads(pickle.dumps(env.action_space)), copy.deepcopy(env.action_space)):
+        assert type(space) is gymnasium.spaces.Discrete and space == gymnasium.spaces.Discrete(env.action_count)
+    assert pickle.loads(pickle.dumps(env.observation_space)) == env.observation_space
+    encoder = pickle.loads(pickle.dumps(env.encoder.features))
+    assert encoder.encode(env.state, 0) == env.encoder.features.encode(env.state, 0)
