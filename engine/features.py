@@ -116,9 +116,8 @@ class Features:
         # The last market's and tiles' bytes, by identity: states share the parts a move leaves alone.
         self._market_memo: tuple[Any, bytes] = (None, b"")
         self._tiles_memo: tuple[Any, bytes] = (None, b"")
-        self._seat_memos: list[tuple[Any, bool, bytes]] = [(None, False, b"")] * players
-        # Per seat and whether it is the observer (2 * seat + own): its reserved cards and their rows.
-        self._reserved_memos: list[tuple[Any, bytes]] = [(None, b"")] * (2 * players)
+        # Per seat: the last (player, assembles, seat row, reserved rows for itself, for the others).
+        self._rows: list[tuple[Any, ...]] = [(None, False, b"", b"", b"")] * players
         self._orders = [[(seat + k) % players for k in range(players)] for seat in range(players)]
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -157,22 +156,20 @@ class Features:
         parts.append(memo[1])
         players = state.players
         avengers = state.avengers
-        reserved_memos, seat_memos = self._reserved_memos, self._seat_memos
-        seat_parts = []
+        rows = self._rows
+        reserved = []
+        seats = []
         for s in self._orders[seat]:
             p = players[s]
-            # A seat's rows change only with its holdings, Avengers Assemble and, for a
-            # blind reservation, whether the seat is the observer.
-            k = 2 * s + (s == seat)
-            rmemo = reserved_memos[k]
-            if rmemo[0] is not p.reserved:
-                rmemo = reserved_memos[k] = (p.reserved, self._reserved_bytes(p, s == seat))
-            parts.append(rmemo[1])
-            smemo = seat_memos[s]
-            if smemo[0] is not p or smemo[1] != (avengers == s):
-                smemo = seat_memos[s] = (p, avengers == s, self._seat_bytes(p, avengers == s))
-            seat_parts.append(smemo[2])
-        parts += seat_parts
+            # A seat's numbers change only with its holdings and Avengers Assemble; its
+            # reserved cards' rows, with its reserve and whether the seat is the observer.
+            row = rows[s]
+            if row[0] is not p or row[1] != (avengers == s):
+                row = rows[s] = self._seat_rows(p, avengers == s, row)
+            reserved.append(row[3] if s == seat else row[4])
+            seats.append(row[2])
+        parts += reserved
+        parts += seats
         tiles = state.tiles
         tmemo = self._tiles_memo
         if tmemo[0] is not tiles:
@@ -181,6 +178,20 @@ class Features:
             self._tiles_memo = tmemo
         parts.append(tmemo[1])
         return bytearray().join(parts)
+
+    def _seat_rows(self, p: Player, assembles: bool, before: tuple[Any, ...]) -> tuple[Any, ...]:
+        """(player, assembles, its seat row, its reserved rows as the observer sees
+        them, as another seat sees them); the reserved rows kept from ``before``
+        while the reserve is the same."""
+        if before[0] is not None and before[0].reserved is p.reserved:
+            own, other = before[3], before[4]
+        else:
+            own = self._reserved_bytes(p, True)
+            blind = False
+            for _, b in p.reserved:
+                blind = blind or b
+            other = self._reserved_bytes(p, False) if blind else own
+        return (p, assembles, self._seat_bytes(p, assembles), own, other)
 
     def _reserved_bytes(self, p: Player, own: bool) -> bytes:
         rows = []
