@@ -173,8 +173,8 @@ class Features:
         tiles = state.tiles
         tmemo = self._tiles_memo
         if tmemo[0] is not tiles:
-            rows = self._tiles
-            tmemo = (tiles, b"".join([rows[t] for t in tiles]) + self._empty_tiles[self.tile_slots - len(tiles)])
+            tile_rows = self._tiles
+            tmemo = (tiles, b"".join([tile_rows[t] for t in tiles]) + self._empty_tiles[self.tile_slots - len(tiles)])
             self._tiles_memo = tmemo
         parts.append(tmemo[1])
         return bytearray().join(parts)

@@ -2,12 +2,16 @@
 
     python scripts/bench_env.py [--steps 20000] [--repeats 5] [--variant base] [--players 2]
 
-Both environments play the same kind of game (uniformly random legal ids, a new
+Every environment plays the same kind of game (uniformly random legal ids, a new
 game at each end) for ``--steps`` steps, ``--repeats`` times, alternating; the
-median of each is printed with the ratio. ``OldSplendorEnv`` below is the
-environment before it became a Gymnasium one (git show 8d16b15:clients/python/splendor_client/env.py),
-kept here so that the comparison runs in one process on one machine.
-Needs the client with its ``env`` extra: pip install ./engine "./clients/python[env]".
+median of each is printed with the ratio. Each run is a process of its own
+(this script with ``--one NAME``), which first plays ``--warm`` steps to fill
+the engine's memo tables: in one shared process, what one environment leaves in
+the allocator and the memo tables changes the next one's figure.
+``OldSplendorEnv`` below is the environment before it became a Gymnasium one
+(git show 8d16b15:clients/python/splendor_client/env.py), kept here so that the
+comparison runs on one machine in one sitting.
+Needs the client with its ``env`` extra: pip install "./clients/python[env]".
 Figures: docs/benchmarks.md ("The Gymnasium environment").
 """
 
@@ -16,6 +20,8 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import subprocess
+import sys
 import time
 from typing import Any
 
@@ -237,27 +243,41 @@ class EngineAlone:
         return None, 0.0, self._state.over, False, None
 
 
+ENVIRONMENTS = {
+    "new (gymnasium, Dict observation)": lambda variant, players: SplendorEnv(variant, players, seed=0),
+    "new (gymnasium, flat observation)": lambda variant, players: SplendorEnv(variant, players, seed=0, flatten=True),
+    "old": lambda variant, players: OldSplendorEnv(variant, players, seed=0),
+    "the engine alone (legal moves + apply)": lambda variant, players: EngineAlone(variant, players),
+}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=20_000)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--warm", type=int, default=20_000, help="steps played before the timed ones, in each process")
     parser.add_argument("--variant", default="base", choices=engine.VARIANTS)
     parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--one", choices=ENVIRONMENTS, help="time this environment once and print its steps per second")
+    parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    envs: dict[str, Any] = {
-        "new (gymnasium, Dict observation)": SplendorEnv(args.variant, args.players, seed=0),
-        "new (gymnasium, flat observation)": SplendorEnv(args.variant, args.players, seed=0, flatten=True),
-        "old": OldSplendorEnv(args.variant, args.players, seed=0),
-        "the engine alone (legal moves + apply)": EngineAlone(args.variant, args.players),
-    }
-    for env in envs.values():  # warm the engine's memos and the action table
-        steps_per_second(env, 2_000, seed=99)
-    runs: dict[str, list[float]] = {name: [] for name in envs}
+    if args.one:
+        env = ENVIRONMENTS[args.one](args.variant, args.players)
+        steps_per_second(env, args.warm, seed=10_000 + args.seed)
+        print(steps_per_second(env, args.steps, seed=args.seed))
+        return
+    runs: dict[str, list[float]] = {name: [] for name in ENVIRONMENTS}
     for repeat in range(args.repeats):
-        for name, env in envs.items():
-            runs[name].append(steps_per_second(env, args.steps, seed=repeat))
+        for name in ENVIRONMENTS:
+            out = subprocess.run(
+                [sys.executable, __file__, "--one", name, "--steps", str(args.steps), "--warm", str(args.warm),
+                 "--variant", args.variant, "--players", str(args.players), "--seed", str(repeat)],
+                check=True, capture_output=True, text=True,
+            ).stdout
+            runs[name].append(float(out.split()[-1]))
     old = statistics.median(runs["old"])
-    print(f"{args.variant}, {args.players} players: random steps per second, median of {args.repeats} x {args.steps}")
+    print(f"{args.variant}, {args.players} players: random steps per second, median of {args.repeats} x {args.steps} "
+          f"(each run a process of its own, after {args.warm} steps)")
     for name, figures in runs.items():
         median = statistics.median(figures)
         print(f"  {name:40} {median:9,.0f}  ({median / old:.1f}x old)  runs: {', '.join(f'{f:,.0f}' for f in figures)}")

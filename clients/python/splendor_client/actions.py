@@ -32,6 +32,7 @@ import hashlib
 from collections.abc import Iterator, Sequence
 from functools import cache
 from itertools import combinations, combinations_with_replacement
+from operator import itemgetter
 
 from engine import InvalidNotation, move_from_text
 from engine.variants import VARIANTS, Variant
@@ -42,7 +43,7 @@ MAX_JOKERS = 5  # the joker tokens of a game, either variant: the most a J: part
 class ActionTable:
     """Every possible canonical move of one variant, sorted, with its id."""
 
-    __slots__ = ("variant", "texts", "ids", "digest")
+    __slots__ = ("variant", "texts", "ids", "digest", "_by_move")
 
     def __init__(self, variant: str) -> None:
         if variant not in VARIANTS:
@@ -53,6 +54,10 @@ class ActionTable:
         self.texts: tuple[str, ...] = tuple(texts)
         self.ids: dict[str, int] = {text: i for i, text in enumerate(texts)}
         self.digest = hashlib.sha256("\n".join(texts).encode("ascii")).hexdigest()
+        # The ids by the engine's own Move objects, filled as moves are met: the engine
+        # makes one object per text, so a look-up here matches by identity, about
+        # twice as fast as by text (ids_of runs on every step of an environment).
+        self._by_move: dict[str, int] = {}
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -83,6 +88,21 @@ class ActionTable:
         if not 0 <= action < len(self.texts):
             raise ValueError(f"action id {action} is out of range 0..{len(self.texts) - 1} ({self.variant})")
         return self.texts[action]
+
+    def ids_of(self, moves: Sequence[str]) -> tuple[int, ...]:
+        """The ids of ``moves`` (canonical texts, or the engine's ``Move`` values),
+        in their order; ``KeyError`` for a text that is not in the table."""
+        by_move = self._by_move
+        try:
+            if len(moves) > 1:
+                return itemgetter(*moves)(by_move)  # type: ignore[no-any-return]
+            return tuple(by_move[m] for m in moves)
+        except KeyError:
+            ids = self.ids
+            for m in moves:
+                if m not in by_move:
+                    by_move[m] = ids[m]
+            return tuple(by_move[m] for m in moves)
 
     def mask(self, legal: Sequence[str]) -> list[bool]:
         """The ``list[bool]`` over every id, true exactly for the ids of ``legal``."""

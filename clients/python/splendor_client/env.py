@@ -26,7 +26,6 @@ import random
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from numbers import Integral
-from operator import itemgetter
 from typing import Any, TypedDict, Union
 
 import engine
@@ -128,6 +127,7 @@ class SplendorEnv(gymnasium.Env[Observation, np.int64]):
         self.table: ActionTable = action_table(variant)
         self.action_count: int = len(self.table)
         self._ids = self.table.ids
+        self._ids_of = self.table.ids_of
         self._mask: Mask = np.zeros(self.action_count, dtype=np.bool_)
         self._legal: tuple[engine.Move, ...] = ()
         self._legal_ids: tuple[int, ...] = ()
@@ -135,7 +135,7 @@ class SplendorEnv(gymnasium.Env[Observation, np.int64]):
         self.encoder = ObservationEncoder(variant, players)
         # engine.features reads only what engine.observe(state, observer) shows.
         self._encode: Callable[[State, int], Observation] = (
-            self.encoder.flat_state if flatten else self.encoder.encode_state)
+            self.encoder.flat_state if flatten else self.encoder._encode_state)
         self.observation_space = self.encoder.flat_space if flatten else self.encoder.space  # type: ignore[assignment]
         if not 0 <= seat < players:
             raise ValueError(f"seat must be 0..{players - 1}, not {seat!r}")
@@ -326,11 +326,7 @@ class SplendorEnv(gymnasium.Env[Observation, np.int64]):
         # A new mask each step, written from the legal moves' ids alone (no pass over
         # every id); the env never writes to a mask it has handed out.
         self._legal = legal = legal_moves(self._state)
-        if len(legal) > 1:
-            found: tuple[int, ...] = itemgetter(*legal)(self._ids)
-        else:
-            found = tuple(self._ids[move] for move in legal)
-        self._legal_ids = found
+        self._legal_ids = found = self._ids_of(legal)
         # A bytearray's items are the cheapest to set one by one, and numpy reads it in place.
         mask = bytearray(self.action_count)
         for i in found:

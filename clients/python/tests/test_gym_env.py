@@ -244,3 +244,18 @@ def test_the_spaces_pickle_as_a_saved_model_needs() -> None:
     assert pickle.loads(pickle.dumps(env.observation_space)) == env.observation_space
     encoder = pickle.loads(pickle.dumps(env.encoder.features))
     assert encoder.encode(env.state, 0) == env.encoder.features.encode(env.state, 0)
+
+
+def test_ids_of_gives_the_ids_of_moves_and_texts_alike() -> None:
+    from splendor_client.actions import action_table
+
+    table = action_table("base")
+    state = engine.new_game(variant="base", players=2, seed=3)
+    legal = engine.legal_moves(state)
+    expected = tuple(table.ids[m.text] for m in legal)
+    assert table.ids_of(legal) == expected  # first met: filled from the texts
+    assert table.ids_of(legal) == expected  # then by the engine's Move objects
+    assert table.ids_of([m.text for m in legal]) == expected
+    assert table.ids_of(legal[:1]) == expected[:1] and table.ids_of(()) == ()
+    with pytest.raises(KeyError):
+        table.ids_of(["take WUG", "take ZZZ"])
