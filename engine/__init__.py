@@ -8,7 +8,7 @@ Public API (a contract: the service and external tests use these names)::
     to_move(s); observe(s, seat); is_over(s); outcome(s)
     to_dict(s); from_dict(d); replay(variant, players, seed_or_deal, moves)
     determinize(observe(s, seat), rng)   # the hidden cards dealt again (sandbox, search)
-    features(variant, players).encode(s, seat)  # engine.features: observe(s, seat) as float32 numbers
+    engine.features.features(variant, players).encode(s, seat)  # observe(s, seat) as float32 numbers
 
 Typed results (``engine.results``), to annotate against: ``Outcome`` (from
 ``outcome``) with its ``EndReason``; ``MoveDetails`` (from ``move_details``);

@@ -137,7 +137,7 @@ class Features:
         """``seat``'s view of ``state`` as ``float32`` numbers (native byte order),
         equal to ``encode_view(observe(state, seat))``."""
         n = self.players
-        if state.variant is not self.variant or state.n != n:
+        if state.variant.name != self.variant.name or state.n != n:  # by name: a copied state has its own Variant
             raise ValueError(f"these features are for {self.variant.name} with {n} players, "
                              f"not {state.variant.name} with {state.n}")
         if not (type(seat) is int and 0 <= seat < n):  # noqa: E721  (bool is not a seat)

@@ -1,6 +1,7 @@
 """Random steps per second of SplendorEnv (splendor_client.env), new and old side by side.
 
     python scripts/bench_env.py [--steps 20000] [--repeats 5] [--variant base] [--players 2]
+    python scripts/bench_env.py --parts --steps 100000   # where a step's time goes
 
 Every environment plays the same kind of game (uniformly random legal ids, a new
 game at each end) for ``--steps`` steps, ``--repeats`` times, alternating; the
@@ -243,6 +244,61 @@ class EngineAlone:
         return None, 0.0, self._state.over, False, None
 
 
+def parts(variant: str, players: int, steps: int) -> dict[str, float]:
+    """Microseconds per step of each part of the flat environment's step, each part
+    timed inside the loop with ``perf_counter_ns`` around it (the same calls as
+    ``SplendorEnv.step``, written out so that they can be timed apart)."""
+    from bisect import bisect_left
+    from time import perf_counter_ns as now
+
+    import numpy as np
+    from engine.rules import apply_legal, legal_moves
+
+    env = SplendorEnv(variant, players, seed=0, flatten=True)
+    encode, ids_of, count = env.encoder.features.encode, env.table.ids_of, env.action_count
+    names = ["the legal move of the id (bisect)", "engine.rules.apply_legal", "engine.rules.legal_moves",
+             "the legal moves' ids (ActionTable.ids_of)", "the new mask (bytearray, numpy.frombuffer)",
+             "info", "the observation (engine.features, numpy.frombuffer)"]
+    totals = [0] * len(names)
+    last_info: dict[str, Any] = {}
+    rng = random.Random(0)
+    env.reset(seed=1)
+    start = time.perf_counter()
+    for _ in range(steps):
+        action = rng.choice(env.legal_action_ids())
+        t0 = now()
+        at = bisect_left(env._legal_ids, action)
+        move = env._legal[at]
+        t1 = now()
+        state = env._state = apply_legal(env._state, move)
+        t2 = now()
+        legal = env._legal = legal_moves(state)
+        t3 = now()
+        found = env._legal_ids = ids_of(legal)
+        t4 = now()
+        mask = bytearray(count)
+        for i in found:
+            mask[i] = 1
+        env._mask = np.frombuffer(mask, dtype=np.bool_)
+        t5 = now()
+        over = state.over
+        info = {"action_mask": env._mask, "to_move": None if over else state.ply % players, "move": move.text,
+                "rewards": [0.0] * players, "outcome": engine.outcome(state) if over else None}
+        t6 = now()
+        np.frombuffer(encode(state, 0 if over else state.ply % players), dtype=np.float32)
+        t7 = now()
+        for k, (a, b) in enumerate(((t0, t1), (t1, t2), (t2, t3), (t3, t4), (t4, t5), (t5, t6), (t6, t7))):
+            totals[k] += b - a
+        last_info = info  # held until the next step, as an agent holds it
+        if over:
+            env.reset()
+    del last_info
+    whole = (time.perf_counter() - start) / steps * 1e6
+    out = {name: total / steps / 1e3 for name, total in zip(names, totals)}
+    out["the whole step, the agent's loop and the resets included"] = whole
+    return out
+
+
 ENVIRONMENTS = {
     "new (gymnasium, Dict observation)": lambda variant, players: SplendorEnv(variant, players, seed=0),
     "new (gymnasium, flat observation)": lambda variant, players: SplendorEnv(variant, players, seed=0, flatten=True),
@@ -260,7 +316,13 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--one", choices=ENVIRONMENTS, help="time this environment once and print its steps per second")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--parts", action="store_true", help="time each part of a step instead (one process)")
     args = parser.parse_args()
+    if args.parts:
+        steps_per_second(SplendorEnv(args.variant, args.players, seed=0), args.warm, seed=99)  # warm the memos
+        for name, micros in parts(args.variant, args.players, args.steps).items():
+            print(f"  {name:60} {micros:6.2f} us")
+        return
     if args.one:
         env = ENVIRONMENTS[args.one](args.variant, args.players)
         steps_per_second(env, args.warm, seed=10_000 + args.seed)

@@ -52,11 +52,11 @@ def test_dealing_the_unseen_cards_again_changes_no_number(variant, players):
     rng = random.Random(7)
     hidden_blind = shuffled_decks = 0
     for state in positions(variant, players, seed=11, blind_share=0.5):
-        seat = state.seat if not state.over else 0
-        other = engine.determinize(engine.observe(state, seat), rng)
-        shuffled_decks += other.decks != state.decks
-        hidden_blind += any(b for s, p in enumerate(state.players) if s != seat for _, b in p.reserved)
-        assert numbers(f, other, seat) == numbers(f, state, seat)
+        for seat in range(players):  # every agent, not only the seat to move
+            other = engine.determinize(engine.observe(state, seat), rng)
+            shuffled_decks += other.decks != state.decks
+            hidden_blind += any(b for s, p in enumerate(state.players) if s != seat for _, b in p.reserved)
+            assert numbers(f, other, seat) == numbers(f, state, seat)
     assert shuffled_decks and hidden_blind
 
 
@@ -94,3 +94,13 @@ def test_features_travel_by_pickle_and_encode_the_same():
     again = pickle.loads(pickle.dumps(f))
     assert (again.variant.name, again.players, again.size) == ("marvel", 3, f.size)
     assert again.encode(state, 1) == f.encode(state, 1)
+
+
+def test_a_copied_state_is_encoded_like_the_original():
+    import copy
+
+    f = features("base", 3)
+    state = engine.new_game(variant="base", players=3, seed=5)
+    twin = copy.deepcopy(state)
+    assert twin.variant is not state.variant
+    assert f.encode(twin, 2) == f.encode(state, 2)

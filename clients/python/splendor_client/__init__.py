@@ -1,7 +1,11 @@
-"""A client for the Splendor games service's REST API and event stream, and a
-runner that plays an account's games with a bot (``splendor-bot``)."""
+"""A client for the Splendor games service's REST API and event stream, a
+runner that plays an account's games with a bot (``splendor-bot``), and
+learning environments (``SplendorEnv``, from :mod:`splendor_client.env`, with
+the ``env`` extra)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from ._core import RetryPolicy
 from .client import AsyncClient, Client
@@ -9,6 +13,16 @@ from .errors import ApiError, AuthError, ConflictError, IllegalMoveError, NotFou
 from .stream import Event, Reconnect
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    # SplendorEnv needs numpy and Gymnasium (the env extra): imported when asked for.
+    if name == "SplendorEnv":
+        from .env import SplendorEnv
+
+        return SplendorEnv
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "ApiError",
@@ -22,6 +36,7 @@ __all__ = [
     "RateLimitedError",
     "Reconnect",
     "RetryPolicy",
+    "SplendorEnv",
     "SplendorError",
     "__version__",
 ]

@@ -12,9 +12,11 @@ to move (``env.agent_selection``, ``env.to_move``) is the one whose action
 bot names, ``engine.bots`` bots or callables) the caller plays ``seat`` alone and
 the others move inside ``step``.
 
-Observations are encoded from the observing seat's ``engine.observe`` view
-(:mod:`splendor_client.encoding`), so they never hold the decks' order or another
-seat's blind reservation. Rewards: 1.0 to each winner when the game ends, 0.0
+Observations are the observing seat's view in numbers (``engine.features``,
+through :mod:`splendor_client.encoding`): read from the state, but only what
+``engine.observe`` shows that seat, so they never hold the decks' order or
+another seat's blind reservation (tests hold them equal to the encoding of the
+view). Rewards: 1.0 to each winner when the game ends, 0.0
 otherwise; ``truncated`` is never true (B-END-3 ends every game).
 
 Needs the ``env`` extra: ``pip install "splendor-client[env]"`` (numpy, gymnasium).
@@ -140,6 +142,7 @@ class SplendorEnv(gymnasium.Env[Observation, np.int64]):
         if not 0 <= seat < players:
             raise ValueError(f"seat must be 0..{players - 1}, not {seat!r}")
         self.seat = seat
+        self._opponent_spec = opponents
         self._opponents = self._build_opponents(opponents, seed)
         self._seeds = random.Random(seed)
         self._state: State
@@ -160,6 +163,9 @@ class SplendorEnv(gymnasium.Env[Observation, np.int64]):
         if seed is not None:
             self._seeds = random.Random(seed)
             self._deal(seed)
+            # Opponents named by a bot's name start again from this seed too, so that
+            # reset(seed=s) replays the same game; bots and callables given are the caller's.
+            self._opponents = self._build_opponents(self._opponent_spec, seed)
         elif self._fresh:
             self._deal(self.game_seed)
         else:

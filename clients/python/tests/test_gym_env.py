@@ -116,18 +116,18 @@ def test_shuffling_the_hidden_cards_leaves_the_observation_unchanged(variant: st
     env.reset()
     changed = blind = 0
     while not env.terminated:
-        seat = env.state.seat
-        obs = env.encode(env.observe(seat))
-        # engine.determinize deals the cards the seat cannot see again: every deck
-        # shuffled, other seats' blind reservations swapped with unseen cards of their level.
-        shuffled = engine.determinize(engine.observe(env.state, seat), rng)
-        changed += shuffled.decks != env.state.decks
-        blind += any(b for s, p in enumerate(env.state.players) if s != seat for _, b in p.reserved)
-        twin._state = shuffled
-        again = twin._observation(seat)
-        assert obs.keys() == again.keys()  # type: ignore[union-attr]
-        for key in obs:
-            assert np.array_equal(obs[key], again[key]), key  # type: ignore[index,call-overload]
+        for seat in range(players):  # every agent's observation, not only the seat to move's
+            obs = env.encode(env.observe(seat))
+            # engine.determinize deals the cards the seat cannot see again: every deck
+            # shuffled, other seats' blind reservations swapped with unseen cards of their level.
+            shuffled = engine.determinize(engine.observe(env.state, seat), rng)
+            changed += shuffled.decks != env.state.decks
+            blind += any(b for s, p in enumerate(env.state.players) if s != seat for _, b in p.reserved)
+            twin._state = shuffled
+            again = twin._observation(seat)
+            assert obs.keys() == again.keys()  # type: ignore[union-attr]
+            for key in obs:
+                assert np.array_equal(obs[key], again[key]), key  # type: ignore[index,call-overload]
         legal = env.legal_action_ids()
         decks = [a for a in legal if " deck" in env.action_text(a)]
         env.step(rng.choice(decks if decks and rng.random() < 0.3 else legal))
@@ -259,3 +259,35 @@ def test_ids_of_gives_the_ids_of_moves_and_texts_alike() -> None:
     assert table.ids_of(legal[:1]) == expected[:1] and table.ids_of(()) == ()
     with pytest.raises(KeyError):
         table.ids_of(["take WUG", "take ZZZ"])
+
+
+def test_reset_with_a_seed_replays_the_same_game_against_named_opponents() -> None:
+    env = SplendorEnv("base", 3, seed=1, opponents="random", seat=1, flatten=True)
+
+    def play(seed: int) -> list[Any]:
+        obs, info = env.reset(seed=seed)
+        seen = [obs.tobytes()]
+        while not env.terminated:
+            obs, _, _, _, info = env.step(env.legal_action_ids()[0])
+            seen.append(obs.tobytes())
+        return seen
+
+    assert play(5) == play(5)
+    assert play(5) != play(6)
+
+
+def test_a_copied_env_plays_on() -> None:
+    import copy
+
+    env = SplendorEnv("marvel", 2, seed=4)
+    env.reset()
+    twin = copy.deepcopy(env)
+    obs, *_ = twin.step(twin.legal_action_ids()[0])
+    again, *_ = env.step(env.legal_action_ids()[0])
+    assert all(np.array_equal(obs[k], again[k]) for k in again)  # type: ignore[index,call-overload]
+
+
+def test_the_package_exports_the_environment_when_asked() -> None:
+    import splendor_client
+
+    assert splendor_client.SplendorEnv is SplendorEnv and "SplendorEnv" in splendor_client.__all__
