@@ -43,7 +43,7 @@ from engine.bots import BOTS, make_bot
 
 from .client import AsyncClient
 from .errors import ApiError, AuthError, RateLimitedError
-from .runner_config import AcceptFilter, Config, load, parser
+from .runner_config import AcceptFilter, Config, chat_clean, load, parser
 from .stream import CLOSED, SNAPSHOT, YOUR_TURN, Event
 
 logger = logging.getLogger("splendor_client.runner")
@@ -136,6 +136,7 @@ class GameState:
     acted_version: int = -1  # the highest version a move was chosen on
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     over: bool = False
+    resigned: bool = False  # this account's seat left the game: it plays and says nothing more there
     greeting: bool = False  # a greeting task was started for it (in this process)
 
 
@@ -183,12 +184,19 @@ class Runner:
         self.options = options
         self.sleep = sleep
         self.username = ""
+        self.user_id: int | None = None
         self.games: dict[str, GameState] = {}
         self.mine: set[str] = set()  # created or joined by this run: --exit-when-done waits for these
         # The account's games in progress (open or active, with its seat), for max_games.
         self.playing: set[str] = set()
+        # Places held for max_games while a join or a creation is on its way: the
+        # check and the reservation happen before the request, so that two of them
+        # started together cannot both pass the check.
+        self.joining: set[str] = set()
+        self.creating_now = 0
         self.waiting: set[str] = set()  # invitations left until a game ends (max_games)
         self.created = 0
+        self.status = 0  # what run() returns once done is set: 1 when a game could not be created
         self.creating = asyncio.Lock()
         # A run that neither creates nor accepts (a bot restarted mid-game) waits
         # instead for the games it finds on first connecting.
@@ -202,6 +210,8 @@ class Runner:
     async def run(self) -> int:
         me = await self.client.me()
         self.username = me["username"]
+        user_id = me.get("id")  # events name people by id (seat_resigned's user_id)
+        self.user_id = user_id if isinstance(user_id, int) else None
         # A read-only token would stream for ever and fail only at its first join or move.
         scopes = me.get("scopes")
         if scopes is not None and "play" not in scopes:
@@ -218,10 +228,11 @@ class Runner:
         finished = asyncio.ensure_future(self.done.wait())
         try:
             await asyncio.wait({reader, finished}, return_when=asyncio.FIRST_COMPLETED)
-            if reader.done():
-                return reader.result()
-            logger.info("every game is over; exiting")
-            return 0
+            if self.done.is_set():
+                if self.status == 0:
+                    logger.info("every game is over; exiting")
+                return self.status
+            return reader.result()
         finally:
             for task in (reader, finished, *self.tasks):
                 task.cancel()
@@ -245,28 +256,52 @@ class Runner:
                 await self._create_games()
         return 1
 
+    def _in_progress(self) -> int:
+        """The games counted against max_games: those in progress, and those being
+        joined or created."""
+        return len(self.playing | self.joining) + self.creating_now
+
     def _room(self) -> bool:
         """Whether one more game stays within max_games."""
-        return self.options.max_games is None or len(self.playing) < self.options.max_games
+        return self.options.max_games is None or self._in_progress() < self.options.max_games
+
+    def _fail(self, status: int) -> None:
+        """Ends the run with this exit status (the reason is logged already)."""
+        self.status = status
+        self.done.set()
 
     async def _create_games(self) -> None:
         """Creates the games --create asks for (--games of them, 1 by default), as
-        many at a time as max_games leaves room for; the rest as games end."""
+        many at a time as max_games leaves room for; the rest as games end.
+        Refused (an unknown ``--invite``, say), or with the server out of reach,
+        it ends the run with status 1, on starting as when a game ends."""
         if self.options.create is None:
             return
         variant, seats = self.options.create
+        invited = f", inviting {', '.join(self.options.invite)}" if self.options.invite else ""
         async with self.creating:
-            while self.created < (self.options.games or 1) and self._room():
-                game = await self.client.create_game(variant, seats, invited=self.options.invite)
+            while self.created < (self.options.games or 1) and self._room() and not self.done.is_set():
+                self.creating_now += 1  # held from the check on, released when the game is counted or refused
+                try:
+                    game = await self.client.create_game(variant, seats, invited=self.options.invite)
+                except ApiError as exc:
+                    logger.error("the server refused to create a game (%s, %d seats%s): %s", variant, seats, invited, exc)
+                    self._fail(1)
+                    return
+                except httpx.TransportError as exc:
+                    logger.error("cannot reach %s to create a game: %s", self.client.base_url, type(exc).__name__)
+                    self._fail(1)
+                    return
+                finally:
+                    self.creating_now -= 1
                 self.created += 1
                 self.mine.add(game["id"])
                 self.playing.add(game["id"])
-                invited = f", inviting {', '.join(self.options.invite)}" if self.options.invite else ""
                 logger.info("game %s: created (%s, %d seats%s)", game["id"], variant, seats, invited)
-            if self.created < (self.options.games or 1):
+            if self.created < (self.options.games or 1) and not self.done.is_set():
                 logger.info(
                     "%d games in progress (max_games %d): the next game is created when one ends",
-                    len(self.playing),
+                    self._in_progress(),
                     self.options.max_games,
                 )
 
@@ -279,6 +314,9 @@ class Runner:
         elif game_id is None:
             logger.debug("event %s without a game", event.event)
         elif event.event == YOUR_TURN:
+            state = self._state(game_id)
+            if state.over:
+                return  # a turn replayed after the game's end: it holds no place under max_games
             self.playing.add(game_id)
             self._greet_soon(game_id)
             self._spawn(self._play_turn(game_id, data))
@@ -286,6 +324,8 @@ class Runner:
             self._spawn(self._maybe_accept(game_id))
         elif event.event == "game_started":
             self._greet_soon(game_id)
+        elif event.event == "seat_resigned" and self.user_id is not None and data.get("user_id") == self.user_id:
+            self._resigned(game_id)
         elif event.event == "game_finished":
             self._over(game_id, data.get("result"))
         elif event.event == "game_aborted":
@@ -304,8 +344,12 @@ class Runner:
                 self._greet_soon(game_id)
             if game.get("your_turn"):
                 self._spawn(self._play_from_api(game_id))
+            elif game.get("status") == "active" and self.options.max_games is not None:
+                # The snapshot lists a game whose seat resigned too (it is the
+                # account's, and goes on): only the game itself tells.
+                self._spawn(self._check_resigned(game_id))
         # The account's games in progress, as the server counts them now.
-        self.playing = set(listed)
+        self.playing = {game_id for game_id in listed if not self._state(game_id).resigned}
         if self.options.accept_invitations:
             for invitation in data.get("invitations", []):
                 game_id = invitation.get("game_id")
@@ -372,7 +416,7 @@ class Runner:
                         "game %s: invitation from %s left for later: %d games in progress (max_games %d)",
                         game_id,
                         game["created_by"],
-                        len(self.playing),
+                        self._in_progress(),
                         self.options.max_games,
                     )
                 self.waiting.add(game_id)
@@ -380,10 +424,16 @@ class Runner:
             self.waiting.discard(game_id)
             # Counted from now, so that --games N and max_games hold however fast invitations come.
             self.mine.add(game_id)
-            self.playing.add(game_id)
-            if not await self._join(game_id, game["variant"], game["created_by"]):
+            self.joining.add(game_id)
+            try:
+                joined = await self._join(game_id, game["variant"], game["created_by"])
+            finally:
+                self.joining.discard(game_id)
+            if joined:
+                self.playing.add(game_id)
+            else:
                 self.mine.discard(game_id)
-                self.playing.discard(game_id)
+                self._game_ended()  # the place it held is free again
 
     async def _join(self, game_id: str, variant: str, created_by: str) -> bool:
         try:
@@ -409,6 +459,32 @@ class Runner:
         for game_id in sorted(self.waiting):
             self._spawn(self._maybe_accept(game_id))
         self._spawn(self._create_games())
+
+    def _resigned(self, game_id: str) -> None:
+        """This account's seat left a game that goes on without it (a resignation,
+        a forfeit): the game holds no place under max_games and is not greeted."""
+        state = self._state(game_id)
+        if state.resigned or state.over:
+            return
+        state.resigned = True
+        logger.info("game %s: this account's seat has left the game", game_id)
+        if game_id in self.playing:
+            self.playing.discard(game_id)
+            self._game_ended()
+
+    async def _check_resigned(self, game_id: str) -> None:
+        """A game found on connecting whose turn it is not: has the seat resigned?"""
+        game = await self._patient(lambda: self.client.game(game_id))
+        if self._has_resigned(game):
+            self._resigned(game_id)
+
+    def _has_resigned(self, game: Mapping[str, Any]) -> bool:
+        """Whether this account's seat in ``game`` (``GET /api/v1/games/{id}/``) has resigned."""
+        seat = game.get("your_seat")
+        return any(
+            s.get("resigned") and (s.get("seat") == seat if seat is not None else s.get("username") == self.username)
+            for s in game.get("seats") or []
+        )
 
     async def _check_over(self, game_id: str) -> None:
         game = await self._patient(lambda: self.client.game(game_id))
@@ -449,27 +525,32 @@ class Runner:
         """Says the greeting in the game's table talk, once, in a task of its own
         (it never holds up a move)."""
         state = self._state(game_id)
-        if not self.options.greeting or state.greeting or state.over:
+        if not self.options.greeting or state.greeting or state.over or state.resigned:
             return
         state.greeting = True
         self._spawn(self._greet(state))
 
     async def _greet(self, state: GameState) -> None:
         """Only in a real game that has started (practice games and sandboxes have
-        no table talk), and not when the players' thread already holds the greeting
-        from this account's seat: said by an earlier run. A 429 is waited out."""
-        text, game_id = self.options.greeting, state.game_id
-        game = await self._patient(lambda: self.client.game(game_id))
-        if game.get("kind") != "real":
-            logger.debug("game %s: a %s game has no table talk: no greeting", game_id, game.get("kind"))
-            return
-        seat = game.get("your_seat")
-        if game["status"] != "active" or seat is None:
-            if game["status"] == "open":
-                state.greeting = False  # greeted on its game_started
-            return
-        while not state.over:
+        no table talk), not from a seat that resigned, and not when the players'
+        thread already holds the greeting from this account's seat: said by an
+        earlier run (compared as the server stores lines: ``chat_clean``). A 429,
+        from the game or the table talk, is waited out."""
+        text, game_id = chat_clean(self.options.greeting), state.game_id
+        while not state.over and not state.resigned:
             try:
+                game = await self._patient(lambda: self.client.game(game_id))
+                if game.get("kind") != "real":
+                    logger.debug("game %s: a %s game has no table talk: no greeting", game_id, game.get("kind"))
+                    return
+                if self._has_resigned(game):
+                    self._resigned(game_id)
+                    return
+                seat = game.get("your_seat")
+                if game["status"] != "active" or seat is None:
+                    if game["status"] == "open":
+                        state.greeting = False  # greeted on its game_started
+                    return
                 if await self._said(game_id, seat, text):
                     logger.debug("game %s: the greeting was said before", game_id)
                     return
@@ -478,7 +559,7 @@ class Runner:
                 return
             except RateLimitedError as exc:
                 wait = exc.retry_after if exc.retry_after is not None else CHAT_WAIT_SECONDS
-                logger.info("game %s: the table talk asks to wait (%s); greeting in %.0f s", game_id, exc.code, wait)
+                logger.info("game %s: the server asks to wait (%s); greeting in %.0f s", game_id, exc.code, wait)
                 await self.sleep(wait)
             except httpx.TransportError as exc:
                 # The line may have been posted: the thread is read again before saying it.
@@ -495,7 +576,7 @@ class Runner:
         while True:
             thread = await self._patient(lambda: self.client.chat(game_id, after=after))
             lines = thread["lines"]
-            if any(line["seat"] == seat and line["text"] == text for line in lines):
+            if any(line["seat"] == seat and chat_clean(line["text"] or "") == text for line in lines):
                 return True
             if not lines:
                 return False
@@ -618,6 +699,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # httpx logs every request at INFO: only with -vv.
         logging.getLogger("httpx").setLevel(logging.WARNING)
         logging.getLogger("httpcore").setLevel(logging.WARNING)
+    for note in config.ignored:
+        logger.info("%s", note)
     try:
         bots = load_bot(config.bot, seed=config.seed, playouts=config.playouts, seconds=config.seconds)
     except ValueError as exc:

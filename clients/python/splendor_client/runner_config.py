@@ -6,14 +6,20 @@ either stops the runner before it connects, with argparse's exit status 2 and a
 message that names the flag, or the key and the file: an unknown key, a value of
 the wrong type, and a setting that would do nothing (``--games`` without
 ``--create`` or ``--accept-invitations``, a search budget for a bot that takes
-none, an ``accept`` filter without ``accept_invitations``).
+none, an ``accept`` filter without ``accept_invitations``) when both settings
+come from the same place. When a flag overrides the key that gave a file's
+setting its meaning (``--bot greedy`` over ``bot = "ismcts"`` with ``playouts``,
+``--no-accept-invitations`` over ``[accept]``), that setting is ignored instead,
+and the runner says so in its log (``Config.ignored``).
 """
 
 from __future__ import annotations
 
 import argparse
 import difflib
+import math
 import tomllib
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -80,12 +86,16 @@ def _hours(hours: float | None) -> str:
 Check = Callable[[Any], str | None]  # what is wrong with a value, or None
 
 
+def _finite(v: float) -> str | None:
+    return None if math.isfinite(v) else f"must be a finite number, not {v!r}"
+
+
 def _at_least(low: float) -> Check:
-    return lambda v: None if v >= low else f"must be at least {low:g}, not {v!r}"
+    return lambda v: _finite(v) or (None if v >= low else f"must be at least {low:g}, not {v!r}")
 
 
 def _positive(v: float) -> str | None:
-    return None if v > 0 else f"must be more than 0, not {v!r}"
+    return _finite(v) or (None if v > 0 else f"must be more than 0, not {v!r}")
 
 
 def _variant(v: str) -> str | None:
@@ -100,8 +110,25 @@ def _server(v: str) -> str | None:
     return None if v.startswith(("http://", "https://")) else f"the address starts with http:// or https:// (not {v!r})"
 
 
+def chat_clean(text: str) -> str:
+    """A line of table talk as the service stores it (its chat.services.text_clean):
+    line ends made ``\\n``, tabs made spaces, every other control character (and
+    the invisible format characters) removed, each line's end and the whole
+    text's ends trimmed."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    kept = "".join(
+        ch for ch in text if ch in "\n\t" or unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co")
+    ).replace("\t", " ")
+    return "\n".join(line.rstrip() for line in kept.split("\n")).strip()
+
+
 def _greeting(v: str) -> str | None:
-    return None if len(v) <= GREETING_MAX_CHARS else f"a line of table talk has at most {GREETING_MAX_CHARS} characters"
+    said = chat_clean(v)
+    if not said:
+        return "is empty once cleaned as the table talk stores it (ends trimmed, control characters removed)"
+    if len(said) > GREETING_MAX_CHARS:
+        return f"a line of table talk has at most {GREETING_MAX_CHARS} characters"
+    return None
 
 
 def _nothing(v: Any) -> str | None:
@@ -126,7 +153,7 @@ KEYS: tuple[Key, ...] = (
     Key("server", "--server", "text", "the service's address, such as https://splendor.example", _server, "URL"),
     Key("token", "--token", "text", "the account's API token (scopes read and play); default: $SPLENDOR_TOKEN"),
     Key("bot", "--bot", "text", f"{'|'.join(sorted(BOTS))} (the engine's bots) or MODULE:CLASS (default: greedy)"),
-    Key("playouts", "--playouts", "int", "the ismcts bot's budget: playouts a move (default 400)", _at_least(1), "N"),
+    Key("playouts", "--playouts", "int", "the ismcts bot's budget: playouts a move (default 400 without --seconds; with it, no limit)", _at_least(1), "N"),
     Key("seconds", "--seconds", "number", "the ismcts bot's budget: seconds a move", _positive, "S"),
     Key("seed", "--seed", "int", "seed of the engine bots' choices", metavar="N"),
     Key("accept_invitations", "--accept-invitations", "bool", "join the games this account is invited to"),
@@ -175,6 +202,8 @@ class Config:
     verbose: int = 0
     #: Where each setting that was given came from: its flag, or its key and file.
     given: dict[str, str] = field(default_factory=dict)
+    #: The file's settings that a flag made meaningless, and why: main() logs them.
+    ignored: tuple[str, ...] = ()
 
 
 # --- reading the file -----------------------------------------------------------
@@ -368,6 +397,7 @@ def _merge(namespace: argparse.Namespace) -> Config:
     from_file = read_config(path) if path else {}
     merged = {**from_file, **cli}
     where = _Where(cli, path)
+    ignored = _overridden(merged, cli, from_file, path)
 
     def get(name: str, default: Any = None) -> Any:
         return merged.get(name, default)
@@ -405,9 +435,35 @@ def _merge(namespace: argparse.Namespace) -> Config:
         greeting=get("greeting", ""),
         verbose=get("verbose", 0),
         given={name: where(name) for name in merged},
+        ignored=tuple(ignored),
     )
     check(config, where)
     return config
+
+
+def _overridden(merged: dict[str, Any], cli: Mapping[str, Any], from_file: Mapping[str, Any], path: str | None) -> list[str]:
+    """Drops from ``merged`` the file's settings that a flag made meaningless (a
+    flag wins over its key, and what depended on that key goes with it); says
+    which and why. A setting made meaningless by its own file, or a flag by
+    another flag or the file, is left for ``check`` to refuse."""
+    ignored: list[str] = []
+
+    def drop(names: Sequence[str], because: str) -> None:
+        for name in names:
+            if name in from_file and name not in cli:
+                del merged[name]
+                ignored.append(f"{name} in {path} is ignored: {because}")
+
+    bot = merged.get("bot", "greedy")
+    if "bot" in cli and bot != "ismcts":
+        drop(("playouts", "seconds"), f"--bot {bot} takes no search budget (only ismcts does)")
+    if "bot" in cli and ":" in bot:
+        drop(("seed",), f"--bot {bot} is made with no arguments")
+    if cli.get("accept_invitations") is False:
+        drop(sorted(name for name in merged if name.startswith("accept.")), "--no-accept-invitations")
+        if "create.variant" not in merged:
+            drop(("games", "max_games"), "--no-accept-invitations, and no game to create")
+    return ignored
 
 
 def check(config: Config, where: Callable[[str], str]) -> None:

@@ -12,7 +12,7 @@ import pytest
 from client_fakes import SERVER, TOKEN
 from splendor_client import runner
 from splendor_client.runner import load_bot
-from splendor_client.runner_config import BY_NAME, AcceptFilter, load
+from splendor_client.runner_config import BY_NAME, AcceptFilter, chat_clean, load
 
 from engine.bots import ISMCTSBot
 
@@ -113,6 +113,11 @@ def test_every_key_is_in_the_readme_s_table_with_its_type_and_the_example_file_l
         ('[create]\ninvite = "bob"', """create.invite must be a list of texts, such as ["a", "b"], not 'bob'"""),
         ('accept = true', "accept is a table of keys ([accept]), not True"),
         ('seconds = 0', "seconds: must be more than 0, not 0"),
+        ('seconds = inf', "seconds: must be a finite number, not inf"),
+        ('seconds = nan', "seconds: must be a finite number, not nan"),
+        ('[accept]\nmax_move_hours = inf', "accept.max_move_hours: must be a finite number, not inf"),
+        ('greeting = " \\t\\n"', "greeting: is empty once cleaned as the table talk stores it"),
+        ('greeting = ""', "greeting: is empty once cleaned"),
         ('greeting = "' + "x" * 501 + '"', "greeting: a line of table talk has at most 500 characters"),
         ('server = "splendor.example"', "server: the address starts with http:// or https://"),
         ('server = [', "is not valid TOML"),
@@ -151,6 +156,10 @@ def test_a_missing_file_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture
         (["--bot", "client_fakes:LastMoveBot", "--seed", "3"], "--seed seeds the engine's bots"),
         (["--bot", "clever"], "--bot: unknown bot 'clever'"),
         (["--playouts", "0", "--bot", "ismcts"], "argument --playouts: must be at least 1, not 0"),
+        (["--bot", "ismcts", "--seconds", "inf"], "argument --seconds: must be a finite number, not inf"),
+        (["--bot", "ismcts", "--seconds", "nan"], "argument --seconds: must be a finite number, not nan"),
+        (["--greeting", "  "], "argument --greeting: is empty once cleaned as the table talk stores it"),
+        (["--greeting", "\u200b\n"], "argument --greeting: is empty once cleaned"),
         (["--accept-invitations", "--accept-variant", "chess"], "argument --accept-variant: 'chess' is not a variant"),
         (["--create", "base:9"], "argument --create: a game has 2 to 4 seats, not 9"),
     ],
@@ -168,10 +177,54 @@ def test_a_setting_from_the_file_that_does_nothing_is_named_with_its_file(
     path = toml(tmp_path, '[accept]\nvariants = ["base"]\n')
     error = refused(["--server", SERVER, "--config", path], capsys, monkeypatch)
     assert f"accept.variants in {path} filters invitations: it needs --accept-invitations" in error
-    # The flag that turns the file's key off is named as a flag.
-    path = toml(tmp_path, "accept_invitations = true\n[accept]\nvariants = [\"base\"]\n")
-    error = refused(["--server", SERVER, "--config", path, "--no-accept-invitations"], capsys, monkeypatch)
-    assert f"accept.variants in {path} filters invitations" in error
+    path = toml(tmp_path, 'bot = "greedy"\nplayouts = 300\n')
+    error = refused(["--server", SERVER, "--config", path], capsys, monkeypatch)
+    assert f"playouts in {path} is the search bot's budget: the greedy bot takes none" in error
+
+
+@pytest.mark.parametrize(
+    "text, argv, dropped, why",
+    [
+        ('bot = "ismcts"\nplayouts = 300\nseconds = 2', ["--bot", "greedy"], ["playouts", "seconds"],
+         "--bot greedy takes no search budget (only ismcts does)"),
+        ('seed = 3', ["--bot", "client_fakes:LastMoveBot"], ["seed"], "--bot client_fakes:LastMoveBot is made with no arguments"),
+        ('accept_invitations = true\nmax_games = 2\n[accept]\nvariants = ["base"]\nrated = false',
+         ["--no-accept-invitations"], ["accept.rated", "accept.variants", "max_games"], "--no-accept-invitations"),
+    ],
+)
+def test_a_flag_that_overrides_the_key_a_file_s_setting_depends_on_makes_it_ignored_and_logged(
+    text: str, argv: list[str], dropped: list[str], why: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    path = toml(tmp_path, text + "\n")
+    config = load(["--server", SERVER, "--config", path, *argv])
+    assert (config.playouts, config.seconds, config.accept, config.max_games) == (None, None, AcceptFilter(), None)
+    assert not set(dropped) & set(config.given)
+    assert all(any(note.startswith(f"{name} in {path} is ignored: {why}") for note in config.ignored) for name in dropped)
+    assert len(config.ignored) == len(dropped)
+
+    async def ran(*args: object) -> int:
+        return 0
+
+    monkeypatch.setattr(runner, "_run", ran)
+    monkeypatch.setenv("SPLENDOR_TOKEN", TOKEN)
+    caplog.set_level("INFO")
+    assert runner.main(["--server", SERVER, "--config", path, *argv]) == 0
+    for name in dropped:
+        assert any(r.levelname == "INFO" and r.getMessage().startswith(f"{name} in {path} is ignored") for r in caplog.records)
+
+
+def test_a_flag_does_not_drop_what_the_command_line_itself_gave(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The budget on the command line, the bot in the file: refused, not ignored.
+    path = toml(tmp_path, 'bot = "greedy"\n')
+    error = refused(["--server", SERVER, "--config", path, "--playouts", "300"], capsys, monkeypatch)
+    assert "--playouts is the search bot's budget: the greedy bot takes none" in error
+    path = toml(tmp_path, "accept_invitations = true\n")
+    error = refused(["--server", SERVER, "--config", path, "--no-accept-invitations", "--accept-variant", "base"],
+                    capsys, monkeypatch)  # fmt: skip
+    assert "--accept-variant filters invitations: it needs --accept-invitations" in error
 
 
 def test_the_server_is_required_from_the_flag_or_the_file(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
@@ -185,3 +238,23 @@ def test_the_search_bot_gets_its_budget() -> None:
     assert isinstance(timed, ISMCTSBot) and timed.seconds == 1.5
     with pytest.raises(ValueError, match="takes no budget"):
         load_bot("greedy", playouts=3)
+
+
+@pytest.mark.parametrize(
+    "text, stored",
+    [
+        ("gl", "gl"),
+        ("  gl \n", "gl"),
+        ("good\tluck", "good luck"),
+        ("a \r\nb\rc", "a\nb\nc"),
+        ("g\u200bl\x07\u202e", "gl"),  # a zero-width space, a bell, a right-to-left override
+        ("line one  \n\n  line two", "line one\n\n  line two"),
+        ("caf\u00e9 \u2764", "caf\u00e9 \u2764"),
+    ],
+)
+def test_chat_clean_gives_the_text_as_the_server_stores_it(text: str, stored: str) -> None:
+    assert chat_clean(text) == stored
+
+
+def test_a_greeting_is_measured_once_cleaned() -> None:
+    assert load(["--server", SERVER, "--greeting", "x" * 500 + "   "]).greeting == "x" * 500 + "   "
