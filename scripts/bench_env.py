@@ -226,7 +226,6 @@ class EngineAlone:
     def __init__(self, variant: str, players: int) -> None:
         self.variant, self.players = variant, players
         self._games = random.Random(0)
-        self._ids: list[int] = []
         self._state = engine.new_game(variant=variant, players=players, seed=0)
 
     def reset(self, seed: int | None = None) -> None:

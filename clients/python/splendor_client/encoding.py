@@ -47,17 +47,15 @@ class ObservationEncoder:
         for f in self.features.items:
             self.layout.append((f.name, at, f.shape))
             at += 4 * f.size
-        self._encode_state = self._dict_encoder()
+        #: ``encode_state(state, seat)``: ``seat``'s view of ``state`` as the arrays of
+        #: :attr:`space` (views into one new buffer).
+        self.encode_state: Callable[[State, int], dict[str, Array]] = self._dict_encoder()
 
     # --- from the state (what the environment uses) -------------------------------------
 
     def flat_state(self, state: State, seat: int) -> Array:
         """``seat``'s view of ``state`` as one vector in the order of :attr:`flat_space`."""
         return np.frombuffer(self.features.encode(state, seat), dtype=np.float32)
-
-    def encode_state(self, state: State, seat: int) -> dict[str, Array]:
-        """``seat``'s view of ``state`` as the arrays of :attr:`space` (views into one new buffer)."""
-        return self._encode_state(state, seat)
 
     def _dict_encoder(self) -> Callable[[State, int], dict[str, Array]]:
         # The five arrays written out: a dict display is cheaper than a comprehension,

@@ -128,7 +128,6 @@ class SplendorEnv(gymnasium.Env[Observation, np.int64]):
         self.agents: list[int] = list(self.possible_agents)
         self.table: ActionTable = action_table(variant)
         self.action_count: int = len(self.table)
-        self._ids = self.table.ids
         self._ids_of = self.table.ids_of
         self._mask: Mask = np.zeros(self.action_count, dtype=np.bool_)
         self._legal: tuple[engine.Move, ...] = ()
@@ -137,7 +136,7 @@ class SplendorEnv(gymnasium.Env[Observation, np.int64]):
         self.encoder = ObservationEncoder(variant, players)
         # engine.features reads only what engine.observe(state, observer) shows.
         self._encode: Callable[[State, int], Observation] = (
-            self.encoder.flat_state if flatten else self.encoder._encode_state)
+            self.encoder.flat_state if flatten else self.encoder.encode_state)
         self.observation_space = self.encoder.flat_space if flatten else self.encoder.space  # type: ignore[assignment]
         if not 0 <= seat < players:
             raise ValueError(f"seat must be 0..{players - 1}, not {seat!r}")
@@ -199,14 +198,10 @@ class SplendorEnv(gymnasium.Env[Observation, np.int64]):
             action = int(action)
         n = self.players
         acted = state.ply % n
-        ids = self._legal_ids
-        at = bisect_left(ids, action)  # the legal ids increase along the legal moves
-        if at < len(ids) and ids[at] == action:
-            move = self._legal[at]
-            # The move is one of legal_moves(state): the engine's validation would find it there again.
-            self._state = state = apply_legal(state, move)
-            self._update_legal()
-            text = move.text
+        move = self._legal_move(action)
+        if move is not None:
+            text = self._apply(move)
+            state = self._state
         elif self.on_illegal == "lose" and 0 <= action < self.action_count:
             return self._lose(acted, action)
         else:
@@ -224,17 +219,7 @@ class SplendorEnv(gymnasium.Env[Observation, np.int64]):
         else:
             observer = acted if over else state.ply % n
             reward = rewards[acted]
-        info: StepInfo = {
-            "action_mask": self._mask,  # a new array each step: the env never writes to it again
-            "to_move": None if over else state.ply % n,
-            "observer": observer,
-            "acted": acted,
-            "move": text,
-            "rewards": list(rewards),
-            "outcome": engine.outcome(state) if over else None,
-            "game_seed": self.game_seed,
-            "illegal": None,
-        }
+        info = self._info(observer, acted, text, rewards, engine.outcome(state) if over else None)
         return self._encode(state, observer), reward, over, False, info
 
     def render(self) -> str | None:
@@ -339,16 +324,23 @@ class SplendorEnv(gymnasium.Env[Observation, np.int64]):
             mask[i] = 1
         self._mask = np.frombuffer(mask, dtype=np.bool_)
 
+    def _legal_move(self, action: int) -> engine.Move | None:
+        """The legal move of ``action``, or ``None`` when no legal move has that id."""
+        ids = self._legal_ids
+        at = bisect_left(ids, action)  # the legal ids increase along the legal moves
+        return self._legal[at] if at < len(ids) and ids[at] == action else None
+
+    def _apply(self, move: engine.Move) -> str:
+        """Plays ``move``, one of ``legal_moves(state)`` (so the engine's validation,
+        which would find it there again, is skipped); its text."""
+        self._state = apply_legal(self._state, move)
+        self._update_legal()
+        return move.text
+
     def _play(self, action: int) -> str:
         """Plays ``action`` for the seat to move; its text."""
-        ids = self._legal_ids
-        at = bisect_left(ids, action)
-        if at < len(ids) and ids[at] == action:
-            move = self._legal[at]
-            self._state = engine.apply(self._state, move)
-            self._update_legal()
-            return move.text
-        return self._play_unlisted(action)
+        move = self._legal_move(action)
+        return self._apply(move) if move is not None else self._play_unlisted(action)
 
     def _play_unlisted(self, action: int) -> str:
         """An id that is not among the legal ones: ``ValueError`` out of range, else
@@ -438,7 +430,7 @@ class SplendorEnv(gymnasium.Env[Observation, np.int64]):
         return rewards
 
     def _info(self, observer: int, acted: int | None, move: str | None,
-              rewards: list[float], result: Outcome | None) -> StepInfo:
+              rewards: Sequence[float], result: Outcome | None) -> StepInfo:
         return {
             "action_mask": self._mask,  # a new array each step: the env never writes to it again
             "to_move": None if self._state.over else self._state.ply % self.players,
