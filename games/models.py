@@ -187,6 +187,11 @@ class Seat(models.Model):
     # What the plan did since it was last stored (played a line, or was cleared and
     # why), newest last, for its owner alone.
     plan_outcomes = models.JSONField(default=list, blank=True)
+    # The seat holder's private notes (docs/api.md, "Notes"): one on the game and
+    # some on moves, {"<ply>": "text"}. Read and written by the holder alone, kept
+    # after the game, never exported, streamed or shown to anyone else.
+    note = models.TextField(blank=True, default="")
+    move_notes = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["index", "join_position", "id"]
