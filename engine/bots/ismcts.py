@@ -19,6 +19,10 @@ the seat knows, never of the true hidden cards, which it is never given.
 - Each seat maximises its own share (the players are not assumed to collude), so
   the same code plays 2, 3 and 4 players.
 
+The tree is a :class:`Search`, which the bot grows and ranks the root's moves of;
+a game's review (``engine.review``) grows one too, and reads from its root each
+move's mean share of every seat.
+
 The budget is a number of playouts (deterministic under the bot's seed) or a
 number of seconds measured by a clock the caller passes (``time.perf_counter`` by
 default).
@@ -29,7 +33,8 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Callable, Sequence
+from dataclasses import dataclass
+from typing import Callable, Container, Sequence
 
 from ..memos import move_plan
 from ..moves import Move
@@ -47,15 +52,159 @@ NOISE = 0.15  # how much a playout's heuristic is blurred, in its own units
 
 
 class _Node:
-    __slots__ = ("mover", "visits", "avail", "reward", "children", "order")
+    __slots__ = ("mover", "visits", "avail", "reward", "totals", "children", "order")
 
-    def __init__(self, mover: int) -> None:
+    def __init__(self, mover: int, seats: int) -> None:
         self.mover = mover  # the seat whose move led here
         self.visits = 0
         self.avail = 0
         self.reward = 0.0  # summed share of the mover
+        self.totals = [0.0] * seats  # summed share of every seat
         self.children: dict[Move, _Node] = {}
         self.order: list[Move] | None = None  # candidate moves, best first
+
+
+@dataclass(frozen=True)
+class RootChild:
+    """What a search found of one move from its root."""
+
+    move: Move
+    visits: int
+    shares: tuple[float, ...]  # the mean share of one win of each seat over its playouts
+
+
+class Search:
+    """One tree grown from a seat's view: each :meth:`playout` deals the hidden
+    cards again with ``rng`` and walks the tree down to a new leaf.
+
+    ``include`` is a move kept among the root's candidates however narrow its
+    progressive widening (a review weighs the move actually played, which the
+    heuristic may rank too low to be tried).
+    """
+
+    def __init__(
+        self,
+        view: BoardView,
+        rng: random.Random,
+        *,
+        depth: int = DEPTH,
+        exploration: float = EXPLORATION,
+        include: Move | None = None,
+    ) -> None:
+        self.sampler = HiddenSampler(view)
+        self.rng = rng
+        self.depth = depth
+        self.exploration = exploration
+        self.include = include
+        self.root = _Node(-1, self.sampler.n)
+
+    def ranked(self, allowed: Container[str] | None = None) -> list[Move]:
+        """The root's moves, the one to play first: most visits, then the mover's
+        mean share, then the text last in canonical order."""
+        root = self.root
+        ranked = sorted(
+            ((child.visits, child.reward / child.visits if child.visits else 0.0, str(m), m)
+             for m, child in root.children.items() if allowed is None or str(m) in allowed),
+            reverse=True,
+        )
+        return [m for *_, m in ranked]
+
+    def child(self, move: Move) -> RootChild | None:
+        """The root's child reached by ``move``, or ``None`` if no playout went there."""
+        node = self.root.children.get(move)
+        if node is None or not node.visits:
+            return None
+        return RootChild(move, node.visits, tuple(t / node.visits for t in node.totals))
+
+    def playout(self, through: Move | None = None) -> None:
+        """One playout on a fresh deal; ``through`` (a root move legal in every
+        deal) is its first move whatever the selection would choose."""
+        rng = self.rng
+        state = self.sampler.sample(rng)
+        root = node = self.root
+        path: list[_Node] = []
+        c = self.exploration
+        while not state.over:
+            legal = legal_moves(state)
+            if node.order is None:
+                node.order = _ordered(state, legal)
+                candidates = node.order
+            else:
+                index = legal_index(state)
+                candidates = [m for m in node.order if m in index]
+                if len(candidates) < len(legal):  # moves this deal allows and no earlier one did
+                    known = set(node.order)
+                    fresh = [m for m in _ordered(state, legal) if m not in known]
+                    node.order.extend(fresh)
+                    candidates.extend(fresh)
+            width = 2 + int(math.sqrt(node.visits))
+            wide = candidates
+            candidates = candidates[:width]
+            if node is root:
+                extra = self.include
+                if extra is not None and extra not in candidates and extra in wide:
+                    candidates.append(extra)
+                if through is not None:
+                    candidates = [through] + [m for m in candidates if m != through]
+            chosen: Move | None = None
+            for m in candidates:
+                if m not in node.children:
+                    chosen = m
+                    break
+                if node is root and through is not None:
+                    break
+            if chosen is not None:
+                child = _Node(state.ply % state.n, state.n)
+                node.children[chosen] = child
+                for m in candidates:
+                    other = node.children.get(m)
+                    if other is not None:
+                        other.avail += 1
+                state = apply_legal(state, chosen)
+                path.append(child)
+                node = child
+                break
+            best = None
+            best_value = -1.0
+            for m in candidates:
+                child = node.children[m]
+                child.avail += 1
+                value = child.reward / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+                if value > best_value:
+                    best, best_value = m, value
+            if node is root and through is not None:
+                best = through
+            assert best is not None
+            node = node.children[best]
+            path.append(node)
+            state = apply_legal(state, best)
+        result = self._rollout(state, rng)
+        root.visits += 1
+        seats = range(len(result))
+        for n in path:
+            n.visits += 1
+            n.reward += result[n.mover]
+            totals = n.totals
+            for s in seats:
+                totals[s] += result[s]
+
+    def _rollout(self, state: State, rng: random.Random) -> list[float]:
+        for _ in range(self.depth):
+            if state.over:
+                break
+            legal = legal_moves(state)
+            if len(legal) == 1:
+                state = apply_legal(state, legal[0])
+                continue
+            scored = _scores(state, legal)
+            best = legal[0]
+            best_value = -1e9
+            for m, value in zip(legal, scored):
+                value += rng.random() * NOISE
+                if value > best_value:
+                    best, best_value = m, value
+            state = apply_legal(state, best)
+        return shares(state)
 
 
 class ISMCTSBot(Bot):
@@ -93,100 +242,20 @@ class ISMCTSBot(Bot):
         if len(legal) == 1:
             self.last_playouts = 0
             return legal[0]
-        sampler = HiddenSampler(view)
-        rng = self.rng
-        root = _Node(-1)
+        search = Search(view, self.rng, depth=self.depth, exploration=self.exploration)
         deadline = None if self.seconds is None else self.clock() + self.seconds
         limit = self.playouts
         done = 0
         while True:
-            self._playout(root, sampler.sample(rng), rng)
+            search.playout()
             done += 1
             if limit is not None and done >= limit:
                 break
             if deadline is not None and self.clock() >= deadline:
                 break
         self.last_playouts = done
-        allowed = set(legal)
-        ranked = sorted(
-            ((child.visits, child.reward / child.visits if child.visits else 0.0, str(m))
-             for m, child in root.children.items() if str(m) in allowed),
-            reverse=True,
-        )
-        return ranked[0][2] if ranked else legal[0]
-
-    # --- one playout -------------------------------------------------------------
-
-    def _playout(self, root: _Node, state: State, rng: random.Random) -> None:
-        node = root
-        path: list[_Node] = []
-        c = self.exploration
-        while not state.over:
-            legal = legal_moves(state)
-            if node.order is None:
-                node.order = _ordered(state, legal)
-                candidates = node.order
-            else:
-                index = legal_index(state)
-                candidates = [m for m in node.order if m in index]
-                if len(candidates) < len(legal):  # moves this deal allows and no earlier one did
-                    known = set(node.order)
-                    fresh = [m for m in _ordered(state, legal) if m not in known]
-                    node.order.extend(fresh)
-                    candidates.extend(fresh)
-            width = 2 + int(math.sqrt(node.visits))
-            candidates = candidates[:width]
-            chosen: Move | None = None
-            for m in candidates:
-                if m not in node.children:
-                    chosen = m
-                    break
-            if chosen is not None:
-                child = _Node(state.ply % state.n)
-                node.children[chosen] = child
-                for m in candidates:
-                    other = node.children.get(m)
-                    if other is not None:
-                        other.avail += 1
-                state = apply_legal(state, chosen)
-                path.append(child)
-                node = child
-                break
-            best = None
-            best_value = -1.0
-            for m in candidates:
-                child = node.children[m]
-                child.avail += 1
-                value = child.reward / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
-                if value > best_value:
-                    best, best_value = m, value
-            assert best is not None
-            node = node.children[best]
-            path.append(node)
-            state = apply_legal(state, best)
-        shares = self._rollout(state, rng)
-        root.visits += 1
-        for n in path:
-            n.visits += 1
-            n.reward += shares[n.mover]
-
-    def _rollout(self, state: State, rng: random.Random) -> list[float]:
-        for _ in range(self.depth):
-            if state.over:
-                break
-            legal = legal_moves(state)
-            if len(legal) == 1:
-                state = apply_legal(state, legal[0])
-                continue
-            scored = _scores(state, legal)
-            best = legal[0]
-            best_value = -1e9
-            for m, value in zip(legal, scored):
-                value += rng.random() * NOISE
-                if value > best_value:
-                    best, best_value = m, value
-            state = apply_legal(state, best)
-        return shares(state)
+        ranked = search.ranked(set(legal))
+        return str(ranked[0]) if ranked else legal[0]
 
 
 # --- the heuristic: which moves look good, and how good a position is -----------
