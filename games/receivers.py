@@ -21,3 +21,9 @@ def forget_an_erased_accounts_names(sender: Any, user_id: int, **kwargs: Any) ->
     # Seats, moves, events and results name players by id and stay as they are;
     # only the stored Idempotency-Key answers hold names.
     services.idempotency_records_forget_account(user_id=user_id)
+
+
+@receiver(account_erased, dispatch_uid="games.account_erased.notes")
+def clear_an_erased_accounts_notes(sender: Any, user_id: int, **kwargs: Any) -> None:
+    # Its private notes on its games (games.notes) go with the account.
+    services.notes_forget_account(user_id=user_id)

@@ -23,6 +23,7 @@ from accounts.models import ApiToken
 from accounts.selectors import AccountExport
 from games import errors
 from games.extensions import extensions
+from games.notes.selectors import WithNotes, notes_text
 from games.practice import selectors as practice_selectors
 from games.models import (
     Game,
@@ -127,7 +128,7 @@ class MoveHistoryEntry(TypedDict):
     private_card: NotRequired[str]  # only to the seat that reserved it blind
 
 
-class PlayerGame(GameSummary):
+class PlayerGame(GameSummary, WithNotes):
     """One game in a player's export of their own data."""
 
     seed: str | None  # once the game is over
@@ -476,8 +477,8 @@ def _seed_if_revealed(game: Game) -> str | None:
 def player_games_export(*, user: User) -> list[PlayerGame]:
     """Every game where ``user`` holds or held a seat (or an invitation), oldest
     first, as they may see it: the public facts, the seed only once the game is
-    over, and the move history with only their own blind-reserved cards. Three
-    queries, however many games."""
+    over, the move history with only their own blind-reserved cards, and their
+    own private notes (games.notes). Three queries, however many games."""
     games = (
         Game.objects.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), user=user)))
         .order_by("created_at", "pk")
@@ -490,7 +491,7 @@ def player_games_export(*, user: User) -> list[PlayerGame]:
         seat = _seat_of(game, user)
         own_index = seat.index if seat is not None else None
         moves = [_history_entry(move, own_index) for move in game.moves.all()]
-        exported.append({**summary, "seed": _seed_if_revealed(game), "moves": moves})
+        exported.append({**summary, "seed": _seed_if_revealed(game), "moves": moves, "notes": notes_text(seat)})
     return exported
 
 

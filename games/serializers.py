@@ -21,6 +21,7 @@ from api.serializers import JSONIntegerField, JSONStringField, StrictInputSerial
 from core.text import listed
 from games.models import Game, GamePause, ModerationEntry, PlayedBy
 from games.board_serializers import BoardField, GameResultField, StateField
+from games.notes.serializers import NotesTextSerializer
 from games.selectors import (
     ExportSeat,
     GameExport,
@@ -588,6 +589,7 @@ class PlayerGameSerializer(GameSummarySerializer):
 
     seed = serializers.CharField(allow_null=True, help_text="Revealed once the game is over.")
     moves = MoveHistoryEntrySerializer(many=True)
+    notes = NotesTextSerializer(help_text="Your private notes on the game and its moves (empty: none).")
 
 
 class PlayerExportSerializer(serializers.Serializer[PlayerExport]):

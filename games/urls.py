@@ -1,6 +1,7 @@
 from django.urls import path
 
 from games import views
+from games.notes import views as notes_views
 from games.plans import views as plan_views
 from games.practice import views as practice_views
 
@@ -17,6 +18,7 @@ urlpatterns = [
     path("games/<str:game_id>/decline/", views.GameDeclineView.as_view(), name="game-decline"),
     path("games/<str:game_id>/sandbox/", practice_views.GameSandboxView.as_view(), name="game-sandbox"),
     path("games/<str:game_id>/plan/", plan_views.GamePlanView.as_view(), name="game-plan"),
+    path("games/<str:game_id>/notes/", notes_views.GameNotesView.as_view(), name="game-notes"),
     path("games/<str:game_id>/export/", views.GameExportView.as_view(), name="game-export"),
     path("me/export/", views.MeExportView.as_view(), name="me-export"),
     path("me/vacation/", views.MeVacationView.as_view(), name="me-vacation"),

@@ -81,7 +81,7 @@ RESERVED_USERNAMES = frozenset(
         "webhooks", "deliveries", "rotate-secret", "favicon.ico",
         "leagues", "leave", "next-game", "ratings", "seasons", "standings", "settings",
         "accounts", "problems", "new", "open", "accept", "sandbox", "practice", "emails", "primary", "i18n", "setlang",
-        "addresses", "remove", "stream", "calendar", "chat", "plan", "preferences", "report",
+        "addresses", "remove", "stream", "calendar", "chat", "plan", "preferences", "report", "notes", "review",
         "push", "key", "push-subscriptions", "sw.js",
         "tournaments", "invite", "start", "follow",
         # The service worker and the web app manifest are served at the root (front.pwa).

@@ -58,8 +58,11 @@ from games.admin.actions import (
     request_moderator,
 )
 
-# A seat's plan and which moves came from one are its holder's alone (docs/plans.md).
-HIDDEN_FIELDS = frozenset({"seed", "state", "start_state", "private_card", "plan", "plan_outcomes", "from_plan"})
+# A seat's plan and which moves came from one are its holder's alone (docs/plans.md),
+# and so are its private notes (docs/api.md, "Notes").
+HIDDEN_FIELDS = frozenset(
+    {"seed", "state", "start_state", "private_card", "plan", "plan_outcomes", "from_plan", "note", "move_notes"}
+)
 
 _ModelT = TypeVar("_ModelT", bound=Model)
 
@@ -276,8 +279,9 @@ admin.site.register(Game, GameModerationAdmin)
 @admin.register(Seat)
 class SeatAdmin(ReadOnlyMixin, HiddenInformationMixin[Seat], admin.ModelAdmin[Seat]):
     list_display = ["game", "user", "index", "invited", "joined_at", "resigned"]
-    # Its plan is its holder's alone, moderators and operators included (docs/plans.md).
-    exclude = ["plan", "plan_outcomes"]
+    # Its plan and its notes are its holder's alone, moderators and operators included
+    # (docs/plans.md; docs/api.md, "Notes").
+    exclude = ["plan", "plan_outcomes", "note", "move_notes"]
     list_filter = ["game__status", "game__variant", "invited", "resigned"]
     search_fields = ["game__id", "user__username"]
     list_select_related = ["game", "user"]

@@ -50,6 +50,7 @@ from games.page_panels import game_page_panels
 from games.pages.session import LoginNeeded, Viewer, page_viewer, seat_forget, seat_remember
 from games.pages.offline import board_keepable, drawn_at_words
 from games.pages.table import move_kinds
+from games.notes.pages import NotesTyped, notes_form_store, notes_panel, notes_refusal, notes_typed, replay_notes
 from games.plans.pages import plan_panel, plan_text_store
 from games.presentation import board_context, bot_the, bot_title, bot_title_plural, seat_words
 from games.words import move_in_words
@@ -206,6 +207,7 @@ def _draw(
     chosen: str = "",
     error_title: str = "",
     plan_typed: str | None = None,
+    notes_typed: NotesTyped | None = None,
 ) -> HttpResponse:
     game = viewer.game
     seat = viewer.seat
@@ -275,6 +277,7 @@ def _draw(
         # What apps above games show beside the board (table talk): their extensions' page_panel.
         "panels": game_page_panels(request, viewer),
         "plan_panel": plan_panel(viewer, typed=plan_typed),
+        "notes_panel": notes_panel(viewer, names={p["seat"]: p["name"] for p in board["players"]}, typed=notes_typed),
         # The hidden "offline" banner's moment (games.pages.offline).
         "drawn_at": drawn_at_words(viewer),
     }
@@ -508,6 +511,18 @@ def _plan(request: HttpRequest, viewer: Viewer, seat: Seat) -> HttpResponse:
     return _redirect(viewer.game.pk)
 
 
+def _notes(request: HttpRequest, viewer: Viewer) -> HttpResponse:
+    """Save the notes of the page's notes panel (games.notes.pages)."""
+    typed = notes_typed(request.POST)
+    try:
+        said = notes_form_store(viewer=viewer, typed=typed)
+    except DomainError as error:
+        return _draw(request, viewer, error=notes_refusal(error), error_title=gettext("Notes not saved:"),
+                     status=_status(error), notes_typed=typed)
+    messages.success(request, said)
+    return _redirect(viewer.game.pk)
+
+
 def _status(error: DomainError) -> int:
     return {
         ErrorKind.INVALID: 400,
@@ -549,6 +564,8 @@ def game_page(request: HttpRequest, game_id: str) -> HttpResponse:
             return _play(request, viewer, seat)
         if action in ("plan", "plan_clear"):
             return _plan(request, viewer, seat)
+        if action == "notes":
+            return _notes(request, viewer)
         if _invitation_open(seat):
             return _draw(request, viewer, error=gettext("Choose Accept or Decline."), status=400)
         return _draw(request, viewer, error=gettext("That form sent no action this page knows."), status=400)
@@ -682,10 +699,11 @@ def _replay(
         then.result = None
     board = board_context(game=then, seat_index=found.seat_index, last_moves=0)
     names = {p["seat"]: p["name"] for p in board["players"]}
+    notes = replay_notes(found)  # the seat holder's own, beside their moves
     # One numbering: move n is the API's ply n - 1, and ?ply=n shows the board after n moves.
     moves = [
         {"number": n + 1, "ply": n, "name": names.get(seat, seat_words(seat)), "text": text,
-         "words": move_in_words(text, game.variant), "current": n + 1 == ply}
+         "words": move_in_words(text, game.variant), "current": n + 1 == ply, "note": notes.get(n, "")}
         for n, (text, seat) in enumerate(texts)
     ]
     context = {

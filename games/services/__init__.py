@@ -22,6 +22,8 @@ The package is split along its seams; the names below are what its callers use:
 - ``outbox``: dispatch, claims, redelivery;
 - ``account_cleanup``: what a disabled or erased account leaves behind;
 - ``periodic``: the beat's jobs recording when they ran;
+- ``games.notes`` (its services, re-exported here): a seat holder's private
+  notes on a game and its moves;
 - ``games.practice`` (its services and sandbox, re-exported here): practice
   games against bots, sandboxes;
 - ``bot_turns``: the bots' turns, one move per task, fairly across accounts;
@@ -84,12 +86,15 @@ from games.services.outbox import (
 )
 from games.services.periodic import periodic_run_mark
 from games.services.redaction import Redaction, game_events_redact
+from games.notes.services import notes_forget_account, notes_store
 from games.plans.services import plan_clear, plan_store
 from games.practice.sandbox import sandbox_bots_allowed, sandbox_create
 from games.practice.services import bot_names, practice_game_create
 from games.services.turns import BotReason, bank_after_turn
 
 __all__ = [
+    "notes_forget_account",
+    "notes_store",
     "plan_clear",
     "plan_store",
     "bot_names",
