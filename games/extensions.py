@@ -19,6 +19,8 @@ The hooks:
   transaction (the event stream); practice games and sandboxes likewise.
 - ``event_recipients``: who hears of an event of a kind the extension owns
   (games.audience.event_audience, which the stream, webhooks and email share).
+- ``replay_panel``: a panel on the replay page (``/games/<id>/replay/``), below
+  the list of moves, told where the replay stands (``ReplayPosition``).
 - ``page_panel``, ``export_extra``, ``visibility_q``, ``counts_in_competition``,
   ``player_profile_extra``, ``game_list_label`` (``game_list_labels`` for many
   games at once), ``player_export_extra``: what
@@ -29,6 +31,7 @@ The hooks:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypedDict
 
 if TYPE_CHECKING:
@@ -57,6 +60,19 @@ class PageViewer(Protocol):
 
     @property
     def seat(self) -> Seat | None: ...
+
+
+class ReplayPosition(TypedDict):
+    """Where the replay page stands: after ``ply`` moves of the ``total`` played,
+    each seat's name as the page writes it, and ``try_position(ply, seat)``: the
+    page's "Try this position" form for the position after ``ply`` moves with
+    ``seat`` to move (what ``games/_try_position.html`` reads), or None when the
+    reader may not make a sandbox of it."""
+
+    ply: int
+    total: int
+    names: dict[int, str]
+    try_position: Callable[[int, int], dict[str, Any] | None]
 
 
 class GameExtension:
@@ -88,6 +104,10 @@ class GameExtension:
 
     def page_panel(self, request: HttpRequest, viewer: PageViewer) -> Panel | None:
         """A panel beside the board on the game page, or None."""
+        return None
+
+    def replay_panel(self, request: HttpRequest, viewer: PageViewer, position: ReplayPosition) -> Panel | None:
+        """A panel on the replay page, below the list of moves, or None."""
         return None
 
     def export_extra(self, game: Game, user: User | AnonymousUser | None) -> dict[str, Any]:

@@ -1,16 +1,18 @@
-"""Panels that apps above games add to the game page (``GameExtension.page_panel``).
+"""Panels that apps above games add to the game page (``GameExtension.page_panel``)
+and to the replay page (``GameExtension.replay_panel``).
 
 games imports none of those apps: each registered extension may return a
 ``Panel`` (a template and its context) for the request and the page's ``Viewer``,
 and the page includes what they return, in the extensions' order, in its side
-column (``games/game_page.html``).
+column (``games/game_page.html``); the replay page below its list of moves
+(``games/replay.html``).
 """
 
 from __future__ import annotations
 
 from django.http import HttpRequest
 
-from games.extensions import Panel, extensions
+from games.extensions import Panel, ReplayPosition, extensions
 from games.pages.session import Viewer
 
 
@@ -19,6 +21,16 @@ def game_page_panels(request: HttpRequest, viewer: Viewer) -> list[Panel]:
     panels: list[Panel] = []
     for extension in extensions():
         panel = extension.page_panel(request, viewer)
+        if panel is not None:
+            panels.append(panel)
+    return panels
+
+
+def game_replay_panels(request: HttpRequest, viewer: Viewer, position: ReplayPosition) -> list[Panel]:
+    """The panels the registered extensions give for the replay page, in order."""
+    panels: list[Panel] = []
+    for extension in extensions():
+        panel = extension.replay_panel(request, viewer, position)
         if panel is not None:
             panels.append(panel)
     return panels

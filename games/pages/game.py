@@ -45,8 +45,9 @@ from core.errors import DomainError, ErrorKind
 from core.text import listed
 from games import errors, links, replays, selectors, services
 from games.errors import GameNotFound
+from games.extensions import ReplayPosition
 from games.models import Game, Move, Seat
-from games.page_panels import game_page_panels
+from games.page_panels import game_page_panels, game_replay_panels
 from games.pages.session import LoginNeeded, Viewer, page_viewer, seat_forget, seat_remember
 from games.pages.offline import board_keepable, drawn_at_words
 from games.pages.table import move_kinds
@@ -706,6 +707,11 @@ def _replay(
          "words": move_in_words(text, game.variant), "current": n + 1 == ply, "note": notes.get(n, "")}
         for n, (text, seat) in enumerate(texts)
     ]
+
+    def try_position(at: int, to_move: int) -> dict[str, Any] | None:
+        return try_position_form(request, found, ply=at, to_move=to_move, position_is_end=False, names=names)
+
+    position: ReplayPosition = {"ply": ply, "total": len(texts), "names": names, "try_position": try_position}
     context = {
         "board": board,
         "game_id": game.pk,
@@ -728,6 +734,8 @@ def _replay(
             position_is_end=engine.is_over(state),
             names=names,
         ),
+        # What apps above games add below the moves (GameExtension.replay_panel): a review.
+        "panels": game_replay_panels(request, found, position),
     }
     return with_forms(render(request, "games/replay.html", context, status=status))
 
