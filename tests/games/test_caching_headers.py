@@ -50,6 +50,8 @@ ACCOUNT_AND_GAME_CALLS = [
     ("get", "/api/v1/games/{id}/plan/"),
     ("put", "/api/v1/games/{id}/plan/"),
     ("delete", "/api/v1/games/{id}/plan/"),
+    ("get", "/api/v1/games/{id}/notes/"),
+    ("put", "/api/v1/games/{id}/notes/"),  # no body: a validation problem
     ("get", "/api/v1/games/{id}/chat/"),
     ("post", "/api/v1/games/{id}/chat/"),  # no text: a validation problem
     ("get", "/api/v1/games/{id}/chat/preferences/"),

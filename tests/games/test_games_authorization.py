@@ -27,12 +27,18 @@ MATRIX: dict[str, tuple[str, str, tuple[int, ...]]] = {
     "move": ("post", "{game}/moves/", (201, 409, 404, 401, 401, 403)),
     "resign": ("post", "{game}/resign/", (200, 200, 404, 401, 401, 403)),
     "export": ("get", "{game}/export/", (200, 200, 404, 401, 401, 200)),
+    # Each seat's own notes: a seat holder reads and writes theirs (tests/notes).
+    "notes": ("get", "{game}/notes/", (200, 200, 404, 401, 401, 200)),
+    "notes_store": ("put", "{game}/notes/", (200, 200, 404, 401, 401, 403)),
 }
 
 EXPECTED_CODES = {
     ("move", "other_seat"): "not_your_turn",
     # The game is private: to someone without a seat it does not exist.
-    **{(endpoint, "non_player"): "game_not_found" for endpoint in ("detail", "join", "legal_moves", "history", "move", "resign", "export")},
+    **{
+        (endpoint, "non_player"): "game_not_found"
+        for endpoint in ("detail", "join", "legal_moves", "history", "move", "resign", "export", "notes", "notes_store")
+    },
     ("join", "seat_to_move"): "seat_unavailable",
 }
 
@@ -66,6 +72,8 @@ def body_for(endpoint: str, game: Game) -> dict[str, Any]:
         state = engine.from_dict(game.state)
         take = next(t for t in map(engine.format_move, engine.legal_moves(state)) if t.startswith("take "))
         return {"move": take, "expected_version": game.version}
+    if endpoint == "notes_store":
+        return {"note": "", "moves": {}}
     return {}
 
 
@@ -81,7 +89,7 @@ def test_each_endpoint_answers_each_kind_of_caller_as_the_matrix_says(
     if method == "get":
         response = client.get(target)
     else:
-        response = client.post(target, body_for(endpoint, active_game), format="json")
+        response = getattr(client, method)(target, body_for(endpoint, active_game), format="json")
 
     want = expected[CALLERS.index(caller)]
     assert response.status_code == want, (endpoint, caller, response.content)

@@ -70,6 +70,7 @@ def test_the_walk_finds_every_route_of_a_game() -> None:
         "/api/v1/games/{id}/export/",
         "/api/v1/games/{id}/link/rotate/",
         "/api/v1/games/{id}/mute/",
+        "/api/v1/games/{id}/notes/",
     } <= paths
 
 
@@ -79,6 +80,8 @@ def call(client: APIClient, method: str, path: str, game_id: str) -> Any:
         body = {"move": "take WUG", "expected_version": 1}
     elif path.endswith("/plan/") and method == "put":
         body = {"lines": [], "expected_version": 1}  # well formed: a malformed body is a 400 before the lookup
+    elif path.endswith("/notes/") and method == "put":
+        body = {"note": "", "moves": {}}  # well formed, as for the plan
     elif path.endswith("/chat/") and method == "post":
         body = {"text": "hello"}
     elif path.endswith("/chat/report/") and method == "post":
