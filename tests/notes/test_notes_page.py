@@ -147,3 +147,24 @@ def test_the_replay_shows_the_writers_notes_beside_their_moves() -> None:
     assert "Your note:</strong> here &lt;b&gt;it turned&lt;/b&gt;" in html
     other = opened(other_than(game, seat)).get(f"/games/{game.pk}/replay/?ply=1").content.decode()
     assert "it turned" not in other and "Your note:" not in other
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("it", ("Le tue note", "Sulla partita", "Una nota su una mossa", "Salva le note", "Le tue note sono salvate.")),
+        ("lv", ("Tavas piezīmes", "Par spēli", "Piezīme par gājienu", "Saglabāt piezīmes", "Tavas piezīmes ir saglabātas.")),
+    ],
+)
+def test_the_panel_speaks_the_players_language(language: str, words: tuple[str, ...]) -> None:
+    game = _game_two_moves_in()
+    seat = to_move(game)
+    seat.user.player.language = language
+    seat.user.player.save(update_fields=["language"])
+    client = opened(seat)  # from the seat's link: the page in the player's language
+    assert _post(client, game, note="x", ply="0", move_note="y").status_code == 303
+    html = page(client, game).content.decode()
+    for word in words:
+        assert word in html, word
+    refused = _post(client, game, note="\x07").content.decode()
+    assert ("Note non salvate:" if language == "it" else "Piezīmes nav saglabātas:") in refused
