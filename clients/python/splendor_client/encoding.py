@@ -42,6 +42,7 @@ class ObservationEncoder:
             np.concatenate([b.high.ravel() for b in boxes]),
             dtype=np.float32,
         )
+        self._flat_shape = (self.size,)
         self.layout: list[tuple[str, int, tuple[int, ...]]] = []  # name, byte offset, shape
         at = 0
         for f in self.features.items:
@@ -55,7 +56,7 @@ class ObservationEncoder:
 
     def flat_state(self, state: State, seat: int) -> Array:
         """``seat``'s view of ``state`` as one vector in the order of :attr:`flat_space`."""
-        return np.frombuffer(self.features.encode(state, seat), dtype=np.float32)
+        return np.ndarray(self._flat_shape, np.float32, self.features.encode(state, seat))
 
     def _dict_encoder(self) -> Callable[[State, int], dict[str, Array]]:
         # The five arrays written out: a dict display is cheaper than a comprehension,
