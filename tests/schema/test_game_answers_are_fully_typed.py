@@ -13,6 +13,9 @@ from drf_spectacular.generators import SchemaGenerator
 
 GAMES_PATHS = "/api/v1/games/"
 SHAPE_KEYWORDS = {"type", "$ref", "allOf", "oneOf", "anyOf", "enum"}
+# Objects keyed by data rather than by name, whose values are typed: a seat's notes
+# on moves, by the move's ply (games.notes), which no field list could name.
+MAPS = {"Notes.moves"}
 
 
 def untyped_parts(openapi: dict[str, Any]) -> tuple[list[str], set[str]]:
@@ -31,7 +34,11 @@ def untyped_parts(openapi: dict[str, Any]) -> tuple[list[str], set[str]]:
         if not SHAPE_KEYWORDS & set(schema):
             untyped.append(where)
         if schema.get("type") == "object" and "properties" not in schema:
-            untyped.append(f"{where} (an object without named fields)")
+            values = schema.get("additionalProperties")
+            if where in MAPS and isinstance(values, dict):
+                visit(values, f"{where}{{}}")
+            else:
+                untyped.append(f"{where} (an object without named fields)")
         if schema.get("type") == "array" and "items" not in schema:
             untyped.append(f"{where} (a list of anything)")
         for key in ("allOf", "oneOf", "anyOf"):
@@ -56,7 +63,7 @@ def untyped_parts(openapi: dict[str, Any]) -> tuple[list[str], set[str]]:
 def test_every_field_of_a_games_answer_has_a_type() -> None:
     untyped, reached = untyped_parts(SchemaGenerator().get_schema(request=None, public=True))
     assert untyped == []
-    assert {"Board", "BaseBoard", "MarvelBoard", "GameResult", "MoveHistoryEntry", "LegalMoves"} <= reached
+    assert {"Board", "BaseBoard", "MarvelBoard", "GameResult", "MoveHistoryEntry", "LegalMoves", "Notes"} <= reached
 
 
 def test_a_bare_json_field_would_be_caught() -> None:
@@ -76,3 +83,18 @@ def test_a_bare_json_field_would_be_caught() -> None:
         "Game.moves (a list of anything)",
         "Game.tokens (an object without named fields)",
     ]
+
+
+def test_a_map_keyed_by_data_is_typed_by_its_values_and_named_here() -> None:
+    def notes(values: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "paths": {"/api/v1/games/{id}/notes/": {"get": {"responses": {"200": {"content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/Notes"},
+            }}}}}}},
+            "components": {"schemas": {"Notes": {"type": "object", "properties": {
+                "moves": {"type": "object", "additionalProperties": values},
+            }}}},
+        }
+
+    assert untyped_parts(notes({"type": "string"}))[0] == []
+    assert untyped_parts(notes({"description": "anything"}))[0] == ["Notes.moves{}"]
