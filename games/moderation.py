@@ -286,7 +286,8 @@ def moderation_seat_replace(
     takeover bot (``bot``, TAKEOVER_BOT), whose turns the bots worker then plays,
     each within moments (this one, if it is the seat's turn, once this commits). A new
     player gets a fresh clock if it is their turn, and the seat's links and reply
-    address are renewed (those sent to the old player stop working). Writes
+    address are renewed (those sent to the old player stop working), and the old
+    player's private notes on the seat are cleared (games.notes). Writes
     ``seat_replaced``."""
     reason = moderation_reason_clean(reason)
     if bot == (new_user is not None):
@@ -337,6 +338,8 @@ def moderation_seat_replace(
                 seat.user = new_user
                 seat.bot = False
                 seat.link_key, seat.reply_key = new_seat_key(), new_seat_key()
+                # Its notes were the last holder's (games.notes): the next one never reads them.
+                seat.note, seat.move_notes = "", {}
             else:
                 if seat.bot:
                     raise InvalidInput(
@@ -346,7 +349,12 @@ def moderation_seat_replace(
             seat.consecutive_timeouts = 0
             # A plan is its holder's: neither the next holder nor the bot plays it.
             seat.plan, seat.plan_outcomes = [], []
-            seat.save(update_fields=["user", "bot", "link_key", "reply_key", "consecutive_timeouts", "plan", "plan_outcomes"])
+            seat.save(
+                update_fields=[
+                    "user", "bot", "link_key", "reply_key", "consecutive_timeouts", "plan", "plan_outcomes", "note",
+                    "move_notes",
+                ]
+            )
             writes.change(
                 GameEvent.Kind.SEAT_REPLACED,
                 {

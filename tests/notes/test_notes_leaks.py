@@ -172,3 +172,29 @@ def test_no_request_log_holds_a_note(
     _clean(caplog.text, "the log")
     for record in caplog.records:
         _clean(record.getMessage(), record.name)
+
+
+def test_a_seat_handed_to_another_player_keeps_none_of_the_last_holders_notes(
+    game: Game, alice: Any, moderator: Any, dave: Any
+) -> None:
+    from games import moderation
+
+    seat = Seat.objects.get(game=game, user=alice)
+    moderation.moderation_seat_replace(
+        game_id=game.pk, seat_index=seat.index, by_user=moderator, reason="alice asked to stop", new_user=dave
+    )
+    answer = client_for(dave).get(notes_url(game))
+    assert answer.status_code == 200 and (answer.json()["note"], answer.json()["moves"]) == ("", {})
+    _clean(json.dumps(list(Seat.objects.filter(game=game).values_list("note", "move_notes"))), "the seats")
+    handed = Client()
+    handed.force_login(dave)
+    _clean(handed.get(f"/games/{game.pk}/").content.decode(), "dave's page")
+    _clean(handed.get(f"/games/{game.pk}/replay/?ply=2").content.decode(), "dave's replay")
+
+
+def test_a_seat_handed_to_the_bot_keeps_its_holders_notes(game: Game, alice: Any, moderator: Any) -> None:
+    from games import moderation
+
+    seat = Seat.objects.get(game=game, user=alice)
+    moderation.moderation_seat_replace(game_id=game.pk, seat_index=seat.index, by_user=moderator, reason="away", bot=True)
+    assert client_for(alice).get(notes_url(game)).json()["note"] == NOTE
