@@ -94,7 +94,9 @@ def test_no_page_but_the_writers_shows_the_notes(game: Game, alice: Any, bob: An
     # Bob opened from his link, as from an email: his page, never alice's notes.
     bobs = Client()
     bobs.get(page_path(Seat.objects.get(game=game, user=bob)))
-    _clean(bobs.get(f"/games/{game.pk}/").content.decode(), "bob's linked page")
+    linked = bobs.get(f"/games/{game.pk}/").content.decode()
+    _clean(linked, "bob's linked page")
+    assert '<textarea id="notes-note" name="note"' in linked and 'id="notes-move-1"' not in linked  # his own, empty
 
 
 def test_the_writer_sees_them_escaped_on_the_page_and_beside_the_move_in_the_replay(game: Game, alice: Any) -> None:
