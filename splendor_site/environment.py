@@ -156,6 +156,20 @@ def env_seconds(name: str, default: float, *, maximum: float) -> float:
     return number
 
 
+def env_fraction(name: str, default: float) -> float:
+    """A share: a number more than 0 and at most 1 (``0.1``)."""
+    value = _raw(name)
+    if value is None:
+        return default
+    try:
+        number = float(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r} is not a number; write a share such as 0.1.") from None
+    if not 0 < number <= 1:
+        raise ImproperlyConfigured(f"{name}={value!r} must be more than 0 and at most 1.")
+    return number
+
+
 def url_redacted(url: str) -> str:
     """The URL without its password, for error messages."""
     try:
