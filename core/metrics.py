@@ -121,6 +121,26 @@ FORFEITS = Counter(
     ["reason"],
 )
 
+# --- Reviews of finished games (reviews) ---------------------------------------------
+
+# A review's run time, request to last position: a few seconds to tens of minutes
+# behind a busy bots queue.
+REVIEW_BUCKETS = (1.0, 5.0, 15.0, 30.0, 60.0, 120.0, 300.0, 600.0, 1800.0, 3600.0)
+REVIEWS = Counter(
+    "splendor_reviews", "Reviews of finished games by the search bot that ended, by outcome: done, failed.", ["outcome"],
+)
+REVIEW_DURATION = Histogram(
+    "splendor_review_duration_seconds",
+    "Time from a review's start to its end (waits in the bots queue included), by outcome.",
+    ["outcome"], buckets=REVIEW_BUCKETS,
+)
+REVIEW_SEARCH = Histogram(
+    "splendor_review_search_seconds",
+    "The search time of a review, summed over its positions (one core's work), by outcome.",
+    ["outcome"], buckets=REVIEW_BUCKETS,
+)
+REVIEW_OUTCOMES = ("done", "failed")
+
 # --- Mail ----------------------------------------------------------------------------
 
 EMAILS = Counter(
@@ -270,6 +290,9 @@ FIXED_SERIES: dict[MetricWrapperBase, LabelValues] = {
     WEBHOOK_DURATION: tuple((outcome,) for outcome in WEBHOOK_OUTCOMES),
     WEBHOOK_ENDPOINTS_DISABLED: (("failing",), ("refused_url",), ("port",), ("account",)),
     CHAT_PLATFORM_POSTS: tuple((kind, outcome) for kind in CHAT_PLATFORM_FORMATS for outcome in WEBHOOK_OUTCOMES),
+    REVIEWS: tuple((outcome,) for outcome in REVIEW_OUTCOMES),
+    REVIEW_DURATION: tuple((outcome,) for outcome in REVIEW_OUTCOMES),
+    REVIEW_SEARCH: tuple((outcome,) for outcome in REVIEW_OUTCOMES),
 }
 
 _declared: list[tuple[MetricWrapperBase, Callable[[], Iterable[Sequence[str]]]]] = []
