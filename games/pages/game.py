@@ -549,6 +549,10 @@ def game_page(request: HttpRequest, game_id: str) -> HttpResponse:
             return _refusal(request, error)
         seat_remember(request, linked)
         if request.method != "POST":
+            if request.GET.get("to") == "replay":
+                # The game-over email's link to the replay (…&to=replay#review: the
+                # browser keeps the fragment through the redirect).
+                return HttpResponseRedirect(reverse("game-replay", kwargs={"game_id": game_id}), status=303)
             return _redirect(game_id)
     found = _viewer(request, game_id)
     if isinstance(found, HttpResponse):

@@ -283,6 +283,15 @@ def game_url(game: Game, seat: Seat | None) -> str:
     return seat_url(seat) if seat is not None else f"{site_url()}/games/{game.pk}/"
 
 
+def review_url(game: Game, seat: Seat | None) -> str:
+    """The replay's review of a game that is over (docs/review.md): through the
+    recipient's own signed link when they have a seat (the page opens the replay,
+    ``to=replay``, and the browser keeps ``#review``), else the plain address."""
+    if seat is not None:
+        return f"{seat_url(seat)}&to=replay#review"
+    return f"{site_url()}/games/{game.pk}/replay/#review"
+
+
 def seat_of(game: Game, user_id: int) -> Seat | None:
     return Seat.objects.filter(game=game, user_id=user_id).first()
 
@@ -543,6 +552,8 @@ def render_game_over(notification: Notification) -> KindContext:
             "commitment": game.seed_commitment,
             "board": board_for(game, seat.index if seat is not None else None),
             "game_url": game_url(game, seat),
+            # The search bot's review, asked for (or read) on the replay page.
+            "review_url": review_url(game, seat) if game.status == Game.Status.FINISHED else "",
         },
         seat=seat,
     )
