@@ -48,6 +48,7 @@ from .results import (
     SeatView,
     TileView,
 )
+from .review import DEFAULT_REVIEW_PLAYOUTS, PositionReview, review_position
 from .sampling import HiddenSampler, determinize
 from .rules import check_invariants, is_legal, is_over, legal_moves, move_details, outcome, to_move
 from .state import State, from_dict, new_game, score, seat_permutation, to_dict
@@ -59,6 +60,7 @@ VARIANTS: tuple[str, ...] = tuple(_VARIANTS)
 __all__ = [
     "AmbiguousMove", "EngineError", "HiddenSampler", "IllegalMove", "InvalidNotation", "Message", "Move", "State",
     "Word", "Words",
+    "DEFAULT_REVIEW_PLAYOUTS", "PositionReview", "review_position",
     "VARIANTS", "apply", "check_invariants", "determinize", "format_move", "from_dict", "is_legal", "is_over",
     "legal_moves", "move_details", "move_from_text", "new_game", "observe", "outcome",
     "parse_move", "read_move", "replay", "score", "seat_permutation", "to_dict", "to_move",

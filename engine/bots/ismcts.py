@@ -77,9 +77,8 @@ class Search:
     """One tree grown from a seat's view: each :meth:`playout` deals the hidden
     cards again with ``rng`` and walks the tree down to a new leaf.
 
-    ``include`` is a move kept among the root's candidates however narrow its
-    progressive widening (a review weighs the move actually played, which the
-    heuristic may rank too low to be tried).
+    ``judge`` scores the position where a playout stops, one share of one win a
+    seat (:func:`shares` unless told).
     """
 
     def __init__(
@@ -89,13 +88,13 @@ class Search:
         *,
         depth: int = DEPTH,
         exploration: float = EXPLORATION,
-        include: Move | None = None,
+        judge: Callable[[State], list[float]] | None = None,
     ) -> None:
         self.sampler = HiddenSampler(view)
         self.rng = rng
         self.depth = depth
         self.exploration = exploration
-        self.include = include
+        self.judge = judge or shares
         self.root = _Node(-1, self.sampler.n)
 
     def ranked(self, allowed: Container[str] | None = None) -> list[Move]:
@@ -117,8 +116,10 @@ class Search:
         return RootChild(move, node.visits, tuple(t / node.visits for t in node.totals))
 
     def playout(self, through: Move | None = None) -> None:
-        """One playout on a fresh deal; ``through`` (a root move legal in every
-        deal) is its first move whatever the selection would choose."""
+        """One playout on a fresh deal. ``through`` (a root move legal in every
+        deal, as the seat's own moves are) is its first move, whatever the
+        progressive widening and the selection would choose: a review weighs
+        moves the heuristic ranks too low for the bot to try."""
         rng = self.rng
         state = self.sampler.sample(rng)
         root = node = self.root
@@ -127,32 +128,39 @@ class Search:
         while not state.over:
             legal = legal_moves(state)
             if node.order is None:
-                node.order = _ordered(state, legal)
+                node.order = ordered(state, legal)
                 candidates = node.order
             else:
                 index = legal_index(state)
                 candidates = [m for m in node.order if m in index]
                 if len(candidates) < len(legal):  # moves this deal allows and no earlier one did
                     known = set(node.order)
-                    fresh = [m for m in _ordered(state, legal) if m not in known]
+                    fresh = [m for m in ordered(state, legal) if m not in known]
                     node.order.extend(fresh)
                     candidates.extend(fresh)
             width = 2 + int(math.sqrt(node.visits))
-            wide = candidates
             candidates = candidates[:width]
-            if node is root:
-                extra = self.include
-                if extra is not None and extra not in candidates and extra in wide:
-                    candidates.append(extra)
-                if through is not None:
-                    candidates = [through] + [m for m in candidates if m != through]
             chosen: Move | None = None
-            for m in candidates:
-                if m not in node.children:
-                    chosen = m
-                    break
-                if node is root and through is not None:
-                    break
+            if node is root and through is not None:
+                if through not in candidates:
+                    candidates.append(through)
+                sent = node.children.get(through)
+                if sent is None:
+                    chosen = through
+                else:  # sent down ``through``; the moves tried before were available too
+                    for m in candidates:
+                        other = node.children.get(m)
+                        if other is not None:
+                            other.avail += 1
+                    node = sent
+                    path.append(node)
+                    state = apply_legal(state, through)
+                    continue
+            if chosen is None:
+                for m in candidates:
+                    if m not in node.children:
+                        chosen = m
+                        break
             if chosen is not None:
                 child = _Node(state.ply % state.n, state.n)
                 node.children[chosen] = child
@@ -172,8 +180,6 @@ class Search:
                 value = child.reward / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
                 if value > best_value:
                     best, best_value = m, value
-            if node is root and through is not None:
-                best = through
             assert best is not None
             node = node.children[best]
             path.append(node)
@@ -204,7 +210,7 @@ class Search:
                 if value > best_value:
                     best, best_value = m, value
             state = apply_legal(state, best)
-        return shares(state)
+        return self.judge(state)
 
 
 class ISMCTSBot(Bot):
@@ -261,8 +267,9 @@ class ISMCTSBot(Bot):
 # --- the heuristic: which moves look good, and how good a position is -----------
 
 
-def _ordered(state: State, legal: Sequence[Move]) -> list[Move]:
-    """``legal`` best first by the heuristic (ties in canonical order)."""
+def ordered(state: State, legal: Sequence[Move]) -> list[Move]:
+    """``legal`` best first by the heuristic (ties in canonical order): the order
+    in which moves enter a node of the tree."""
     scored = _scores(state, legal)
     order = sorted(range(len(legal)), key=lambda k: (-scored[k], k))
     return [legal[k] for k in order]
