@@ -373,6 +373,24 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
                          "players' own."),
             gettext_noop("Ask again once the game has finished."),
         ),
+        # --- reviews of finished games (reviews.errors) ----------------------------------------
+        ProblemType(
+            "review_not_found", 404, gettext_noop("This game has no review yet"),
+            gettext_noop("Nobody has asked for this game's review by the search bot yet."),
+            gettext_noop("Start it with `POST /api/v1/games/{id}/review/`, then read it at the same address."),
+        ),
+        ProblemType(
+            "game_not_over", 409, gettext_noop("The game is not over"),
+            gettext_noop("A game is reviewed once it is over: while it is played its moves are nobody's to judge."),
+            gettext_noop("Ask again once the game has finished."),
+        ),
+        ProblemType(
+            "too_many_reviews", 429, gettext_noop("You have started as many reviews as you may in a day"),
+            gettext_noop("One account may start `REVIEWS_PER_DAY` reviews in 24 hours (20 by default); "
+                         "`next_review_at` says when it may start the next. Reading a review, or asking for one that "
+                         "exists or is under way, costs nothing."),
+            gettext_noop("Wait `Retry-After` seconds, then ask again."),
+        ),
         ProblemType(
             "invalid_vacation", 400, gettext_noop("That vacation cannot be taken"),
             gettext_noop("A vacation is one whole day or more."),

@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 import dj_database_url
 import engine.bots as _engine_bots
+import engine.review as _engine_review
 from core.redis_budget import connection_class_for
 import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
@@ -24,6 +25,7 @@ from splendor_site.environment import (
     env_broker_url,
     env_class,
     env_delays,
+    env_fraction,
     env_int,
     env_list,
     env_networks,
@@ -97,6 +99,7 @@ INSTALLED_APPS = [
     "chat",
     "calendars",
     "tournaments",
+    "reviews",
     "front",  # the site's own pages that combine apps, on top of them
     "anymail",
     # The wiring layer: management commands only (serve, bench_make_games), no models.
@@ -400,6 +403,8 @@ CELERY_TASK_ROUTES: dict[str, dict[str, str]] = {
     "games.tasks.bot_*": {"queue": BOTS_QUEUE},
     "games.tasks.play_bots": {"queue": BOTS_QUEUE},
     "games.tasks.time_out_game": {"queue": BOTS_QUEUE},
+    # A review's positions, one search per task (reviews.tasks), in line with the bots' moves.
+    "reviews.tasks.bot_review_position": {"queue": BOTS_QUEUE},
 }
 # `celery beat` keeps when each entry last ran here (`manage.py serve` and the
 # systemd units in docs/deploy.md pass it as --schedule).
@@ -642,6 +647,26 @@ if INBOUND_IMAP_HOST:
 
 # At most this many chat messages a minute per person, all games together.
 CHAT_MESSAGES_PER_MINUTE = env_int("CHAT_MESSAGES_PER_MINUTE", 10, minimum=1)
+
+# --- Reviews of finished games by the search bot (docs/review.md) ----------------
+
+# The search's playouts per position reviewed: the engine's budget by default
+# (engine.review.DEFAULT_REVIEW_PLAYOUTS), which reviews a 60-move game in under a
+# minute of one core (docs/benchmarks.md, "Reviews").
+REVIEW_PLAYOUTS = env_int("REVIEW_PLAYOUTS", _engine_review.DEFAULT_REVIEW_PLAYOUTS, minimum=1)
+# A move whose mover's chance of winning fell by at least this share is a mistake.
+REVIEW_MISTAKE_DROP = env_fraction("REVIEW_MISTAKE_DROP", 0.10)
+# Reviews one account may start in 24 hours; past it, 429 too_many_reviews. Asking
+# for a game's review that exists or is under way costs nothing.
+REVIEWS_PER_DAY = env_int("REVIEWS_PER_DAY", 20, minimum=1)
+# A review whose next position was not stored for this long had its task lost: the
+# beat's sweep queues it again (reviews.services.reviews_requeue).
+REVIEW_STALE_SECONDS = env_int("REVIEW_STALE_SECONDS", 600, minimum=60)
+CELERY_BEAT_SCHEDULE["reviews-requeue"] = {
+    "task": "reviews.tasks.requeue_reviews",
+    "schedule": float(DEADLINE_SWEEP_SECONDS),
+    "options": {"expires": DEADLINE_SWEEP_SECONDS},
+}
 
 # --- Redis (optional; used by tests marked `redis` and by operators) -----------
 

@@ -31,10 +31,12 @@ urlpatterns = [
     # Served by streams.asgi under ASGI; this route serves it under WSGI and documents it.
     path("api/v1/", include("streams.urls")),
     path("api/v1/", include("chat.urls")),
+    path("api/v1/", include("reviews.urls")),
     path("api/v1/games/<str:game_id>/link/rotate/", SeatLinkRotateView.as_view(), name="game-link-rotate"),
     # The game page opened by a seat's signed link (games.links), and its actions; HTML, not the API.
     path("", include("games.pages.urls")),
     path("", include("chat.page_urls")),  # the game page's table-talk forms post here
+    path("", include("reviews.page_urls")),  # the replay's "Review this game" button posts here
     # The tournament pages, /tournaments/ and /tournaments/<id>/ (tournaments.pages); HTML, not the API.
     path("", include("tournaments.page_urls")),
     path("api/v1/", include("notifications.urls")),

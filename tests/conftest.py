@@ -533,6 +533,9 @@ def _greedy_takeover_bot(settings: Any) -> None:
     settings.TAKEOVER_BOT = "greedy"
     # A practice game's search bot thinks briefly in the tests (its strength is a benchmark).
     settings.PRACTICE_BOT_PLAYOUTS = 20
+    # So does a review's (its budget is a benchmark too): a finished game's review,
+    # searched inline when a test asks for it (eager tasks), takes a second or two.
+    settings.REVIEW_PLAYOUTS = 8
 
 
 @pytest.fixture(autouse=True)

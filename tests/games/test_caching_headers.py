@@ -58,6 +58,8 @@ ACCOUNT_AND_GAME_CALLS = [
     ("patch", "/api/v1/games/{id}/chat/preferences/"),
     ("post", "/api/v1/games/{id}/chat/report/"),
     ("get", "/api/v1/games/{id}/chat/export/"),  # before the end: a 409 problem
+    ("get", "/api/v1/games/{id}/review/"),  # before the end: a 409 problem
+    ("post", "/api/v1/games/{id}/review/"),
     ("put", "/api/v1/games/{id}/mute/"),
     ("delete", "/api/v1/games/{id}/mute/"),
     ("post", "/api/v1/games/{id}/link/rotate/"),

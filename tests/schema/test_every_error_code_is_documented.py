@@ -21,6 +21,7 @@ import games.errors
 import games.links
 import webhooks.errors
 import leagues.errors
+import reviews.errors
 from api.gunicorn_workers import RULES
 from api.middleware import _GENERIC as MIDDLEWARE_CODES
 from core.errors import DomainError
@@ -77,7 +78,9 @@ def _domain_error_codes() -> set[str]:
         error = pending.pop()
         pending.extend(error.__subclasses__())
         # Every app's errors, wherever the app defines them (games.links has its own).
-        if error.__module__.split(".")[0] in {"games", "accounts", "notifications", "webhooks", "leagues", "chat", "core"}:
+        if error.__module__.split(".")[0] in {
+            "games", "accounts", "notifications", "webhooks", "leagues", "chat", "reviews", "core",
+        }:
             found.add(error.code)
     found.discard(DomainError.code)  # the abstract base's placeholder, never raised
     return found
@@ -128,6 +131,7 @@ def test_the_gathering_finds_the_codes_of_every_source() -> None:
     assert {"uri_too_long", "request_header_fields_too_large"} <= codes  # api.gunicorn_workers
     assert {"league_not_found", "reliability_too_low", "season_not_startable"} <= codes  # leagues.errors
     assert {"chat_not_allowed", "too_many_chat_messages"} <= codes  # chat.errors
+    assert {"review_not_found", "game_not_over", "too_many_reviews"} <= codes  # reviews.errors
 
 
 @pytest.mark.parametrize("code", sorted(every_code() - PAGE_ONLY_CODES - ADMIN_ONLY_CODES - EMAIL_ONLY_CODES))
@@ -138,7 +142,8 @@ def test_every_error_code_is_in_the_openapi_schema(code: str, schema_text: str) 
 @pytest.mark.parametrize("code", sorted(every_code()))
 def test_every_error_code_is_in_the_readme_or_the_api_guide(code: str) -> None:
     guides = "".join(
-        (ROOT / name).read_text() for name in ("README.md", "docs/api.md", "docs/email.md", "docs/leagues.md")
+        (ROOT / name).read_text()
+        for name in ("README.md", "docs/api.md", "docs/email.md", "docs/leagues.md", "docs/review.md")
     )
     assert f"`{code}`" in guides
 

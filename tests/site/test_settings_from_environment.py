@@ -15,6 +15,7 @@ from splendor_site.environment import (
     env_bool,
     env_broker_url,
     env_class,
+    env_fraction,
     env_int,
     env_list,
     env_rate,
@@ -268,3 +269,24 @@ def test_start_up_stops_on_a_trusted_relay_that_is_no_address():
     result = run_manage("check", INBOUND_TRUSTED_RELAYS="127.0.0.1, mx.example.com")
     assert result.returncode != 0
     assert "INBOUND_TRUSTED_RELAYS: 'mx.example.com' is not an address or a network" in result.stderr
+
+
+def test_env_fraction_takes_a_share_above_0_up_to_1(monkeypatch):
+    monkeypatch.setenv("SHARE", "0.25")
+    assert env_fraction("SHARE", 0.1) == 0.25
+    monkeypatch.delenv("SHARE")
+    assert env_fraction("SHARE", 0.1) == 0.1
+    for bad in ("0", "-0.1", "1.5", "nan", "ten percent"):
+        monkeypatch.setenv("SHARE", bad)
+        with pytest.raises(ImproperlyConfigured, match=f"SHARE={bad!r}"):
+            env_fraction("SHARE", 0.1)
+
+
+def test_start_up_stops_on_a_mistake_drop_that_is_no_share():
+    result = run_manage("check", REVIEW_MISTAKE_DROP="10%")
+    assert result.returncode != 0
+    assert "REVIEW_MISTAKE_DROP='10%' is not a number" in result.stderr
+    result = run_manage("check", REVIEW_PLAYOUTS="0")
+    assert result.returncode != 0
+    assert "REVIEW_PLAYOUTS='0' must be at least 1" in result.stderr
+

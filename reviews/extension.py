@@ -1,0 +1,18 @@
+"""The reviews' part in games (games.extensions): the review's panel on the
+replay page of a game that is over (reviews.pages)."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+from typing_extensions import override
+
+from games.extensions import GameExtension, PageViewer, Panel, ReplayPosition
+from reviews import pages
+
+
+class ReviewsExtension(GameExtension):
+    name = "reviews"
+
+    @override
+    def replay_panel(self, request: HttpRequest, viewer: PageViewer, position: ReplayPosition) -> Panel | None:
+        return pages.replay_panel(request, viewer, position)
