@@ -45,7 +45,7 @@ from .variants import JOKER
 # The budget a review runs at unless told: the largest round number of playouts
 # that keeps a position under 0.8 s of one core, so that a 60-move game takes
 # under a minute (scripts/bench_review.py measures it).
-DEFAULT_REVIEW_PLAYOUTS = 1200
+DEFAULT_REVIEW_PLAYOUTS = 1000
 
 # Plies of heuristic play after the tree's leaf before a position is scored. The
 # bot plays 10; a review plays 4 and scores with calibrated chances (see

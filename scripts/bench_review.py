@@ -1,6 +1,6 @@
 """What a game's review by the search bot costs, a position and a 60-move game.
 
-    python scripts/bench_review.py --playouts 400 800 1200 1600
+    python scripts/bench_review.py --playouts 200 400 800 1000 1200 --games 2
 
 Plays seeded games between greedy bots (base, 2 players), reviews every position
 of them with ``engine.review.review_position`` at each budget, and times each
@@ -43,7 +43,7 @@ def greedy_game(seed: int) -> list[tuple[engine.State, str]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--playouts", type=int, nargs="+", default=[400, 800, 1200])
+    parser.add_argument("--playouts", type=int, nargs="+", default=[400, 800, 1000, 1200])
     parser.add_argument("--games", type=int, default=2, help="greedy games reviewed per repeat")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=700, help="the first game's seed")

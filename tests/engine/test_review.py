@@ -110,7 +110,7 @@ def first_handed_noble(seeds: range) -> HandedNoble:
 def test_a_take_that_hands_the_opponent_a_noble_drops_the_movers_chance_by_a_tenth():
     """The key test of the review: a mistake a player would want pointed out. Most
     of the greedy players' own moves in the same game stay under the mark."""
-    found = first_handed_noble(range(0, 40))
+    found = first_handed_noble(range(40))
     mover = found.state.seat
     review = engine.review_position(found.state, found.mistake, playouts=DEFAULT_REVIEW_PLAYOUTS, seed=1)
     assert review.best is not None and review.best != found.mistake
