@@ -117,7 +117,7 @@ def _halve(search: Search, mover: int, played: Move, others: list[Move], playout
     spread over the rounds, and the rest by sequential halving over ``others``
     (ranked as the bot ranks: most playouts, then the mover's mean); what the
     rounds leave over goes to ``played`` and the last move standing in turn.
-    ``played`` comes first in every round, so even one playout reaches it."""
+    ``played`` has its quarter, at least one playout, whatever the budget."""
     alive = list(others)
     rounds = max(1, math.ceil(math.log2(len(alive)))) if alive else 1
     reserve = -(-playouts // 4) if alive else playouts
@@ -157,6 +157,12 @@ def chances(state: State) -> list[float]:
     while the leader is far from the points that end the game (B-END-1), and in
     Splendor: Marvel, which ends at the Infinity Gauntlet (M-END-1) rather than
     on points, for much less throughout.
+
+    The temperatures are maximum-likelihood fits, by the leader's points, to the
+    winners of 2,000 two-player and 1,000 three- and four-player base games and
+    1,000 two-player Marvel games played by that heuristic: about 4 to 5 early
+    in a base game, 2 near 15 points (3 and 4 players a little lower), and 6 to
+    12 throughout a Marvel game (the bot's 2.5 fits there worse than even odds).
     """
     if state.over:
         return shares(state)

@@ -122,6 +122,8 @@ class Search:
         moves the heuristic ranks too low for the bot to try."""
         rng = self.rng
         state = self.sampler.sample(rng)
+        if through is not None and through not in legal_index(state):
+            raise ValueError(f"{through} is not a legal move of this seat here")
         root = node = self.root
         path: list[_Node] = []
         c = self.exploration

@@ -208,3 +208,10 @@ def test_a_search_sends_a_playout_through_a_move_its_heuristic_ranks_last():
     assert reached is not None and reached.visits == 1
     assert sum(reached.shares) == pytest.approx(1)
     assert search.ranked()[0] != last
+
+
+def test_a_search_refuses_to_send_a_playout_through_a_move_the_seat_may_not_play():
+    state = engine.new_game("base", 2, seed=3)
+    search = Search(engine.observe(state, 0), random.Random(1))
+    with pytest.raises(ValueError, match="not a legal move"):
+        search.playout(through=engine.move_from_text(f"buy {state.market[0][0]}"))
