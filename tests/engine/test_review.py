@@ -5,8 +5,12 @@ review's own; the mistake test runs at the default budget the service uses."""
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +20,8 @@ from engine.bots.ismcts import Search, ordered
 from engine.review import DEFAULT_REVIEW_PLAYOUTS
 
 from .builders import position
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def legal_texts(state: engine.State) -> list[str]:
@@ -141,6 +147,23 @@ def test_the_same_position_move_budget_and_seed_give_the_same_review():
     move = legal_texts(state)[0]
     first = engine.review_position(state, move, playouts=50, seed=9)
     assert engine.review_position(state, engine.move_from_text(move), playouts=50, seed=9) == first
+
+
+def test_another_process_with_other_string_hashes_gives_the_same_review():
+    """A review runs as a task in a worker process of its own: nothing in it may
+    follow the order of a set of strings, which each process hashes its own way."""
+    code = (
+        "import engine\n"
+        "s = engine.replay('marvel', 3, 4, ['take YUP', 'take ORP', 'take YOR'])\n"
+        "print(repr(engine.review_position(s, 'take YUP', playouts=80, seed=7)))\n"
+    )
+    here = engine.review_position(engine.replay("marvel", 3, 4, ["take YUP", "take ORP", "take YOR"]),
+                                  "take YUP", playouts=80, seed=7)
+    for hash_seed in ("1", "2"):
+        result = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True,
+                                timeout=60, check=False, env={**os.environ, "PYTHONHASHSEED": hash_seed})
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.strip() == repr(here)
 
 
 @pytest.mark.parametrize(("variant", "players"), [
