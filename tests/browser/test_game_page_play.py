@@ -209,6 +209,11 @@ def test_two_players_play_a_whole_game_by_clicking_on_their_pages(
         page.goto(page_url)
         assert "Game over:" in settled_content(page)
     shot(pages[0], "game-page-end")
-    pages[0].click("text=Replay the game move by move")
+    with pages[0].expect_navigation():
+        pages[0].click("text=Replay the game move by move")
+    # The new document may be committed before its body is parsed (content() is then
+    # ""), so wait for the replay's own text rather than read the page at once.
+    pages[0].wait_for_selector("text=Seed:", timeout=15_000)
+    assert "/replay/" in pages[0].url
     assert "Seed:" in settled_content(pages[0])
     shot(pages[0], "game-page-replay")
