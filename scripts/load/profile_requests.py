@@ -2,6 +2,12 @@
 
     python scripts/load/profile_requests.py
     python scripts/load/profile_requests.py --profile move --top 40
+    python scripts/load/profile_requests.py --db-name big --existing --history 1000
+
+--existing measures on a database that is already there (say one filled by
+``manage.py bench_make_games``, as scripts/load/bench_size.py does) and keeps it;
+--history N first hands the two measured players the seats of N finished games
+each, so that their own history is as large as the site's.
 
 Makes its own PostgreSQL database (dropped at the end), plays --games games
 through Django's test client with the same client logic as the load run, and
@@ -42,11 +48,14 @@ def main() -> None:
     parser.add_argument("--postgres", default="postgres://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--db-name", default="splendor_profile_requests")
     parser.add_argument("--cache-url", default="redis://127.0.0.1:6379/14")
+    parser.add_argument("--existing", action="store_true", help="use --db-name as it is, and keep it")
+    parser.add_argument("--history", type=int, default=0, help="finished games given to each measured player")
     args = parser.parse_args()
 
     from run import database_url, recreate_database
 
-    recreate_database(args.postgres, args.db_name)
+    if not args.existing:
+        recreate_database(args.postgres, args.db_name)
     os.environ.update(
         {
             "DJANGO_SETTINGS_MODULE": "splendor_site.settings",
@@ -68,7 +77,8 @@ def main() -> None:
         from django.db import connections
 
         connections.close_all()
-        recreate_database(args.postgres, args.db_name, drop_only=True)
+        if not args.existing:
+            recreate_database(args.postgres, args.db_name, drop_only=True)
 
 
 def measure(args: argparse.Namespace) -> None:
@@ -86,8 +96,11 @@ def measure(args: argparse.Namespace) -> None:
     from games.models import Seat
 
     call_command("migrate", verbosity=0)
-    alice = player_create(username="alice", email="alice@example.com")
-    bob = player_create(username="bob", email="bob@example.com")
+    run = secrets.token_hex(3)  # a database kept between runs gets new players each run
+    alice = player_create(username=f"alice{run}", email=f"alice{run}@example.com")
+    bob = player_create(username=f"bob{run}", email=f"bob{run}@example.com")
+    if args.history:
+        give_history(alice.pk, bob.pk, args.history)
     tokens = {user.pk: token_create(user=user, name="profile", scopes=["read", "play"])[1] for user in (alice, bob)}
     client = Client(HTTP_HOST="127.0.0.1")
     cpu: dict[str, list[float]] = {kind: [] for kind in KINDS}
@@ -147,6 +160,26 @@ def measure(args: argparse.Namespace) -> None:
         out = io.StringIO()
         pstats.Stats(profiler, stream=out).sort_stats(args.sort).print_stats(args.top)
         print(out.getvalue())
+
+
+def give_history(first: int, second: int, count: int) -> None:
+    """The two players take the seats of ``count`` finished two-seat games that neither
+    holds yet, as if they had played them against each other."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT id FROM games_game WHERE status = 'finished' AND seat_count = 2 AND id NOT IN "
+            "(SELECT game_id FROM games_seat WHERE user_id IN (%s, %s)) ORDER BY id LIMIT %s",
+            [first, second, count],
+        )
+        games = [row[0] for row in cursor.fetchall()]
+        for index, user in enumerate((first, second)):
+            cursor.execute(
+                'UPDATE games_seat SET user_id = %s WHERE "index" = %s AND game_id = ANY(%s)', [user, index, games]
+            )
+    if len(games) < count:
+        print(f"only {len(games)} finished games to hand over (asked for {count})", file=sys.stderr)
 
 
 if __name__ == "__main__":
