@@ -4,7 +4,9 @@ An operator may untick "active" on a user in Django's own user admin, which does
 not go through ``accounts.services.player_disable``; this notices it, so that
 ``account_disabled`` is sent all the same and the account's seats do not hang
 until their deadlines. Whatever saves a username (a sign-up, erasing, the admin,
-``createsuperuser``), its confusable skeleton is kept beside it.
+``createsuperuser``), its confusable skeleton is kept beside it. Whatever saves a
+token, user, player or calendar address, or deletes a user, this process stops using the
+account's tokens it keeps (accounts.token_cache).
 """
 
 from __future__ import annotations
@@ -13,12 +15,13 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models.signals import post_save, pre_save
+from django.db.models.signals import post_delete, post_save, pre_save
 from django.dispatch import receiver
 
-from accounts.models import Player, UsernameSkeleton
+from accounts.models import ApiToken, CalendarFeed, Player, UsernameSkeleton
 from accounts.names import username_skeleton_digest
 from accounts.signals import account_disabled
+from accounts.token_cache import token_cache_forget
 
 User = get_user_model()
 
@@ -60,3 +63,19 @@ def keep_the_username_skeleton(
     UsernameSkeleton.objects.update_or_create(
         user_id=instance.pk, defaults={"digest": username_skeleton_digest(instance.get_username())}
     )
+
+
+def forget_the_kept_tokens(sender: Any, instance: Any, raw: bool = False, **kwargs: Any) -> None:
+    """The admin, a service or a shell that saves one of the rows a request's
+    token comes with: the next request of this process reads them again."""
+    user_id = instance.pk if sender is User else getattr(instance, "user_id", None)
+    if user_id is not None and not raw:
+        token_cache_forget(user_id=user_id)
+
+
+for _model in (User, Player, ApiToken, CalendarFeed):
+    post_save.connect(forget_the_kept_tokens, sender=_model, dispatch_uid=f"accounts.token_cache.{_model.__name__}")
+# A deleted user takes its tokens, player and address with it. (Tokens and addresses
+# are deleted alone only by erasing, which saves the user too; a receiver on their
+# deletion would make Django read each row before deleting it.)
+post_delete.connect(forget_the_kept_tokens, sender=User, dispatch_uid="accounts.token_cache.deleted_user")

@@ -18,14 +18,19 @@ if TYPE_CHECKING:
 
 
 def token_get_by_plaintext(*, plaintext: str) -> ApiToken | None:
-    """The token (revoked or not) whose secret is `plaintext`, with its user, the
-    user's player and calendar address (GET /api/v1/me/ shows it), in one query
-    (every API request makes it)."""
+    """The token (revoked or not) whose secret is `plaintext` (see token_get_by_hash)."""
     if not plaintext.startswith(TOKEN_PREFIX):
         return None
+    return token_get_by_hash(key_hash=token_hash(plaintext))
+
+
+def token_get_by_hash(*, key_hash: str) -> ApiToken | None:
+    """The token (revoked or not) whose secret's SHA-256 is `key_hash`, with its
+    user, the user's player and calendar address (GET /api/v1/me/ shows it), in
+    one query (an API request makes it unless accounts.token_cache has the token)."""
     try:
         # get(), not first(): key_hash is unique, and first() would add an ORDER BY.
-        return ApiToken.objects.select_related("user__player", "user__calendar_feed").get(key_hash=token_hash(plaintext))
+        return ApiToken.objects.select_related("user__player", "user__calendar_feed").get(key_hash=key_hash)
     except ApiToken.DoesNotExist:
         return None
 

@@ -4,13 +4,24 @@ splendor_site.settings imports them; the API itself is docs/api.md."""
 
 from __future__ import annotations
 
-from splendor_site.environment import env_rate
+from django.core.exceptions import ImproperlyConfigured
+
+from splendor_site.environment import env_int, env_rate
 
 API_THROTTLE_ANON_RATE = env_rate("API_THROTTLE_ANON_RATE", "30/minute")
 API_THROTTLE_USER_RATE = env_rate("API_THROTTLE_USER_RATE", "120/minute")
 # POST /api/v1/players/resend/ and /api/v1/tokens/recover/ send email: a tighter
 # limit per IP address, for each of them.
 API_THROTTLE_RESEND_RATE = env_rate("API_THROTTLE_RESEND_RATE", "5/hour")
+
+# How long each process may keep an API token that authenticated (with its user and
+# player) without reading it again: a revoke, suspension, disabling or erasure made
+# in another process is seen within this many seconds (accounts.token_cache). 0: never kept.
+API_TOKEN_CACHE_SECONDS = env_int("API_TOKEN_CACHE_SECONDS", 1, minimum=0)
+if API_TOKEN_CACHE_SECONDS > 10:
+    raise ImproperlyConfigured(
+        f"API_TOKEN_CACHE_SECONDS={API_TOKEN_CACHE_SECONDS} is more than 10: a revoked token would work that long."
+    )
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["accounts.authentication.BearerTokenAuthentication"],

@@ -41,6 +41,7 @@ from splendor_site.api_settings import (  # noqa: F401
     API_THROTTLE_ANON_RATE,
     API_THROTTLE_RESEND_RATE,
     API_THROTTLE_USER_RATE,
+    API_TOKEN_CACHE_SECONDS,
     REST_FRAMEWORK,
     SPECTACULAR_SETTINGS,
 )

@@ -54,6 +54,7 @@ from accounts.signals import (
     player_warned,
     time_zone_changed,
 )
+from accounts.token_cache import token_cache_forget
 from accounts.tokens import token_generate, token_hash, token_public_prefix
 
 from accounts.services.claims import address_taken_by_another, live_codes, pending_signups, username_and_email_claim
@@ -312,6 +313,7 @@ def token_revoke(*, token: ApiToken, by_user: User) -> ApiToken:
     if token.user_id != by_user.pk and not by_user.is_staff:
         raise PermissionError("only the token's owner or staff may revoke it")
     ApiToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
+    token_cache_forget(user_id=token.user_id)  # an UPDATE sends no post_save (accounts.receivers)
     token.refresh_from_db(fields=["revoked_at"])
     return token
 
@@ -335,6 +337,7 @@ def player_disable(*, user: User) -> None:
     until their deadlines. Disabling a disabled account does nothing."""
     with transaction.atomic():
         updated = User.objects.filter(pk=user.pk, is_active=True).update(is_active=False)
+        token_cache_forget(user_id=user.pk)
         user.is_active = False
         if updated:
             user_id = user.pk
@@ -353,6 +356,7 @@ def player_suspend(*, user: User, by_user: User, reason: str) -> bool:
     with transaction.atomic():
         player = player_for_user(user=user)
         updated = Player.objects.filter(pk=player.pk, suspended_at__isnull=True).update(suspended_at=timezone.now())
+        token_cache_forget(user_id=user.pk)
         player.refresh_from_db(fields=["suspended_at"])
         logger.info("account %s suspended by user %s", user.pk, by_user.pk)
         if updated == 1 and player.suspended_at is not None:
@@ -385,6 +389,7 @@ def player_unsuspend(*, user: User, by_user: User) -> bool:
     was not suspended."""
     player = player_for_user(user=user)
     updated = Player.objects.filter(pk=player.pk, suspended_at__isnull=False).update(suspended_at=None)
+    token_cache_forget(user_id=user.pk)
     player.refresh_from_db(fields=["suspended_at"])
     logger.info("account %s unsuspended by user %s", user.pk, by_user.pk)
     return updated == 1
@@ -447,6 +452,7 @@ def player_erase(*, user: User) -> None:
         player.save()
         ApiToken.objects.filter(user=account).delete()
         CalendarFeed.objects.filter(user=account).delete()
+        token_cache_forget(user_id=user_id)  # (saving the user did too: accounts.receivers)
         EmailVerification.objects.filter(user=account).delete()
         added = list(EmailAddress.objects.filter(user=account).values_list("address", flat=True))
         EmailAddress.objects.filter(user=account).delete()
