@@ -3,16 +3,28 @@
 DRF's own throttles keep the list of request times of the last window in the
 cache and read it and write it back on every request: two cache round trips
 and the whole list pickled each way. These count requests in fixed windows
-(a minute for N/minute, aligned to the clock) with one cache ``incr`` per
-request. A client may send up to twice the limit around the turn of a window;
-in exchange the count costs the same however high the limit is.
+(a minute for N/minute, aligned to the clock) in one counter per window in the
+cache. A client may send up to twice the limit around the turn of a window; in
+exchange the count costs the same however high the limit is.
+
+Each process counts its own requests and adds them to the shared counter in
+batches (``api.rate_buckets``): every B = 1 + limit // 200 requests of a key, near
+the limit, and at the first request of each window, learning the shared count each
+time; a request is refused only on a count that came back from the cache. So a
+window lets through at most ``P x (B - 1)`` requests over the limit, P being the
+number of processes serving that client: none under a limit of 200 per window (the
+default 30/minute, 120/minute and 5/hour: every request is counted in the cache,
+exactly as before), 0.5% of the limit per process above it (5 per process at
+1,000/minute). A push is one round trip to Redis (INCRBY and EXPIRE in one
+pipeline, where Django's ``incr`` took two: EXISTS, then INCRBY) or, with any
+other cache, its ``incr``/``add``.
 
 The cache is not needed to serve: when it is down or slow (its timeouts are a
 fraction of a second, settings.CACHE_TIMEOUT_SECONDS, and no more than the
-request has left of its Redis budget) the count goes on in a cache private to the
+request has left of its Redis budget) the push goes to a cache private to the
 process, a warning is logged (once a minute at most) and ``cache_failures`` counts
 it for /healthz. Limits then hold per process. A cache that timed out is not asked
-again for REDIS_CIRCUIT_OPEN_SECONDS (core.redis_budget): the requests meanwhile
+again for REDIS_CIRCUIT_OPEN_SECONDS (core.redis_budget): the pushes meanwhile
 count in the process at once.
 
 Anonymous callers are told apart by ``api.client_address``, which believes
@@ -29,17 +41,20 @@ from __future__ import annotations
 import logging
 import math
 import time
-from dataclasses import dataclass
-
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from django.core.cache import DEFAULT_CACHE_ALIAS, caches
+from django.core.cache import cache as default_cache
 from django.core.cache.backends.base import BaseCache
 from django.core.cache.backends.locmem import LocMemCache
+from django.core.cache.backends.redis import RedisCache
 from rest_framework import throttling
 from rest_framework.settings import api_settings
 
 from api.client_address import client_address
+from api.rate_buckets import LocalBuckets
 
 if TYPE_CHECKING:
     # Not at run time: rest_framework.views reads DEFAULT_THROTTLE_CLASSES, which
@@ -53,6 +68,8 @@ logger = logging.getLogger(__name__)
 _fallback: BaseCache = LocMemCache("throttle-fallback", {"OPTIONS": {"MAX_ENTRIES": 10_000}})
 cache_failures = 0  # since the process started; shown by /healthz
 _last_warning = 0.0
+# This process's requests not yet added to the shared counters (api.rate_buckets).
+buckets = LocalBuckets()
 
 
 def _cache_failed(exc: Exception) -> None:
@@ -104,34 +121,62 @@ class FixedWindowRateThrottle(throttling.SimpleRateThrottle):
         self.now = self.timer()
         window = int(self.now // self.duration)
         self.window_end = (window + 1) * self.duration
-        self.count = self._count_one(f"{self.key}_{window}", timeout=self.duration + 1)
-        return self.count <= self.num_requests
+        ticket = buckets.count(self.key, limit=self.num_requests, duration=self.duration, now=self.now)
+        if not ticket.push:  # counted here; well within the limit
+            self.count = ticket.estimate
+            return True
+        shared: int | None = None
+        try:
+            # The counter outlives its window by a second, so it never expires
+            # while it is still counting.
+            timeout = math.ceil(self.window_end - self.now) + 1
+            shared = self._push(f"{self.key}_{window}", ticket.push, timeout=timeout)
+        finally:
+            buckets.settle(ticket, shared)
+        self.count = shared
+        return shared <= self.num_requests
 
-    def _count_one(self, key: str, *, timeout: int) -> int:
-        """Add this request to the window's counter and return the new count.
+    def _push(self, key: str, requests: int, *, timeout: int) -> int:
+        """Add ``requests`` (this one among them) to the window's counter and return
+        the new count.
 
         Refused requests count too; that changes nothing, as the window ends
-        when it ends. The counter outlives its window by a second, so it never
-        expires while it is still counting.
+        when it ends.
         """
         try:
-            return self._incr(self.cache, key, timeout=timeout)
+            return _incr(self.cache, key, requests, timeout=timeout)
         except Exception as exc:  # any failure of the shared cache: count here instead
             _cache_failed(exc)
-            return self._incr(_fallback, key, timeout=timeout)
-
-    def _incr(self, cache: BaseCache, key: str, *, timeout: int) -> int:
-        try:
-            return int(cache.incr(key))
-        except ValueError:  # the window's first request (or an unknown key)
-            pass
-        if cache.add(key, 1, timeout=timeout):
-            return 1
-        return int(cache.incr(key))  # another request started the window first
+            return _incr(_fallback, key, requests, timeout=timeout)
 
     def wait(self) -> float:
         """Seconds until the window ends and the count starts again."""
         return max(self.window_end - self.now, 0.0)
+
+
+def _incr(cache: BaseCache, key: str, delta: int, *, timeout: int) -> int:
+    backend = caches[DEFAULT_CACHE_ALIAS] if cache is default_cache else cache
+    if isinstance(backend, RedisCache):
+        return _incr_redis(backend, key, delta, timeout=timeout)
+    try:
+        return int(cache.incr(key, delta))
+    except ValueError:  # the window's first push here (or an unknown key)
+        pass
+    if cache.add(key, delta, timeout=timeout):
+        return delta
+    return int(cache.incr(key, delta))  # another process started the window first
+
+
+def _incr_redis(cache: RedisCache, key: str, delta: int, *, timeout: int) -> int:
+    """INCRBY and EXPIRE in one round trip (Django's ``incr`` asks EXISTS first).
+    The counter is a plain integer, as the cache itself stores one."""
+    full_key = cache.make_and_validate_key(key)
+    client = cache._cache.get_client(full_key, write=True)
+    pipeline = client.pipeline(transaction=False)
+    pipeline.incrby(full_key, delta)
+    pipeline.expire(full_key, timeout)
+    count, _ = pipeline.execute()
+    return int(count)
 
 
 class RateLimitHeadersMixin(FixedWindowRateThrottle):
