@@ -21,7 +21,7 @@ from django.utils import timezone
 from accounts import selectors as accounts_selectors
 from accounts.models import ApiToken
 from accounts.selectors import AccountExport
-from games import errors
+from games import errors, turn_reads
 from games.extensions import extensions
 from games.notes.selectors import WithNotes, notes_text
 from games.practice import selectors as practice_selectors
@@ -38,6 +38,7 @@ from games.models import (
 )
 from games.replays import game_rebuild_state
 from games.results import GameResult
+from games.turn_reads import LegalMoves as LegalMoves
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -109,13 +110,6 @@ class GameSummary(TypedDict):
 class GameView(GameSummary):
     board: engine.BoardView | None  # None before the start
     seed: str | None  # once the game is over
-
-
-class LegalMoves(TypedDict):
-    version: int
-    to_move: int | None
-    your_seat: int | None
-    moves: list[str]
 
 
 class MoveHistoryEntry(TypedDict):
@@ -414,20 +408,19 @@ def game_get_view(*, game: Game, user: User | AnonymousUser | None) -> GameView:
 
 def game_legal_moves(*, game_id: str, user: User | AnonymousUser) -> LegalMoves:
     """The caller's legal moves in canonical text (empty unless it is their turn),
-    with the game's version, the seat to move and the caller's seat.
-
-    One query: the game row with the caller's seat index beside it. The seat
-    list, the creator and the players' names are not needed here, and this is
-    half of every turn.
-    """
+    with the game's version, the seat to move and the caller's seat. One query:
+    for a seat holder or a public game, games.turn_reads' one statement; else the
+    game row with the caller's seat index and who may see it (game_is_visible)."""
     if not is_public_id(game_id):
         raise errors.GameNotFound.for_id(game_id)
+    answer = turn_reads.legal_moves_seen_by_statement(game_id=game_id, user=user)
+    if answer is not None:
+        return answer
     games = Game.objects.only("id", "kind", "created_by_id", "status", "version", "to_move", "state")
     if user.is_authenticated:
         own_seat = Seat.objects.filter(game=OuterRef("pk"), user=user, joined_at__isnull=False).order_by()
         games = games.annotate(your_seat=Subquery(own_seat.values("index")[:1]))
     try:
-        # Who may see the game is part of the same query (game_is_visible).
         game = games.filter(_seat_or_watch_q(user)).get(pk=game_id)
     except Game.DoesNotExist:
         if not _sees_every_game(user):
@@ -442,8 +435,7 @@ def game_legal_moves(*, game_id: str, user: User | AnonymousUser) -> LegalMoves:
     moves: list[str] = []
     if game.status == Game.Status.ACTIVE and acting is not None and acting == game.to_move:
         assert game.state is not None  # stored when the game started
-        state = engine.from_dict(game.state)
-        moves = [engine.format_move(move) for move in engine.legal_moves(state)]
+        moves = turn_reads.seat_moves(game_id=game.pk, version=game.version, seat=acting, state=game.state)
     return {"version": game.version, "to_move": game.to_move, "your_seat": your_seat, "moves": moves}
 
 
