@@ -76,15 +76,18 @@ def stream_events_write(game: Game, events: list[GameEvent]) -> None:
     if not rows:
         return  # a chat line nobody hears of (the author alone, or everyone muted it)
     now = timezone.now()
-    stored: list[StreamEvent] = []
-    lasts = _ids_take({user_id: len(kinds) for user_id, kinds in rows.items()})
-    for user_id, kinds in rows.items():
-        first = lasts[user_id] - len(kinds) + 1
-        stored += [
-            StreamEvent(user_id=user_id, seq=first + n, kind=kind, data=data, created_at=now)
-            for n, (kind, data) in enumerate(kinds)
-        ]
-    StreamEvent.objects.bulk_create(stored)
+    if connection.vendor == "postgresql":
+        _ids_take_and_write(rows, now)
+    else:
+        stored: list[StreamEvent] = []
+        lasts = _ids_take({user_id: len(kinds) for user_id, kinds in rows.items()})
+        for user_id, kinds in rows.items():
+            first = lasts[user_id] - len(kinds) + 1
+            stored += [
+                StreamEvent(user_id=user_id, seq=first + n, kind=kind, data=data, created_at=now)
+                for n, (kind, data) in enumerate(kinds)
+            ]
+        StreamEvent.objects.bulk_create(stored)
     woken = sorted(rows)
     transaction.on_commit(lambda: bus.publish(woken), robust=True)
 
@@ -121,6 +124,37 @@ def _ids_take(counts: dict[int, int]) -> dict[int, int]:
             params,
         )
         return {int(user_id): int(last_id) for user_id, last_id in cursor.fetchall()}
+
+
+def _ids_take_and_write(rows: dict[int, list[tuple[str, dict[str, Any]]]], now: Any) -> None:
+    """``_ids_take`` and the events' insert in one statement (PostgreSQL): the
+    cursors' upsert, in user id order as ``_ids_take`` takes them, hands each
+    account's last id to the insert of its events, numbered up to it in order."""
+    order = sorted(rows)
+    params: list[Any] = []
+    for user_id in order:
+        params += [user_id, len(rows[user_id])]
+    data_field = StreamEvent._meta.get_field("data")
+    created_at = StreamEvent._meta.get_field("created_at").get_db_prep_save(now, connection)
+    values = []
+    for user_id in order:
+        kinds = rows[user_id]
+        for n, (kind, data) in enumerate(kinds):
+            # seq = the account's last id - how many of its events come after this one.
+            values.append("(%s::bigint, %s::bigint, %s::integer, %s::varchar, %s::jsonb, %s::timestamptz)")
+            params += [len(values), user_id, len(kinds) - 1 - n, kind, data_field.get_db_prep_save(data, connection), created_at]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "WITH c AS (INSERT INTO streams_streamcursor (user_id, last_id) VALUES "  # noqa: S608 (placeholders only)
+            + ", ".join(["(%s, %s)"] * len(order))
+            + " ON CONFLICT (user_id) DO UPDATE SET last_id = streams_streamcursor.last_id + excluded.last_id "
+            "RETURNING user_id, last_id) "
+            "INSERT INTO streams_streamevent (user_id, seq, kind, data, created_at) "
+            "SELECT v.user_id, c.last_id - v.later, v.kind, v.data, v.created_at FROM (VALUES "
+            + ", ".join(values)
+            + ") AS v (n, user_id, later, kind, data, created_at) JOIN c ON c.user_id = v.user_id ORDER BY v.n",
+            params,
+        )
 
 
 @dataclass(frozen=True)

@@ -14,12 +14,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Prefetch
 
 from core.log_context import log_context
 from games import errors, metrics
 from games.models import Game, GameEvent, Move, Seat, is_public_id
+from games.services import change_sql
 from games.services.outbox import game_events_dispatch, game_events_write_beside
 
 
@@ -40,12 +41,21 @@ def game_lock(game_id: str, *, with_seats: bool = False, skip_locked: bool = Fal
     is none; GameBusy when ``skip_locked`` and another transaction holds it).
 
     ``with_seats`` also loads its creator and its seats with their users and
-    players (one more query), so that nothing later in the transaction or in
-    the answer reads them again. Seats change only under this same lock, so
-    the list stays true until commit.
+    players (one more query, none more on SQLite), so that nothing later in the
+    transaction or in the answer reads them again. Seats change only under this
+    same lock, so the list stays true until commit.
+
+    On PostgreSQL the seats are read by a statement of their own, after the lock
+    is held: a statement reads the rows as they were when it started, so seats
+    joined to the locking statement could be those from before the change that
+    held the lock while it waited (READ COMMITTED).
     """
     if not is_public_id(game_id):
         raise errors.GameNotFound.for_id(game_id)
+    if with_seats and not skip_locked and not connection.features.has_select_for_update:
+        game = _game_with_seats_in_one_query(game_id)
+        if game is not None:
+            return game
     # A no-op on SQLite, where the IMMEDIATE transaction already holds the write lock.
     # of=("self",): lock the game row, not the creator's user row joined to it.
     games = Game.objects.select_for_update(of=("self",), skip_locked=skip_locked)
@@ -61,11 +71,31 @@ def game_lock(game_id: str, *, with_seats: bool = False, skip_locked: bool = Fal
         raise errors.GameNotFound.for_id(game_id) from None
 
 
+def _game_with_seats_in_one_query(game_id: str) -> Game | None:
+    """The game with its creator and its seats (with their users and players),
+    read as its seats joined to it: one query, for a database whose transaction
+    already holds the write lock (SQLite's IMMEDIATE transactions), so nothing can
+    change between the lock and the read. None for a game without seats."""
+    seats = list(Seat.objects.select_related("game__created_by", "user__player").filter(game_id=game_id))
+    if not seats:
+        return None
+    game = seats[0].game
+    for seat in seats:
+        seat.game = game
+    # As prefetch_related leaves them: game.seats.all() is this list, read again by nothing.
+    prefetched = game.seats.get_queryset()
+    prefetched._result_cache = seats
+    prefetched._prefetch_done = True
+    game._prefetched_objects_cache = {"seats": prefetched}
+    return game
+
+
 class GameWrites:
     """The rows one service call adds beside the game row: moves and outbox events.
 
     They are gathered while the call works out what happened and inserted by
-    ``flush``, one INSERT per table, before the game row is saved.
+    ``store`` with the game row's update (one statement on PostgreSQL, one per
+    table elsewhere), or by ``flush`` before the caller saves the row.
     """
 
     def __init__(self, game: Game) -> None:
@@ -88,12 +118,35 @@ class GameWrites:
 
     def flush(self) -> None:
         """Insert the rows, and have the outbox consumers queued once the
-        transaction commits (a rolled-back change queues nothing)."""
+        transaction commits (a rolled-back change queues nothing). The caller
+        saves the game row (``store`` does both)."""
         # In order, so that event ids follow the versions (the outbox is read by id).
         if self.moves:
             Move.objects.bulk_create(self.moves)
         if self.events:
             GameEvent.objects.bulk_create(self.events)
+        self._beside_and_after_commit()
+
+    def store(self, *, save: bool, save_fields: Sequence[str] | None = None) -> None:
+        """``flush`` and (``save``) save the game row (``save_fields``: only those
+        columns). On PostgreSQL the moves, the events and the row are written by one
+        statement (games.services.change_sql); elsewhere by the ORM, in that order.
+        Then the rows others keep beside the events, which see the row's new values."""
+        if change_sql.supported() and not self.game.get_deferred_fields():
+            change_sql.change_store(
+                game=self.game, moves=self.moves, events=self.events, save=save, save_fields=save_fields
+            )
+        else:
+            if self.moves:
+                Move.objects.bulk_create(self.moves)
+            if self.events:
+                GameEvent.objects.bulk_create(self.events)
+            if save:
+                self.game.save(update_fields=save_fields)
+        self._beside_and_after_commit()
+
+    def _beside_and_after_commit(self) -> None:
+        if self.events:
             # Rows others keep beside the events (the stream's), in this transaction.
             game_events_write_beside(game=self.game, events=self.events)
             event_ids = [event.pk for event in self.events if event.pk is not None]
@@ -143,7 +196,4 @@ def game_change(
             writes = GameWrites(game)
             version = game.version
             yield writes
-            changed = game.version != version
-            writes.flush()
-            if changed:
-                game.save(update_fields=save_fields)
+            writes.store(save=game.version != version, save_fields=save_fields)
