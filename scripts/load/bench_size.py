@@ -7,7 +7,7 @@ Makes two PostgreSQL databases of its own: a small one (--small-finished finishe
 games among --small-accounts accounts) and a big one (--finished finished games
 among --accounts accounts), each filled once by ``manage.py bench_make_games``.
 Then, --rounds times, it runs profile_requests.py on each in turn (the same code,
-alternated, so that a busy machine weighs on both alike); each run's two measured
+alternated, each going first in turn, so that a busy machine weighs on both alike); each run's two measured
 players first take the seats of --history finished games each. It prints every run
 and the medians of the runs' p50s, per request: CPU milliseconds of the web process
 and SQL queries. The databases are dropped at the end unless --keep.
@@ -76,7 +76,8 @@ def main() -> None:
             fill(args, name, finished, accounts)
         runs: dict[str, list[dict[str, tuple[float, int]]]] = {size: [] for size in sizes}
         for number in range(args.rounds):
-            for size, (name, _, _) in sizes.items():
+            order = list(sizes.items())
+            for size, (name, _, _) in order if number % 2 == 0 else order[::-1]:  # each goes first in turn
                 rows = measure(args, name)
                 runs[size].append(rows)
                 shown = ", ".join(f"{request} {cpu:.1f} ms/{queries}q" for request, (cpu, queries) in rows.items())
