@@ -102,6 +102,24 @@ class GameWrites:
         self.game = game
         self.moves: list[Move] = []
         self.events: list[GameEvent] = []
+        # Seats whose rows ``seat_save`` keeps for ``store`` (by seat id: the seat
+        # and its changed columns), when the change asked for it (``defer_seat_saves``).
+        self.seats: dict[int, tuple[Seat, set[str]]] = {}
+        self.defer_seat_saves = False
+
+    def seat_save(self, seat: Seat, fields: Sequence[str]) -> None:
+        """Save ``fields`` of one of the game's seats: now, or with the rest of the
+        change in ``store`` when it defers seat saves. A change defers them only
+        when each seat it touches is one Python object (the seats loaded with the
+        lock) and nothing in it reads a seat's row back before ``store``
+        (``move_submit``): the stored row then ends as the object is."""
+        if not self.defer_seat_saves:
+            seat.save(update_fields=list(fields))
+            return
+        assert seat.pk is not None
+        kept = self.seats.setdefault(seat.pk, (seat, set()))
+        assert kept[0] is seat, "one object per seat in a change that defers seat saves"
+        kept[1].update(fields)
 
     def change(self, kind: str, payload: dict[str, object]) -> None:
         """Record one state change: bump the version and queue its outbox event.
@@ -120,6 +138,9 @@ class GameWrites:
         """Insert the rows, and have the outbox consumers queued once the
         transaction commits (a rolled-back change queues nothing). The caller
         saves the game row (``store`` does both)."""
+        for seat, fields in self.seats.values():
+            seat.save(update_fields=sorted(fields))
+        self.seats = {}
         # In order, so that event ids follow the versions (the outbox is read by id).
         if self.moves:
             Move.objects.bulk_create(self.moves)
@@ -129,14 +150,19 @@ class GameWrites:
 
     def store(self, *, save: bool, save_fields: Sequence[str] | None = None) -> None:
         """``flush`` and (``save``) save the game row (``save_fields``: only those
-        columns). On PostgreSQL the moves, the events and the row are written by one
-        statement (games.services.change_sql); elsewhere by the ORM, in that order.
+        columns), with the seats kept by ``seat_save``. On PostgreSQL the seats, the
+        moves, the events and the row are written by one statement
+        (games.services.change_sql); elsewhere by the ORM, in that order.
         Then the rows others keep beside the events, which see the row's new values."""
+        seats = [(seat, sorted(fields)) for seat, fields in self.seats.values()]
+        self.seats = {}
         if change_sql.supported() and not self.game.get_deferred_fields():
             change_sql.change_store(
-                game=self.game, moves=self.moves, events=self.events, save=save, save_fields=save_fields
+                game=self.game, seats=seats, moves=self.moves, events=self.events, save=save, save_fields=save_fields
             )
         else:
+            for seat, fields in seats:
+                seat.save(update_fields=fields)
             if self.moves:
                 Move.objects.bulk_create(self.moves)
             if self.events:

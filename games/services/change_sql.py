@@ -1,5 +1,5 @@
 """A change's rows written in one statement on PostgreSQL: its moves, its outbox
-events and the game row's new values, as data-modifying WITH clauses of one
+events, its seats' and the game row's new values, as data-modifying WITH clauses of one
 statement (``GameWrites.store``). The values are prepared by the models' own
 fields, as the ORM would prepare them, so what is stored is what
 ``bulk_create`` and ``save(update_fields=...)`` would store; the statement is
@@ -14,7 +14,7 @@ from typing import Any
 from django.db import connection
 from django.db.models import Field, Model
 
-from games.models import Game, GameEvent, Move
+from games.models import Game, GameEvent, Move, Seat
 
 
 def supported() -> bool:
@@ -40,31 +40,39 @@ def _insert(model: type[Model], rows: Sequence[Model], params: list[Any]) -> str
     return f"INSERT INTO {q(model._meta.db_table)} ({columns}) VALUES {', '.join(values)} RETURNING {q('id')}"
 
 
-def _update(game: Game, save_fields: Sequence[str] | None, params: list[Any]) -> str:
-    """``UPDATE`` of the game row: ``save_fields``, or every column (``save()``)."""
+def _update(row: Model, save_fields: Sequence[str] | None, params: list[Any]) -> str:
+    """``UPDATE`` of one row: ``save_fields``, or every column (``save()``)."""
     q = connection.ops.quote_name
+    model = type(row)
     fields = (
-        [Game._meta.get_field(name) for name in save_fields]
+        [model._meta.get_field(name) for name in save_fields]
         if save_fields is not None
-        else [field for field in Game._meta.concrete_fields if not field.primary_key]
+        else [field for field in model._meta.concrete_fields if not field.primary_key]
     )
     sets = []
     for field in fields:
         assert isinstance(field, Field)
-        params.append(field.get_db_prep_save(field.pre_save(game, False), connection))
+        params.append(field.get_db_prep_save(field.pre_save(row, False), connection))
         sets.append(f"{q(field.column)} = %s")
-    params.append(game.pk)
-    return f"UPDATE {q(Game._meta.db_table)} SET {', '.join(sets)} WHERE {q('id')} = %s RETURNING 1"
+    params.append(row.pk)
+    return f"UPDATE {q(model._meta.db_table)} SET {', '.join(sets)} WHERE {q(model._meta.pk.column)} = %s RETURNING 1"
 
 
 def change_store(
-    *, game: Game, moves: Sequence[Move], events: Sequence[GameEvent], save: bool, save_fields: Sequence[str] | None
+    *,
+    game: Game,
+    seats: Sequence[tuple[Seat, Sequence[str]]],
+    moves: Sequence[Move],
+    events: Sequence[GameEvent],
+    save: bool,
+    save_fields: Sequence[str] | None,
 ) -> None:
-    """Insert ``moves`` and ``events`` and (``save``) update the game row, in one
-    statement; the rows get their ids, in the order given (ids are drawn in
-    that order, so that event ids follow the versions)."""
+    """Update ``seats`` (each with its changed columns), insert ``moves`` and
+    ``events`` and (``save``) update the game row, in one statement; the rows get
+    their ids, in the order given (ids are drawn in that order, so that event ids
+    follow the versions). Each row is written once: a seat appears once."""
     params: list[Any] = []
-    clauses = []
+    clauses = [f"s{n} AS ({_update(seat, fields, params)})" for n, (seat, fields) in enumerate(seats)]
     if moves:
         clauses.append(f"m AS ({_insert(Move, moves, params)})")
     if events:

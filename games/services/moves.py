@@ -172,6 +172,9 @@ def move_submit(
         # the caller's answer are all read from this one list.
         with game_change(game_id, with_seats=True, save_fields=PLAY_FIELDS) as writes:
             game = writes.game
+            # Every seat here is one of those loaded with the lock: their rows are
+            # written with the move, in one statement on PostgreSQL.
+            writes.defer_seat_saves = True
             _check_not_suspended(joined_seat(game, user))
             # The user's own seat, or in a sandbox the hot seat to move (turns.is_hot_seat).
             seat = acting_seat(game, user)
@@ -180,7 +183,7 @@ def move_submit(
             after = engine.apply(state, move)
             row, details = record_move(writes, before=state, move=move, after=after, played_by=PlayedBy.PLAYER)
             if charge_clock(game, seat, now):
-                seat.save(update_fields=["bank_seconds", "consecutive_timeouts"])
+                writes.seat_save(seat, ["bank_seconds", "consecutive_timeouts"])
             resigned, timed_out = seats_left(game)
             after = autoplay(writes, after, resigned, bot_seats(game.seats.all()))
             automatic = writes.moves[1:]

@@ -319,7 +319,7 @@ def plan_play(writes: GameWrites, state: engine.State, index: int | None) -> eng
         )
         seat.consecutive_timeouts = 0
         fields += ["bank_seconds", "consecutive_timeouts"]
-    seat.save(update_fields=fields)
+    writes.seat_save(seat, fields)
     return move
 
 
