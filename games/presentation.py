@@ -360,10 +360,18 @@ def _deadline_text(game: Game, zone: tzinfo) -> str:
     return f"{short_moment_words(local)} {local.tzname() or 'UTC'}"
 
 
+def _seats_with_players(game: Game) -> list[Seat]:
+    """The game's seats with their users and players: those loaded with the game
+    when they were (the game page's), else one query."""
+    if "seats" in getattr(game, "_prefetched_objects_cache", {}):
+        return list(game.seats.all())
+    return list(Seat.objects.filter(game=game).select_related("user__player"))
+
+
 def board_context(*, game: Game, seat_index: int | None, last_moves: int = 5) -> Board:
     """The board as seat ``seat_index`` sees it (``None``: a spectator); see the module docstring."""
     variant = game.variant if game.variant in _COLORS else "base"
-    seats = list(Seat.objects.filter(game=game).select_related("user__player"))
+    seats = _seats_with_players(game)
     by_index = {seat.index: seat for seat in seats if seat.index is not None}
     names = {index: _display_name(seat) for index, seat in by_index.items()}
     board: Board = {

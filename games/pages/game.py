@@ -43,7 +43,7 @@ import engine
 from accounts.selectors import player_email_warning
 from core.errors import DomainError, ErrorKind
 from core.text import listed
-from games import errors, links, replays, selectors, services
+from games import errors, links, replays, selectors, services, turn_reads
 from games.errors import GameNotFound
 from games.extensions import ReplayPosition
 from games.models import Game, Move, Seat
@@ -215,8 +215,9 @@ def _draw(
     error_title = error_title or gettext("Not played:")
     board = board_context(game=game, seat_index=viewer.seat_index)
     moves: list[str] = []
-    if seat is not None and seat.has_joined and board["your_turn"]:
-        moves = selectors.game_legal_moves(game_id=game.pk, user=seat.user)["moves"]
+    if seat is not None and seat.has_joined and board["your_turn"] and viewer.seat_index is not None:
+        # The seat the page plays (a sandbox owner's hot seat included), read with the game.
+        moves = turn_reads.seat_moves(game_id=game.pk, version=game.version, seat=viewer.seat_index, state=game.state)
     invitation = None
     if seat is not None and _invitation_open(seat):
         creator = Seat.objects.filter(game=game, user_id=game.created_by_id).select_related("user__player").first()

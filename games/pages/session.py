@@ -17,6 +17,7 @@ import hmac
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.db.models import Prefetch
 from django.http import HttpRequest
 from django.utils import translation
 from django.utils.translation import gettext, gettext_noop
@@ -93,11 +94,8 @@ def _session_seat(request: HttpRequest, game: Game) -> Seat | None:
     if not isinstance(entry, dict):
         return None
     seat_id, key = entry.get("seat"), entry.get("key")
-    seat = (
-        Seat.objects.select_related("user__player").filter(pk=seat_id, game=game).first()
-        if isinstance(seat_id, int)
-        else None
-    )
+    # The game's seats came with it (page_viewer), with their users and players.
+    seat = next((s for s in game.seats.all() if s.pk == seat_id), None) if isinstance(seat_id, int) else None
     if seat is None or not isinstance(key, str) or not hmac.compare_digest(key, _digest(seat.link_key)):
         seat_forget(request, game.pk)
         raise SeatLinkRevoked(
@@ -107,7 +105,6 @@ def _session_seat(request: HttpRequest, game: Game) -> Seat | None:
             )
         )
     _refuse_suspended(seat)
-    seat.game = game
     return seat
 
 
@@ -123,10 +120,9 @@ def _account_seat(request: HttpRequest, game: Game) -> Seat | None:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return None
-    seat = Seat.objects.select_related("user__player").filter(game=game, user=user).first()
+    seat = next((s for s in game.seats.all() if s.user_id == user.pk), None)
     if seat is not None:
         _refuse_suspended(seat)
-        seat.game = game
     return seat
 
 
@@ -154,7 +150,7 @@ def page_viewer(request: HttpRequest, game_id: str, *, allow_public: bool = True
     see the game, or an unknown id)."""
     user = getattr(request, "user", None)
     logged_in = user is not None and user.is_authenticated
-    game = Game.objects.filter(pk=game_id).first() if is_public_id(game_id) else None
+    game = _game_with_seats(game_id) if is_public_id(game_id) else None
     if game is None:
         if not logged_in:
             raise LoginNeeded(gettext(_PRIVATE))
@@ -172,6 +168,13 @@ def page_viewer(request: HttpRequest, game_id: str, *, allow_public: bool = True
     if not logged_in or watchable:
         raise LoginNeeded(gettext(_PRIVATE))
     raise GameNotFound.for_id(game_id)
+
+
+def _game_with_seats(game_id: str) -> Game | None:
+    """The game with its creator and its seats with their users and players: two
+    queries, which are all the page reads of them (the board, the clock, the names)."""
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("user__player"))
+    return Game.objects.select_related("created_by").prefetch_related(seats).filter(pk=game_id).first()
 
 
 def _speak_the_seats_language(request: HttpRequest, seat: Seat) -> None:
