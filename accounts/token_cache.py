@@ -13,12 +13,14 @@ token reaches another request, and no two threads share an object.
 
 When is a change seen (docs/api.md, "Accounts and tokens"):
 
-- In the process that makes it, at once: every save or delete of a token, user,
-  player or calendar address forgets the account's tokens (accounts.receivers),
-  and the services that change those rows with ``UPDATE`` (revoking a token,
-  disabling, suspending, erasing) forget them themselves, each time both when they
-  write and when their transaction commits. A look-up that started before a
-  forgetting does not keep what it read.
+- In the process that makes it, at once: every save of a token, user, player or
+  calendar address, and every deletion of a user, forgets the account's tokens
+  (accounts.receivers), and the services that change those rows with ``UPDATE``
+  (revoking a token, disabling, suspending, lifting a suspension, erasing) forget
+  them themselves; each time both at the write and when its transaction commits.
+  A look-up that started before a forgetting does not keep what it read.
+- A change made with a bare ``UPDATE`` outside those services (a bounce's mark
+  on the player, say) is seen as a change made by another process is.
 - In every other process, within ``API_TOKEN_CACHE_SECONDS``: an entry is never
   used once it is that old, counted from before the query that read it.
 
@@ -45,7 +47,7 @@ from django.db import models, transaction
 from accounts.models import ApiToken, CalendarFeed, Player
 
 # A few thousand clients at once per process; each entry holds four rows' values
-# (about 3 KB), so a full cache is under 10 MB.
+# (about 2 KB), so a full cache is about 5 MB.
 MAX_ENTRIES = 2048
 
 
