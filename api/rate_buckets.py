@@ -18,16 +18,19 @@ A request that pushes is allowed when the shared count the push returned is with
 limit; one that does not push is allowed (its estimate is at least B below the limit).
 
 **The bound.** In a window, the requests allowed are at most the limit plus
-``P × (B - 1)``, where P is the number of processes serving that key (each holds at
-most B - 1 allowed requests that the shared count has not seen; once a push has shown
-it the limit passed, every request of its pushes). That is on top of what fixed
-windows allow anyway (up to twice the limit around the turn of a window), and holds
-while the shared counter is kept (a cache that loses it restarts the count, as it
-always did). One process alone is exact. Under a limit of 200 per window B is 1 and
-every process is exact; above it, P x (B - 1) is at most P x 0.5% of the limit. The estimate is never above the shared count (it may lag
-behind what other processes counted since this one last pushed), so the
-RateLimit-Remaining of an allowed request is never below the truth by more than
-that, and is exact when B is 1.
+``P * (B - 1)``, where P is the number of processes serving that key: each process
+holds at most B - 1 allowed requests that the shared count has not seen, and once a
+push has shown it the limit passed, every later request of that process pushes. That
+is on top of what fixed windows allow anyway (up to twice the limit around the turn
+of a window), and holds while the shared counter is kept (a cache that loses it
+restarts the count, as it always did). One process alone is exact. Under a limit of
+200 per window B is 1 and every process is exact; above it, ``P * (B - 1)`` is at
+most P * 0.5% of the limit.
+
+The estimate is never above the true count (every process's requests of the window)
+and lags behind it by what other processes counted since this one last pushed: the
+RateLimit-Remaining of an allowed request is never below what is left, and is exact
+when B is 1.
 
 A process keeps one bucket per key (the current window's; a new window replaces
 the old one, whose unpushed requests no longer matter) and at most ``MAX_BUCKETS``

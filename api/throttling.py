@@ -11,7 +11,7 @@ Each process counts its own requests and adds them to the shared counter in
 batches (``api.rate_buckets``): every B = 1 + limit // 200 requests of a key, near
 the limit, and at the first request of each window, learning the shared count each
 time; a request is refused only on a count that came back from the cache. So a
-window lets through at most ``P x (B - 1)`` requests over the limit, P being the
+window lets through at most ``P * (B - 1)`` requests over the limit, P being the
 number of processes serving that client: none under a limit of 200 per window (the
 default 30/minute, 120/minute and 5/hour: every request is counted in the cache,
 exactly as before), 0.5% of the limit per process above it (5 per process at
