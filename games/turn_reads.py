@@ -85,6 +85,11 @@ def legal_moves_kept_clear() -> None:
     _kept.clear()
 
 
+def legal_moves_kept_count() -> int:
+    """How many answers this process keeps now (at most LEGAL_MOVES_KEPT)."""
+    return len(_kept)
+
+
 def seat_moves(*, game_id: str, version: int, seat: int, state: Any) -> list[str]:
     """The legal move texts of ``seat``, whose turn it is at ``version`` of the
     game, sorted (engine.legal_moves). Should be called only once the caller is

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db
 LEGAL_MOVES_QUERIES = 2  # the token with its user and player; the game with the caller's seat (and who may see it)
 # the token; BEGIN; lock the game; its seats; insert the move; its event; the players'
 # event stream ids (one upsert) and events; update the game; COMMIT
-MOVE_QUERIES = 10
+MOVE_QUERIES = 9
 GAME_QUERIES = 3  # the token; the game with its creator; its seats with their users and players
 
 
