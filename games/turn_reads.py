@@ -29,6 +29,7 @@ import engine
 from django.db import connection
 
 from games.models import Game, Seat
+from games.raw_rows import column_of
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -112,10 +113,10 @@ def _statement(vendor: str) -> str:
     game, seat = q(Game._meta.db_table), q(Seat._meta.db_table)
 
     def g(name: str) -> str:
-        return f"{game}.{q(Game._meta.get_field(name).column)}"
+        return f"{game}.{q(column_of(Game, name))}"
 
     def s(name: str) -> str:
-        return f"{seat}.{q(Seat._meta.get_field(name).column)}"
+        return f"{seat}.{q(column_of(Seat, name))}"
 
     return (
         f"SELECT {g('kind')}, {g('status')}, {g('version')}, {g('to_move')}, {g('public')}, "

@@ -20,7 +20,8 @@ from django.db.models import Prefetch
 from core.log_context import log_context
 from games import errors, metrics
 from games.models import Game, GameEvent, Move, Seat, is_public_id
-from games.services import change_sql
+from games.raw_rows import seats_cached
+from games.services import change_sql, lock_sql
 from games.services.outbox import game_events_dispatch, game_events_write_beside
 
 
@@ -56,6 +57,11 @@ def game_lock(game_id: str, *, with_seats: bool = False, skip_locked: bool = Fal
         game = _game_with_seats_in_one_query(game_id)
         if game is not None:
             return game
+    if with_seats and not skip_locked and lock_sql.supported():
+        game = lock_sql.game_lock_with_seats(game_id)
+        if game is None:
+            raise errors.GameNotFound.for_id(game_id)
+        return game
     # A no-op on SQLite, where the IMMEDIATE transaction already holds the write lock.
     # of=("self",): lock the game row, not the creator's user row joined to it.
     games = Game.objects.select_for_update(of=("self",), skip_locked=skip_locked)
@@ -82,11 +88,7 @@ def _game_with_seats_in_one_query(game_id: str) -> Game | None:
     game = seats[0].game
     for seat in seats:
         seat.game = game
-    # As prefetch_related leaves them: game.seats.all() is this list, read again by nothing.
-    prefetched = game.seats.get_queryset()
-    prefetched._result_cache = seats
-    prefetched._prefetch_done = True
-    game._prefetched_objects_cache = {"seats": prefetched}
+    seats_cached(game, seats)
     return game
 
 

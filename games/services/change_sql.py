@@ -15,6 +15,7 @@ from django.db import connection
 from django.db.models import Field, Model
 
 from games.models import Game, GameEvent, Move, Seat
+from games.raw_rows import column, column_of
 
 
 def supported() -> bool:
@@ -36,8 +37,8 @@ def _insert(model: type[Model], rows: Sequence[Model], params: list[Any]) -> str
         # pre_save: what the ORM would store (created_at's auto_now_add is set here, on the row too).
         params += [field.get_db_prep_save(field.pre_save(row, True), connection) for field in fields]
         values.append("(" + ", ".join(["%s"] * len(fields)) + ")")
-    columns = ", ".join(q(field.column) for field in fields)
-    return f"INSERT INTO {q(model._meta.db_table)} ({columns}) VALUES {', '.join(values)} RETURNING {q('id')}"
+    columns = ", ".join(q(column(field)) for field in fields)
+    return f"INSERT INTO {q(model._meta.db_table)} ({columns}) VALUES {', '.join(values)} RETURNING {q(column_of(model, 'pk'))}"
 
 
 def _update(row: Model, save_fields: Sequence[str] | None, params: list[Any]) -> str:
@@ -53,9 +54,9 @@ def _update(row: Model, save_fields: Sequence[str] | None, params: list[Any]) ->
     for field in fields:
         assert isinstance(field, Field)
         params.append(field.get_db_prep_save(field.pre_save(row, False), connection))
-        sets.append(f"{q(field.column)} = %s")
+        sets.append(f"{q(column(field))} = %s")
     params.append(row.pk)
-    return f"UPDATE {q(model._meta.db_table)} SET {', '.join(sets)} WHERE {q(model._meta.pk.column)} = %s RETURNING 1"
+    return f"UPDATE {q(model._meta.db_table)} SET {', '.join(sets)} WHERE {q(column_of(model, 'pk'))} = %s RETURNING 1"
 
 
 def change_store(
