@@ -21,7 +21,8 @@ from core.log_context import log_context
 from games import errors, metrics
 from games.models import Game, GameEvent, Move, Seat, is_public_id
 from games.raw_rows import seats_cached
-from games.services import change_sql, lock_sql
+from games import game_rows
+from games.services import change_sql
 from games.services.outbox import game_events_dispatch, game_events_write_beside
 
 
@@ -57,8 +58,8 @@ def game_lock(game_id: str, *, with_seats: bool = False, skip_locked: bool = Fal
         game = _game_with_seats_in_one_query(game_id)
         if game is not None:
             return game
-    if with_seats and not skip_locked and lock_sql.supported():
-        game = lock_sql.game_lock_with_seats(game_id)
+    if with_seats and not skip_locked and game_rows.supported():
+        game = game_rows.game_with_seats(game_id, lock=True)
         if game is None:
             raise errors.GameNotFound.for_id(game_id)
         return game

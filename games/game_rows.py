@@ -1,7 +1,8 @@
-"""The game row locked with its creator, then its seats with their users and
-players, as ``game_lock(with_seats=True)`` reads them on PostgreSQL, by two
-statements written once per connection: the ORM builds the same two queries
-anew on every move, and that is most of a move's time in Python.
+"""The game row with its creator, then its seats with their users and players,
+as ``game_lock(with_seats=True)`` (locked) and ``selectors.game_get`` read them
+on PostgreSQL, by two statements written once per connection: the ORM builds
+the same two queries anew on every move and every read of a game, and that is
+most of a move's time in Python.
 
 The rows become model instances as the ORM would make them: each column goes
 through the converters the ORM applies (the backend's and the field's), then
@@ -71,7 +72,7 @@ class _Plan:
     seat: _Columns
     user: _Columns
     player: _Columns
-    lock: str
+    read: str
     seats: str
 
 
@@ -96,10 +97,10 @@ def _plan(db: BaseDatabaseWrapper) -> _Plan:
         return q(column_of(model, name))
 
     user_pk = col(user_model, "pk")
-    lock = (
+    read = (
         f"SELECT {game.select(q)}, {creator.select(q)} FROM {q(game_table)} "
         f"INNER JOIN {q(user_table)} {q('creator')} ON ({q(game_table)}.{col(Game, 'created_by')} = {q('creator')}.{user_pk}) "
-        f"WHERE {q(game_table)}.{col(Game, 'pk')} = %s FOR UPDATE OF {q(game_table)}"
+        f"WHERE {q(game_table)}.{col(Game, 'pk')} = %s"
     )
     ordering = ", ".join(f"{q(seat_table)}.{col(Seat, name)} ASC" for name in ("index", "join_position", "id"))
     seats = (
@@ -108,24 +109,27 @@ def _plan(db: BaseDatabaseWrapper) -> _Plan:
         f"LEFT OUTER JOIN {q(player_table)} ON ({q(user_table)}.{user_pk} = {q(player_table)}.{col(Player, 'user')}) "
         f"WHERE {q(seat_table)}.{col(Seat, 'game')} = %s ORDER BY {ordering}"
     )
-    plan = _Plan(game=game, creator=creator, seat=seat, user=user, player=player, lock=lock, seats=seats)
+    plan = _Plan(game=game, creator=creator, seat=seat, user=user, player=player, read=read, seats=seats)
     _plans[db] = plan
     return plan
 
 
 def supported() -> bool:
-    """Where the game row is locked by these statements: PostgreSQL (SELECT ... FOR UPDATE OF)."""
+    """Where games are read by these statements: PostgreSQL (the lock is SELECT ... FOR UPDATE OF)."""
     return connection.vendor == "postgresql"
 
 
-def game_lock_with_seats(game_id: str) -> Game | None:
-    """The game row, locked until the transaction ends, with its creator; then its
-    seats (in Seat's order) with their users and players, read once the lock is
-    held. None when there is no such game. Should be called inside a transaction."""
+def game_with_seats(game_id: str, *, lock: bool) -> Game | None:
+    """The game row with its creator (``lock``: locked until the transaction ends,
+    the game's row only); then its seats (in Seat's order) with their users and
+    players, read by a statement of their own, so that when the lock had to wait
+    they are read as the change that held it left them. None when there is no
+    such game. With ``lock``, should be called inside a transaction."""
     db = connections[DEFAULT_DB_ALIAS]  # this thread's connection (``connection`` is a proxy to it)
     plan = _plan(db)
+    game_table = db.ops.quote_name(Game._meta.db_table)
     with db.cursor() as cursor:
-        cursor.execute(plan.lock, [game_id])
+        cursor.execute(plan.read + (f" FOR UPDATE OF {game_table}" if lock else ""), [game_id])
         row = cursor.fetchone()
         if row is None:
             return None
