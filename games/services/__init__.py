@@ -13,7 +13,9 @@ REST view, an email reply, an admin action or a Celery task calls them alike.
 The package is split along its seams; the names below are what its callers use:
 
 - ``change``: ``game_change``, the one way to change a game (the row lock, the
-  writes, the save), and its locking contract;
+  writes, the save), and its locking contract; ``change_sql``: a change's rows
+  written in one statement on PostgreSQL (the row lock's reads are
+  ``games.game_rows``);
 - ``turns``: the turn machinery the others share (state, a turn's clock, the
   server's moves, settling and finishing);
 - ``lifecycle``: create, join, start, resign, cancel, decline, expire;
