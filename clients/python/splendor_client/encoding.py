@@ -50,7 +50,12 @@ class ObservationEncoder:
             at += 4 * f.size
         #: ``encode_state(state, seat)``: ``seat``'s view of ``state`` as the arrays of
         #: :attr:`space` (views into one new buffer).
-        self.encode_state: Callable[[State, int], dict[str, Array]] = self._dict_encoder()
+        self.encode_state: Callable[[State, int], dict[str, Array]] = self._dict_encoder(self.features.encode)
+        #: ``encode_state`` and ``flat_state`` without the checks of ``Features.encode``
+        #: (``Features.encode_trusted``): for an environment, which encodes the states of
+        #: its own game for its own seats on every step.
+        self.trusted_dict: Callable[[State, int], dict[str, Array]] = self._dict_encoder(self.features.encode_trusted)
+        self.trusted_flat: Callable[[State, int], Array] = self._flat_encoder(self.features.encode_trusted)
 
     # --- from the state (what the environment uses) -------------------------------------
 
@@ -58,11 +63,19 @@ class ObservationEncoder:
         """``seat``'s view of ``state`` as one vector in the order of :attr:`flat_space`."""
         return np.ndarray(self._flat_shape, np.float32, self.features.encode(state, seat))
 
-    def _dict_encoder(self) -> Callable[[State, int], dict[str, Array]]:
+    def _flat_encoder(self, encode: Callable[[State, int], bytearray]) -> Callable[[State, int], Array]:
+        shape, nd, f32 = self._flat_shape, np.ndarray, np.float32
+
+        def flat_state(state: State, seat: int) -> Array:
+            return nd(shape, f32, encode(state, seat))
+
+        return flat_state
+
+    def _dict_encoder(self, encode: Callable[[State, int], bytearray]) -> Callable[[State, int], dict[str, Array]]:
         # The five arrays written out: a dict display is cheaper than a comprehension,
         # and this runs on every step.
         (k0, o0, s0), (k1, o1, s1), (k2, o2, s2), (k3, o3, s3), (k4, o4, s4) = self.layout
-        encode, nd, f32 = self.features.encode, np.ndarray, np.float32
+        nd, f32 = np.ndarray, np.float32
 
         def encode_state(state: State, seat: int) -> dict[str, Array]:
             b = encode(state, seat)

@@ -130,6 +130,7 @@ class SplendorEnv(gymnasium.Env[Observation, np.int64]):
         self.table: ActionTable = action_table(variant)
         self.action_count: int = len(self.table)
         self._ids_of = self.table.ids_of
+        self._texts = self.table.texts
         self._mask: Mask = np.zeros(self.action_count, dtype=np.bool_)
         self._mask_shape = (self.action_count,)
         self._legal: tuple[engine.Move, ...] = ()
@@ -137,8 +138,9 @@ class SplendorEnv(gymnasium.Env[Observation, np.int64]):
         self.action_space = LegalDiscrete(self.action_count, self)
         self.encoder = ObservationEncoder(variant, players)
         # engine.features reads only what engine.observe(state, observer) shows.
+        # Its own states for its own seats: the encoders without Features.encode's checks.
         self._encode: Callable[[State, int], Observation] = (
-            self.encoder.flat_state if flatten else self.encoder.encode_state)
+            self.encoder.trusted_flat if flatten else self.encoder.trusted_dict)
         self.observation_space = self.encoder.flat_space if flatten else self.encoder.space  # type: ignore[assignment]
         if not 0 <= seat < players:
             raise ValueError(f"seat must be 0..{players - 1}, not {seat!r}")
@@ -200,16 +202,27 @@ class SplendorEnv(gymnasium.Env[Observation, np.int64]):
             action = int(action)
         n = self.players
         acted = state.ply % n
-        move = self._legal_move(action)
-        if move is not None:
-            text = self._apply(move)
-            state = self._state
+        ids = self._legal_ids
+        at = bisect_left(ids, action)  # the legal ids increase along the legal moves
+        if at < len(ids) and ids[at] == action:
+            # _apply(move) written out, as _info below: this runs on every step.
+            self._state = state = apply_legal(state, self._legal[at])
+            self._update_legal()
+            text = self._texts[action]  # the move's canonical text, a plain str
         elif self.on_illegal == "lose" and 0 <= action < self.action_count:
             return self._lose(acted, action)
         else:
             text = self._play_unlisted(action)
         self._fresh = False
         over = state.over
+        if self._opponents is None and not over:
+            observer = state.ply % n
+            info: StepInfo = {
+                "action_mask": self._mask, "to_move": observer, "observer": observer, "acted": acted,
+                "move": text, "rewards": [0.0] * n, "outcome": None, "game_seed": self.game_seed,
+                "illegal": None,
+            }
+            return self._encode(state, observer), 0.0, False, False, info
         rewards = self._rewards() if over else self._no_rewards
         if self._opponents is not None:
             if not over:
