@@ -94,7 +94,8 @@ class GameExtension:
 
     def write_beside_events(self, game: Game, events: list[GameEvent]) -> None:
         """Write rows of its own beside one change's stored events, inside the
-        change's transaction and before the game row is saved."""
+        change's transaction, once the events are stored (``game`` holds the new
+        state; within ``game_change`` its row is saved by then)."""
         return None
 
     def event_recipients(self, event: GameEvent) -> set[int] | None:

@@ -86,9 +86,10 @@ def game_events_dispatch(*, event_ids: Sequence[int]) -> None:
 
 def game_events_write_beside(*, game: Game, events: list[GameEvent]) -> None:
     """Have each extension write its rows beside one change's stored events
-    (``GameWrites.flush``): inside the change's transaction and before the game
-    row is saved (the row holds the new state), so that what it writes commits or
-    rolls back with the change. A practice game's or a sandbox's changes reach
+    (``GameWrites.store`` and ``flush``): inside the change's transaction, once
+    the events are stored (``game`` holds the new state; within ``game_change``
+    its row is saved by then), so that what it writes
+    commits or rolls back with the change. A practice game's or a sandbox's changes reach
     only the extensions that hear them (games.extensions.hears)."""
     for extension in extensions():
         if hears(extension, game):
