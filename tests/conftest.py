@@ -539,6 +539,16 @@ def _greedy_takeover_bot(settings: Any) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _tokens_read_each_request(settings: Any) -> None:
+    """Each request reads its API token from the database, as a process that has not
+    seen it within API_TOKEN_CACHE_SECONDS does: a test's query counts then do not
+    depend on how fast the machine ran it. The token cache's own tests
+    (tests/accounts/test_token_cache.py) turn it on, and the e2e tests' processes run
+    with the shipped default."""
+    settings.API_TOKEN_CACHE_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     """The real hasher is slow on purpose; tests need not be."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
