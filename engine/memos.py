@@ -124,7 +124,7 @@ class CardTables:
     ``_WIDE``.
     """
 
-    __slots__ = ("bit", "card", "afford", "reserve", "reserve_deck")
+    __slots__ = ("bit", "card", "buy", "stones", "afford", "reserve", "reserve_deck", "buys")
 
     def __init__(self, v: Variant) -> None:
         ids = sorted(v.cards)
@@ -133,12 +133,16 @@ class CardTables:
         # bit -> (card id, its colour, its "buy" move, whether it can bring the Time Stone: M-TIME-1)
         self.card = {1 << k: (c.id, c.color, make_move("buy", card=c.id), c.time_stone and c.level == 3)
                      for k, c in enumerate(cards)}
+        self.buy = {bit: move for bit, (_, _, move, _) in self.card.items()}  # bit -> its "buy" move
+        self.stones = sum(bit for bit, (_, _, _, stone) in self.card.items() if stone)  # the cards that can bring it
         self.afford = tuple(
             tuple(sum(1 << k for k, c in enumerate(cards) if c.cost[i] <= w) for w in range(_WIDE))
             for i in range(5)
         )
         self.reserve = {c.id: make_move("reserve", card=c.id) for c in cards}
         self.reserve_deck = {level: make_move("reserve", deck=level) for level in (1, 2, 3)}
+        # The ways to buy a card within reach, by what the purchase pays (engine.rules; bounded).
+        self.buys: dict[tuple[Any, ...], list[Move]] = {}
 
 
 TABLES = {name: CardTables(v) for name, v in VARIANTS.items()}

@@ -46,7 +46,6 @@ LIMIT = 10  # B-LIMIT-1
 MAX_RESERVED = 3  # B-RESERVE-2
 
 _RESERVE_RETURN_MOVES: dict[str, dict[str, Move]] = {}  # reservation -> return letters -> move: small
-_BUYS: dict[tuple[Any, ...], list[Move]] = {}
 _TAKE_RETURNS: dict[tuple[str, tuple[Any, ...]], dict[str, tuple[Move, ...]]] = {}  # by hand, then take letters
 _TAKE_RETURN_MOVES: dict[str, dict[str, Move]] = {}  # take letters -> return letters -> move: small
 _TAKE_MOVES: dict[tuple[Any, ...], tuple[Move, ...]] = {}
@@ -121,13 +120,22 @@ def _with_tiles(moves: Sequence[Move], tiles: list[str]) -> list[Move]:
 
 def _generate(state: State) -> tuple[Move, ...]:
     v = state.variant
-    p = state.players[state.seat]
+    p = state.players[state.ply % state.n]
     held = p.tokens
     total = sum(held)
-    q0, after = seat_tile_info(state, p)
+    memo = p._tile_memo  # seat_tile_info(state, p), read here when memoised
+    if memo is not None and memo[0] is state.tiles:
+        q0, after = memo[1]
+    else:
+        q0, after = seat_tile_info(state, p)
 
     buys = _buy_moves(state, p, total, after)
-    reserves = _reserve_moves(state, p, total) if len(p.reserved) < MAX_RESERVED else ()  # B-RESERVE-2
+    if len(p.reserved) < MAX_RESERVED:  # B-RESERVE-2
+        reserves = state._reserves  # the plain reservations, when memoised and no return is due
+        if reserves is None or (total >= LIMIT and state.supply[JOKER] > 0):
+            reserves = _reserve_moves(state, p, total)
+    else:
+        reserves = ()
     takes = _take_moves(v, state.supply, held, total)
     if not (buys or reserves or takes):
         passes = [make_move("pass")]  # B-PASS-1
@@ -139,11 +147,7 @@ def _generate(state: State) -> tuple[Move, ...]:
         takes = tuple(sorted(_with_tiles(takes, q0)))
     # "buy" < "reserve" < "take": the three sorted runs are the sorted whole.
     if buys:
-        if len(buys) > 1:
-            buys.sort()
-        buys.extend(reserves)
-        buys.extend(takes)
-        return tuple(buys)
+        return (*buys, *reserves, *takes)
     return reserves + takes if reserves else takes
 
 
@@ -153,11 +157,13 @@ def _take_moves(v: Variant, supply: tuple[int, ...], held: tuple[int, ...], tota
     if total > LIMIT:  # only a corrupt state holds more than 10
         hand = ("over", held)
     elif total > LIMIT - 3:
-        # A take gives back at most 3 tokens (B-LIMIT-1), so beyond its total the
-        # hand matters only up to 3 per slot: far fewer keys than whole hands.
+        # A take gives back at most k = total - 7 tokens (three taken, B-LIMIT-1), and
+        # a return of k tokens sees each slot of the hand only up to k: beyond its
+        # total, the hand matters only up to k per slot (far fewer keys than whole hands).
+        k = total - (LIMIT - 3)
         h0, h1, h2, h3, h4, h5 = held[:6]
-        hand = (total, h0 if h0 < 3 else 3, h1 if h1 < 3 else 3, h2 if h2 < 3 else 3,
-                h3 if h3 < 3 else 3, h4 if h4 < 3 else 3, h5 if h5 < 3 else 3)
+        hand = (total, h0 if h0 < k else k, h1 if h1 < k else k, h2 if h2 < k else k,
+                h3 if h3 < k else k, h4 if h4 < k else k, h5 if h5 < k else k)
     key = (v.name, SIG[s[0]], SIG[s[1]], SIG[s[2]], SIG[s[3]], SIG[s[4]], hand)
     moves = _TAKE_MOVES.get(key)
     if moves is None:
@@ -219,11 +225,12 @@ def _reserve_moves(state: State, p: Player, total: int) -> tuple[Move, ...]:
         # No reservation's text is the start of another's, and the returns are
         # sorted and all as long: every move after its plain one keeps the order.
         out = []
+        rets = return_options(v, new, total + 1 - LIMIT)
         for move in plain:
             by_return = _RESERVE_RETURN_MOVES.get(move)
             if by_return is None:
                 by_return = _RESERVE_RETURN_MOVES[move] = {}
-            for ret in return_options(v, new, total + 1 - LIMIT):
+            for ret in rets:
                 m = by_return.get(ret)
                 if m is None:
                     m = by_return[ret] = move.with_suffix(ret)
@@ -247,24 +254,24 @@ def _reserve_targets(state: State) -> list[tuple[str | None, int | None]]:
 
 def _buy_moves(state: State, p: Player, total: int,
                after: tuple[list[str] | None, ...] | None) -> list[Move]:
-    """Every purchase, with its payments, returns and tile choices (unsorted)."""
+    """Every purchase, with its payments, returns and tile choices, sorted."""
     v = state.variant
     tables = TABLES[v.name]
     held = p.tokens
-    jokers = held[JOKER]
+    t0, t1, t2, t3, t4, jokers, time_stone = held
     b0, b1, b2, b3, b4 = p.bonuses
-    w0, w1, w2, w3, w4 = b0 + held[0], b1 + held[1], b2 + held[2], b3 + held[3], b4 + held[4]
+    w0, w1, w2, w3, w4 = b0 + t0, b1 + t1, b2 + t2, b3 + t3, b4 + t4
     reserved = p._reserved_bits
     if reserved is None:  # memoised on the seat; apply_legal hands it on while the reserve stays
         reserved = 0
         for cid, _ in p.reserved:
             reserved |= tables.bit[cid]
         p._reserved_bits = reserved
-    candidates = market_bits(state, tables) | reserved
+    candidates = state._market_bits  # market_bits(state, tables), read here when memoised
+    if candidates is None:
+        candidates = market_bits(state, tables)
+    candidates |= reserved
     a0, a1, a2, a3, a4 = tables.afford
-    may_gain = held[TIME] == 0 and state.supply[TIME] > 0  # M-TIME-1 (only Marvel cards bring it)
-    card = tables.card
-    out: list[Move] = []
     if (w0 | w1 | w2 | w3 | w4 | jokers) >> 5:
         # A count below 0 or above 31, which no game reaches (a corrupt state
         # from from_dict): every candidate, card by card.
@@ -273,32 +280,100 @@ def _buy_moves(state: State, p: Player, total: int,
         # Without jokers a card is affordable exactly when bonuses and gems
         # cover every colour: one mask for all cards. The default payment is
         # then the only one, and only a Time Stone can overflow the hand.
-        cheap, reach = a0[w0] & a1[w1] & a2[w2] & a3[w3] & a4[w4] & candidates, 0
+        cheap = a0[w0] & a1[w1] & a2[w2] & a3[w3] & a4[w4] & candidates
+        if after is None and not cheap & tables.stones:
+            # The common case: each affordable card's plain purchase and nothing more
+            # (no Time Stone to gain, no tile choice), in the order of their texts.
+            buy = tables.buy
+            plain: list[Move] = []
+            while cheap:
+                low = cheap & -cheap
+                cheap ^= low
+                plain.append(buy[low])
+            return plain
+        reach = 0
     else:
         # Jokers cover shortfalls: these masks only narrow the candidates down.
         cheap = 0
         reach = (a0[w0 + jokers] & a1[w1 + jokers] & a2[w2 + jokers] & a3[w3 + jokers]
                  & a4[w4 + jokers] & candidates)
+    may_gain = time_stone == 0 and state.supply[TIME] > 0  # M-TIME-1 (only Marvel cards bring it)
+    card = tables.card
+    out: list[Move] = []
     while cheap:
         low = cheap & -cheap
         cheap ^= low
         cid, colour, move, stone = card[low]
         if stone and may_gain:
-            moves = _buy_card(v, cid, move, p, total, 1)
+            _add_tile_choices(out, _buy_card(v, cid, move, p, total, 1), after, colour)
+        elif after is not None and after[colour] is not None:
+            out.extend(move.with_suffix("", t) for t in after[colour])  # type: ignore[union-attr]
         else:
-            if after is not None and after[colour] is not None:
-                out.extend(move.with_suffix("", t) for t in after[colour])  # type: ignore[union-attr]
-            else:
-                out.append(move)
-            continue
-        _add_tile_choices(out, moves, after, colour)
+            out.append(move)
+    if not reach:
+        out.sort()
+        return out
+    costs = v.costs
+    memo = tables.buys
     while reach:
         low = reach & -reach
         reach ^= low
         cid, colour, move, stone = card[low]
-        moves = _buy_card(v, cid, move, p, total, 1 if stone and may_gain else 0)
-        if moves:
-            _add_tile_choices(out, moves, after, colour)
+        # _buy_card written out (this runs for every card within reach of a hand
+        # holding jokers): B-BUY-1, bonuses first, then gems in hand, then jokers.
+        c0, c1, c2, c3, c4 = costs[cid]
+        short = 0
+        n0 = c0 - b0
+        if n0 <= 0:
+            n0 = 0
+        elif n0 > t0:
+            short += n0 - t0
+            n0 = t0
+        n1 = c1 - b1
+        if n1 <= 0:
+            n1 = 0
+        elif n1 > t1:
+            short += n1 - t1
+            n1 = t1
+        n2 = c2 - b2
+        if n2 <= 0:
+            n2 = 0
+        elif n2 > t2:
+            short += n2 - t2
+            n2 = t2
+        n3 = c3 - b3
+        if n3 <= 0:
+            n3 = 0
+        elif n3 > t3:
+            short += n3 - t3
+            n3 = t3
+        n4 = c4 - b4
+        if n4 <= 0:
+            n4 = 0
+        elif n4 > t4:
+            short += n4 - t4
+            n4 = t4
+        if short > jokers:
+            continue
+        gain = 1 if stone and may_gain else 0
+        overflow = total - (n0 + n1 + n2 + n3 + n4 + short) + gain - LIMIT
+        moves: Sequence[Move]  # every way to buy the card (B-BUY-1), its tile choices aside
+        if short == jokers and overflow <= 0:  # no joker to spare, nothing to give back
+            moves = (move,)
+        else:
+            key = (cid, n0, n1, n2, n3, n4, jokers - short, held if overflow > 0 else None)
+            found = memo.get(key)
+            if found is None:
+                found = _buy_options(v, cid, (n0, n1, n2, n3, n4), short, held, gain, overflow)
+                bounded(memo)
+                memo[key] = found
+            moves = found
+        q = None if after is None else after[colour]
+        if q is None:
+            out.extend(moves)
+        else:
+            out.extend(m.with_suffix(m.ret, t) for m in moves for t in q)
+    out.sort()
     return out
 
 
@@ -359,12 +434,13 @@ def _buy_card(v: Variant, cid: str, move: Move, p: Player, total: int, gain: int
     overflow = total - (n0 + n1 + n2 + n3 + n4 + short) + gain - LIMIT
     if short == jokers and overflow <= 0:  # no joker to spare, nothing to give back
         return (move,)
-    key = (v.name, cid, n0, n1, n2, n3, n4, jokers - short, held if overflow > 0 else None)
-    moves = _BUYS.get(key)
+    memo = TABLES[v.name].buys
+    key = (cid, n0, n1, n2, n3, n4, jokers - short, held if overflow > 0 else None)
+    moves = memo.get(key)
     if moves is None:
         moves = _buy_options(v, cid, (n0, n1, n2, n3, n4), short, held, gain, overflow)
-        bounded(_BUYS)
-        _BUYS[key] = moves
+        bounded(memo)
+        memo[key] = moves
     return moves
 
 
