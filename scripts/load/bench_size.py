@@ -10,7 +10,9 @@ Then, --rounds times, it runs profile_requests.py on each in turn (the same code
 alternated, each going first in turn, so that a busy machine weighs on both alike); each run's two measured
 players first take the seats of --history finished games each. It prints every run
 and the medians of the runs' p50s, per request: CPU milliseconds of the web process
-and SQL queries. The databases are dropped at the end unless --keep.
+and SQL queries. GET /me/, which reads nothing from the database once its token is
+kept, shows how much the machine's own noise moves the two columns apart. The
+databases are vacuumed once filled, and dropped at the end unless --keep.
 """
 
 from __future__ import annotations
@@ -39,6 +41,12 @@ def fill(args: argparse.Namespace, name: str, finished: int, accounts: int) -> N
                                                       "--players", str(accounts)]):  # fmt: skip
         subprocess.run([sys.executable, str(ROOT / "manage.py"), *command], env=env, check=True,
                        stdout=subprocess.DEVNULL)  # fmt: skip
+    # Vacuumed now, so that autovacuum does not go through the new rows while the
+    # other database is measured.
+    import psycopg
+
+    with psycopg.connect(database_url(args.postgres, name), autocommit=True) as conn:
+        conn.execute("VACUUM ANALYZE")
     print(f"{name}: {finished} finished games, {accounts} accounts ({time.perf_counter() - started:.0f} s)", flush=True)
 
 
