@@ -150,7 +150,9 @@ class Features:
         cards, empty_card = self._cards, self._empty_card
         tile_rows, empty_tiles, tile_slots = self._tiles, self._empty_tiles, self.tile_slots
         reserved_rows, hidden, empty_reserved = self._reserved, self._hidden, self._empty_reserved
-        orders = [[(seat + k) % n for k in range(n)] for seat in range(n)]
+        others = [[(seat + k) % n for k in range(1, n)] for seat in range(n)]  # in turn order after each seat
+        join = bytearray().join  # a new bytearray each call (the empty separator is never written to)
+        seats = tuple(range(n))
         # The last market, each of its rows and the tiles, with their bytes, by identity:
         # states share the parts a move leaves alone (a market row included).
         market_key: Any = None
@@ -188,12 +190,12 @@ class Features:
             over = state.over
             ply = state.ply
             if marvel:
-                parts = [board(ply, ply // n + 1, state.end_triggered and not over, state.passes, over,
-                               *state.supply, len(decks[0]), len(decks[1]), len(decks[2]))]
+                head = board(ply, ply // n + 1, state.end_triggered and not over, state.passes, over,
+                             *state.supply, len(decks[0]), len(decks[1]), len(decks[2]))
             else:
                 s0, s1, s2, s3, s4, s5, _ = state.supply
-                parts = [board(ply, ply // n + 1, state.end_triggered and not over, state.passes, over,
-                               s0, s1, s2, s3, s4, s5, len(decks[0]), len(decks[1]), len(decks[2]))]
+                head = board(ply, ply // n + 1, state.end_triggered and not over, state.passes, over,
+                             s0, s1, s2, s3, s4, s5, len(decks[0]), len(decks[1]), len(decks[2]))
             market = state.market
             if market is not market_key:
                 for level in range(LEVELS):
@@ -202,14 +204,12 @@ class Features:
                         row_keys[level] = row
                         row_bytes[level] = b"".join([empty_card if cid is None else cards[cid] for cid in row])
                 market_key, market_bytes = market, b"".join(row_bytes)
-            parts.append(market_bytes)
             players = state.players
             avengers = state.avengers
-            order = orders[seat]
-            for s in order:
+            for s in seats:
                 p = players[s]
                 # A seat's numbers change only with its holdings and Avengers Assemble; its
-                # reserved cards' rows, with its reserve and whether the seat is the observer.
+                # reserved cards' rows, with its reserve.
                 if p is not seen[s] or assembled[s] != (avengers == s):
                     before = seen[s]
                     reserved = p.reserved
@@ -226,15 +226,19 @@ class Features:
                         seat_rows[s] = seat_row(points, t0 + t1 + t2 + t3 + t4 + t5 + t6, len(p.cards), len(reserved),
                                                 len(p.tiles), t0, t1, t2, t3, t4, t5, *p.bonuses)
                     seen[s] = p
-                parts.append(own_rows[s] if s == seat else other_rows[s])
-            for s in order:
-                parts.append(seat_rows[s])
             tiles = state.tiles
             if tiles is not tiles_key:
                 tiles_key = tiles
                 tiles_bytes = b"".join([tile_rows[t] for t in tiles]) + empty_tiles[tile_slots - len(tiles)]
-            parts.append(tiles_bytes)
-            return bytearray().join(parts)
+            # The observer's rows first, then the others' in turn order; the observer sees
+            # its own reserved cards, the others' blind reservations are their level alone.
+            if n == 2:
+                o = 1 - seat
+                return join((head, market_bytes, own_rows[seat], other_rows[o], seat_rows[seat], seat_rows[o],
+                             tiles_bytes))
+            rest = others[seat]
+            return join([head, market_bytes, own_rows[seat], *[other_rows[s] for s in rest],
+                         seat_rows[seat], *[seat_rows[s] for s in rest], tiles_bytes])
 
         return encode
 

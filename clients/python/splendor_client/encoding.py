@@ -64,7 +64,8 @@ class ObservationEncoder:
         return np.ndarray(self._flat_shape, np.float32, self.features.encode(state, seat))
 
     def _flat_encoder(self, encode: Callable[[State, int], bytearray]) -> Callable[[State, int], Array]:
-        shape, nd, f32 = self._flat_shape, np.ndarray, np.float32
+        # The dtype as an object, not the scalar type: numpy then need not look it up.
+        shape, nd, f32 = self._flat_shape, np.ndarray, np.dtype(np.float32)
 
         def flat_state(state: State, seat: int) -> Array:
             return nd(shape, f32, encode(state, seat))
@@ -75,7 +76,7 @@ class ObservationEncoder:
         # The five arrays written out: a dict display is cheaper than a comprehension,
         # and this runs on every step.
         (k0, o0, s0), (k1, o1, s1), (k2, o2, s2), (k3, o3, s3), (k4, o4, s4) = self.layout
-        nd, f32 = np.ndarray, np.float32
+        nd, f32 = np.ndarray, np.dtype(np.float32)
 
         def encode_state(state: State, seat: int) -> dict[str, Array]:
             b = encode(state, seat)

@@ -45,7 +45,7 @@ from .render import render_text
 _SEED_BITS = 63  # the deal seed of each game after the first, drawn from the env's seed
 
 Mask = np.ndarray[Any, np.dtype[np.bool_]]
-_bool_array, _BOOL = np.ndarray, np.bool_
+_bool_array, _BOOL = np.ndarray, np.dtype(np.bool_)  # the dtype object: numpy need not look it up
 Observation = Union[dict[str, np.ndarray[Any, np.dtype[np.float32]]], np.ndarray[Any, np.dtype[np.float32]]]
 # An opponent: a built-in bot's name ("random", "greedy", "ismcts"), a bot, or a
 # callable given the seat's view and the legal moves' texts, answering a text or an id.
@@ -207,7 +207,12 @@ class SplendorEnv(gymnasium.Env[Observation, np.int64]):
         if at < len(ids) and ids[at] == action:
             # _apply(move) written out, as _info below: this runs on every step.
             self._state = state = apply_legal(state, self._legal[at])
-            self._update_legal()
+            self._legal = legal = legal_moves(state)  # _update_legal(), written out
+            self._legal_ids = found = self._ids_of(legal)
+            mask = bytearray(self.action_count)
+            for i in found:
+                mask[i] = 1
+            self._mask = _bool_array(self._mask_shape, _BOOL, mask)
             text = self._texts[action]  # the move's canonical text, a plain str
         elif self.on_illegal == "lose" and 0 <= action < self.action_count:
             return self._lose(acted, action)
