@@ -256,11 +256,11 @@ def parts(variant: str, players: int, steps: int) -> dict[str, float]:
     from engine.rules import apply_legal, legal_moves
 
     env = SplendorEnv(variant, players, seed=0, flatten=True)
-    encode, ids_of, count = env.encoder.features.encode, env.table.ids_of, env.action_count
+    encode, ids_of, count = env.encoder.features.encode_trusted, env.table.ids_of, env.action_count
     size = env.encoder.size
     names = ["the legal move of the id (bisect)", "engine.rules.apply_legal", "engine.rules.legal_moves",
              "the legal moves' ids (ActionTable.ids_of)", "the new mask (bytearray, numpy.ndarray over it)",
-             "info", "the observation (engine.features, numpy.ndarray over it)"]
+             "info", "the observation (Features.encode_trusted, numpy.ndarray over it)"]
     totals = [0] * len(names)
     last_info: dict[str, Any] = {}
     rng = random.Random(0)
