@@ -1,5 +1,5 @@
 """What the few statements written by hand (games.turn_reads,
-games.services.change_sql and lock_sql) share: the models' column names, and
+games.services.change_sql and games.game_rows) share: the models' column names, and
 a game's seats cached on it as ``prefetch_related`` leaves them."""
 
 from __future__ import annotations
