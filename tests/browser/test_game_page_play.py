@@ -13,6 +13,7 @@ import pytest
 
 from games import links, services
 from games.models import Game, Seat
+from tests.browser.drawn import wait_for_drawn
 from tests.browser.game_page_line import SEEDS, Turn, greedy_line
 from tests.games.game_helpers import make_player
 
@@ -168,7 +169,7 @@ def test_two_players_play_a_whole_game_by_clicking_on_their_pages(
         page = pages[turn.seat]
         version = first_version + number  # one move, one version (two players, nobody resigned)
         # The page redraws itself (it polls the version) once the other player has moved.
-        page.wait_for_selector(f'#game[data-version="{version}"]', timeout=15_000)
+        wait_for_drawn(page, version)
         assert sorted(_listed_moves(page)) == sorted(turn.legal), f"move {number + 1}: the page has the legal moves"
 
         if number == 2 and not stale_checked:
@@ -205,7 +206,7 @@ def test_two_players_play_a_whole_game_by_clicking_on_their_pages(
     for page in pages.values():
         # The page that did not play the last move redraws itself when its poll sees it
         # (window.location.replace); wait for that first, or the two navigations collide.
-        page.wait_for_selector(f'#game[data-version="{game.version}"]', timeout=15_000)
+        wait_for_drawn(page, game.version)
         page.goto(page_url)
         assert "Game over:" in settled_content(page)
     shot(pages[0], "game-page-end")

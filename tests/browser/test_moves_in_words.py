@@ -17,6 +17,7 @@ from django.core import mail
 from games import services
 from games.models import Game, Move, Seat
 from notifications.models import InboundMessage
+from tests.browser.drawn import wait_for_drawn
 from tests.browser.game_page_line import SEEDS, greedy_line
 from tests.browser.test_game_page_play import _path, click_on_board
 from tests.games.game_helpers import make_player
@@ -85,7 +86,7 @@ def test_an_italian_and_a_latvian_player_see_every_move_in_their_own_words(
     by_email = None
     for number, turn in enumerate(line):
         page = pages[turn.seat]
-        page.wait_for_selector(f'#game[data-version="{game.version + number}"]', timeout=15_000)
+        wait_for_drawn(page, game.version + number)
         # What the page shows, and every move button's text, hidden ones too (the board filters them).
         buttons = page.eval_on_selector_all("#move-form button[data-move]", "bs => bs.map(b => b.textContent)")
         assert len(buttons) == len(turn.legal)

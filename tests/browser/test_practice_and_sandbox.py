@@ -27,6 +27,7 @@ from playwright.sync_api import expect
 
 from games import services
 from games.models import Game, Seat
+from tests.browser.drawn import wait_for_drawn
 from tests.browser.game_page_line import Turn, greedy_line
 from tests.browser.test_game_page_play import click_on_board, settled_content
 from tests.games.game_helpers import make_player
@@ -91,7 +92,7 @@ def _play_through(page: Any, game: Game, *, human: set[int], limit: int = 200) -
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE:
             break
-        page.wait_for_selector(f'#game[data-version="{game.version}"]', timeout=15_000)
+        wait_for_drawn(page, game.version)
         to_move = engine.to_move(engine.from_dict(game.state))
         assert to_move in human, f"a bot is still to move at version {game.version}"
         before = game.moves.count()
@@ -137,7 +138,7 @@ def test_a_player_starts_a_practice_game_and_plays_it_to_the_end_against_the_bot
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE:
             break
-        page.wait_for_selector(f'#game[data-version="{game.version}"]', timeout=15_000)
+        wait_for_drawn(page, game.version)
         before = game.moves.count()
         _play_one(page, game, chooser)
         clicked += 1
@@ -204,7 +205,7 @@ def test_a_player_tries_the_position_of_her_game_and_plays_every_seat_of_the_san
         sandbox.refresh_from_db()
         if sandbox.status != Game.Status.ACTIVE:
             break
-        page.wait_for_selector(f'#game[data-version="{sandbox.version}"]', timeout=15_000)
+        wait_for_drawn(page, sandbox.version)
         to_move = engine.to_move(engine.from_dict(sandbox.state))
         assert to_move is not None
         line = page.locator("#hot-seat-line").inner_text()
