@@ -37,6 +37,7 @@ import email
 import json
 import os
 import random
+import re
 import secrets
 import shutil
 import signal
@@ -123,6 +124,9 @@ class DatabaseClock:
 # --- what arrives: the SMTP sink and the webhook receiver ------------------------------------
 
 
+_YOUR_TURN = re.compile(r"It is your turn in game (\w+) \(")
+
+
 @dataclass
 class Arrivals:
     """When each game version's email and webhook arrived (monotonic seconds)."""
@@ -137,16 +141,23 @@ class Arrivals:
     def email_in(self, raw: bytes) -> None:
         now = time.monotonic()
         message = email.message_from_bytes(raw)
-        subject, message_id = str(message.get("Subject", "")), str(message.get("Message-ID", ""))
+        message_id = str(message.get("Message-ID", ""))
+        # Every email about a game has the game's subject (one thread per game), so the
+        # turn email is told by its text: "It is your turn in game <id> (<variant>)."
+        # (the players here write English), with Message-ID "<hash>.<token>.v<version>@...".
+        text = ""
+        for part in message.walk():
+            if part.get_content_type() == "text/plain":
+                text = str(part.get_payload(decode=True) or b"", "utf-8", "replace")
+                break
+        turn = _YOUR_TURN.search(text)
         with self.lock:
             self.email_count += 1
             self.last = now
-            # "Your turn in game <id>: ..." with Message-ID "<hash>.<token>.v<version>@...".
-            if subject.startswith("Your turn in game ") and ".v" in message_id:
-                game_id = subject[len("Your turn in game ") :].split(":")[0].strip()
+            if turn is not None and ".v" in message_id:
                 version = message_id.rsplit(".v", 1)[1].split("@")[0]
                 if version.isdigit():
-                    self.emails.setdefault((game_id, int(version)), now)
+                    self.emails.setdefault((turn.group(1), int(version)), now)
 
     def webhook_in(self, body: bytes) -> None:
         now = time.monotonic()
