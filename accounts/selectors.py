@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, TypedDict
 from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
 
+from accounts import token_rows
 from accounts.errors import PlayerNotFoundError
 from accounts.models import ApiToken, CalendarFeed, EmailAddress, Player
 from accounts.tokens import TOKEN_PREFIX, token_hash
@@ -27,12 +28,10 @@ def token_get_by_plaintext(*, plaintext: str) -> ApiToken | None:
 def token_get_by_hash(*, key_hash: str) -> ApiToken | None:
     """The token (revoked or not) whose secret's SHA-256 is `key_hash`, with its
     user, the user's player and calendar address (GET /api/v1/me/ shows it), in
-    one query (an API request makes it unless accounts.token_cache has the token)."""
-    try:
-        # get(), not first(): key_hash is unique, and first() would add an ORDER BY.
-        return ApiToken.objects.select_related("user__player", "user__calendar_feed").get(key_hash=key_hash)
-    except ApiToken.DoesNotExist:
-        return None
+    one query (an API request makes it unless accounts.token_cache has the token),
+    as ``select_related("user__player", "user__calendar_feed")`` leaves them. The
+    statement is written once per connection (accounts.token_rows)."""
+    return token_rows.token_with_account(key_hash)
 
 
 # What a calendar secret can look like (accounts.services.calendar_feeds): anything

@@ -4,74 +4,34 @@ on PostgreSQL, by two statements written once per connection: the ORM builds
 the same two queries anew on every move and every read of a game, and that is
 most of a move's time in Python.
 
-The rows become model instances as the ORM would make them: each column goes
-through the converters the ORM applies (the backend's and the field's), then
-``Model.from_db``; the relations are cached as ``select_related`` and
+The rows become model instances as the ORM would make them (core.model_rows);
+the relations are cached as ``select_related`` and
 ``prefetch_related`` leave them, so nothing reads them again.
 """
 
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.models import Field, Model
+from django.db.models import Model
 
 from accounts.models import Player
+from core.model_rows import ModelColumns, column_of
 from games.models import Game, Seat
-from games.raw_rows import column, column_of, seats_cached
-
-Converter = Callable[[Any, Any, BaseDatabaseWrapper], Any]
-
-
-@dataclass(frozen=True)
-class _Columns:
-    """One model's columns in a statement: what to select and how to read them back."""
-
-    model: type[Model]
-    alias: str
-    attnames: list[str]
-    converters: list[tuple[int, Any, list[Converter]]]  # (position, column expression, converters) where there are any
-
-    @classmethod
-    def of(cls, model: type[Model], alias: str, db: BaseDatabaseWrapper) -> _Columns:
-        fields: Sequence[Field[Any, Any]] = model._meta.concrete_fields
-        converters = []
-        for position, field in enumerate(fields):
-            expression = field.get_col(alias)
-            found = db.ops.get_db_converters(expression) + field.get_db_converters(db)
-            if found:
-                converters.append((position, expression, found))
-        return cls(model=model, alias=alias, attnames=[f.attname for f in fields], converters=converters)
-
-    def select(self, quote: Callable[[str], str]) -> str:
-        return ", ".join(
-            f"{quote(self.alias)}.{quote(column(field))}" for field in self.model._meta.concrete_fields
-        )
-
-    def read(self, row: Sequence[Any], start: int, db: BaseDatabaseWrapper) -> Model | None:
-        """The instance in ``row`` from ``start`` (None when an outer join found none)."""
-        values = list(row[start : start + len(self.attnames)])
-        if values[0] is None:  # the primary key, first of the concrete fields
-            return None
-        for position, expression, converters in self.converters:
-            for convert in converters:
-                values[position] = convert(values[position], expression, db)
-        return self.model.from_db(db.alias, self.attnames, values)
+from games.raw_rows import seats_cached
 
 
 @dataclass(frozen=True)
 class _Plan:
-    game: _Columns
-    creator: _Columns
-    seat: _Columns
-    user: _Columns
-    player: _Columns
+    game: ModelColumns
+    creator: ModelColumns
+    seat: ModelColumns
+    user: ModelColumns
+    player: ModelColumns
     read: str
     seats: str
 
@@ -87,11 +47,11 @@ def _plan(db: BaseDatabaseWrapper) -> _Plan:
     user_model = get_user_model()
     game_table, seat_table = Game._meta.db_table, Seat._meta.db_table
     user_table, player_table = user_model._meta.db_table, Player._meta.db_table
-    game = _Columns.of(Game, game_table, db)
-    creator = _Columns.of(user_model, "creator", db)
-    seat = _Columns.of(Seat, seat_table, db)
-    user = _Columns.of(user_model, user_table, db)
-    player = _Columns.of(Player, player_table, db)
+    game = ModelColumns.of(Game, game_table, db)
+    creator = ModelColumns.of(user_model, "creator", db)
+    seat = ModelColumns.of(Seat, seat_table, db)
+    user = ModelColumns.of(user_model, user_table, db)
+    player = ModelColumns.of(Player, player_table, db)
 
     def col(model: type[Model], name: str) -> str:
         return q(column_of(model, name))

@@ -6,20 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Field, Model
-
+from core.model_rows import column, column_of
 from games.models import Game, Seat
 
-
-def column(field: Any) -> str:
-    """A concrete field's column."""
-    assert isinstance(field, Field) and field.column is not None
-    return field.column
-
-
-def column_of(model: type[Model], name: str) -> str:
-    """The column of ``model``'s field ``name`` (``pk``: its primary key)."""
-    return column(model._meta.pk if name == "pk" else model._meta.get_field(name))
+__all__ = ["column", "column_of", "seats_cached"]
 
 
 def seats_cached(game: Game, seats: list[Seat]) -> None:

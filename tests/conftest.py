@@ -286,6 +286,7 @@ BOTH_DATABASES_MODULES: dict[str, str] = {
     "tests/accounts/test_erasure_leaves_no_trace.py": "every table read back after an erasure",
     "tests/accounts/test_text_the_database_refuses.py": "PostgreSQL refuses NUL in text where SQLite keeps it",
     "tests/accounts/test_queries_per_request.py": "query counts, which the backend's features change",
+    "tests/accounts/test_token_rows.py": "JSON and date columns read back through each backend's converters",
     "tests/games/test_games_text_the_database_refuses.py": "PostgreSQL refuses NUL in text where SQLite keeps it",
     "tests/games/test_games_queries_per_request.py": "query counts, which the backend's features change",
     "tests/games/test_games_concurrency.py": "row locks and concurrent moves",
