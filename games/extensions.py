@@ -75,6 +75,17 @@ class ReplayPosition(TypedDict):
     try_position: Callable[[int, int], dict[str, Any] | None]
 
 
+class MoveMark(TypedDict):
+    """What an extension writes beside one move in the replay's list of moves: a
+    short ``label``, shown strong (a review's "Mistake, -12%"), the words after it
+    (``detail``: what the bot would have played, or ""), and where on the page the
+    label links to (``href``, or "")."""
+
+    label: str
+    detail: str
+    href: str
+
+
 class GameExtension:
     """What one app above games adds to games. Every hook does nothing by default."""
 
@@ -110,6 +121,10 @@ class GameExtension:
     def replay_panel(self, request: HttpRequest, viewer: PageViewer, position: ReplayPosition) -> Panel | None:
         """A panel on the replay page, below the list of moves, or None."""
         return None
+
+    def replay_move_marks(self, request: HttpRequest, viewer: PageViewer) -> dict[int, MoveMark]:
+        """Marks beside moves in the replay's list of moves, by ply (0: the first move)."""
+        return {}
 
     def export_extra(self, game: Game, user: User | AnonymousUser | None) -> dict[str, Any]:
         """Keys added to the game's export (GET .../export/), in their JSON form."""

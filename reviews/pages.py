@@ -22,7 +22,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
-from games.extensions import PageViewer, Panel, ReplayPosition
+from games.extensions import MoveMark, PageViewer, Panel, ReplayPosition
 from games.pages.session import LoginNeeded, page_viewer
 from games.words import move_in_words
 from reviews import selectors, services
@@ -160,6 +160,26 @@ def replay_panel(request: HttpRequest, viewer: PageViewer, position: ReplayPosit
         }
     )
     return {"template": "reviews/_replay_panel.html", "context": context}
+
+
+def replay_move_marks(viewer: PageViewer) -> dict[int, MoveMark]:
+    """The mistakes of the game's review, by ply, for the replay's list of moves:
+    "Mistake, -12%" (linked to the move's entry under "The moves that cost most",
+    which lists every mistake) and the bot's move beside it."""
+    game = viewer.game
+    review = selectors.review_of_game(game_id=game.pk) if game.is_over else None
+    if review is None:
+        return {}
+    marks: dict[int, MoveMark] = {}
+    for move in selectors.review_moves(review):
+        if move["mistake"]:
+            best = move_in_words(move["best"], game.variant) if move["best"] else ""
+            marks[move["ply"]] = {
+                "label": pgettext("replay moves", "Mistake, −%(drop)s") % {"drop": percent(move["drop"])},
+                "detail": gettext("(the bot: %(move)s)") % {"move": best} if best else "",
+                "href": f"#review-move-{move['ply'] + 1}",
+            }
+    return marks
 
 
 @never_cache

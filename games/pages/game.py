@@ -47,7 +47,7 @@ from games import errors, links, replays, selectors, services, turn_reads
 from games.errors import GameNotFound
 from games.extensions import ReplayPosition
 from games.models import Game, Move, Seat
-from games.page_panels import game_page_panels, game_replay_panels
+from games.page_panels import game_page_panels, game_replay_marks, game_replay_panels
 from games.pages.session import LoginNeeded, Viewer, page_viewer, seat_forget, seat_remember
 from games.pages.offline import board_keepable, drawn_at_words
 from games.pages.table import move_kinds
@@ -706,10 +706,12 @@ def _replay(
     board = board_context(game=then, seat_index=found.seat_index, last_moves=0)
     names = {p["seat"]: p["name"] for p in board["players"]}
     notes = replay_notes(found)  # the seat holder's own, beside their moves
+    marks = game_replay_marks(request, found)  # what apps above games write beside moves: a review's mistakes
     # One numbering: move n is the API's ply n - 1, and ?ply=n shows the board after n moves.
     moves = [
         {"number": n + 1, "ply": n, "name": names.get(seat, seat_words(seat)), "text": text,
-         "words": move_in_words(text, game.variant), "current": n + 1 == ply, "note": notes.get(n, "")}
+         "words": move_in_words(text, game.variant), "current": n + 1 == ply, "note": notes.get(n, ""),
+         "marks": marks.get(n, [])}
         for n, (text, seat) in enumerate(texts)
     ]
 

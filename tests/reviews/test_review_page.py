@@ -16,7 +16,9 @@ import pytest
 from django.test import Client
 
 from games.models import Game
+from games.words import move_in_words
 from reviews.models import GameReview
+from reviews.selectors import review_moves
 from tests.games.game_helpers import start_two_player_game
 from tests.reviews.review_helpers import Sent, finished_game
 
@@ -132,6 +134,40 @@ def test_the_costliest_moves_name_the_bots_move_and_offer_the_position_in_a_sand
     answer = client.post(f"/games/{over.pk}/sandbox/", {"ply": str(int(number) - 1), "seat": seat.group(1), "bot": "greedy"})
     assert answer.status_code in (302, 303)
     assert Game.objects.filter(kind=Game.Kind.SANDBOX, sandbox_of=over).count() == 1
+
+
+def moves_list(page: str) -> list[str]:
+    """The items of the replay's own list of moves (not the review's panel)."""
+    match = re.search(r'<section aria-labelledby="moves-heading".*?</section>', page, re.S)
+    assert match is not None
+    return re.findall(r"<li[ >].*?</li>", match.group(0), re.S)
+
+
+def test_the_replays_list_of_moves_marks_each_mistake_with_the_bots_move(
+    over: Game, alice: Any, charlie: Any, commit: Any, settings: Any
+) -> None:
+    settings.REVIEW_MISTAKE_DROP = 1e-9  # every move that cost anything is a mistake
+    with commit():
+        signed_in(alice).post(f"/games/{over.pk}/review/")
+    mistakes = {move["ply"]: move for move in review_moves(GameReview.objects.get(game=over)) if move["mistake"]}
+    assert mistakes, "some move cost its mover something"
+    items = moves_list(replay(signed_in(charlie), over))
+    assert len(items) == over.moves.count()
+    for ply, item in enumerate(items):
+        mark = re.search(r'<span class="move-mark"><a href="#review-move-(\d+)"[^>]*>Mistake, −(\d+)%</a>(.*?)</span>', item, re.S)
+        if ply not in mistakes:
+            assert mark is None, (ply, item)
+            continue
+        assert mark is not None, (ply, item)
+        assert int(mark.group(1)) == ply + 1
+        assert int(mark.group(2)) == round(100 * mistakes[ply]["drop"])
+        best = mistakes[ply]["best"]
+        assert (f"(the bot: {unescape(move_in_words(best, over.variant))})" in unescape(mark.group(3))) if best else mark.group(3) == ""
+
+
+def test_no_review_no_mark_in_the_list_of_moves(over: Game, charlie: Any) -> None:
+    items = moves_list(replay(signed_in(charlie), over))
+    assert items and not any("move-mark" in item for item in items)
 
 
 def test_a_refusal_is_shown_in_the_panel(alice: Any, bob: Any, commit: Any, settings: Any) -> None:
