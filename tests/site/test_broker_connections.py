@@ -69,3 +69,22 @@ def test_a_channel_whose_connection_was_collected_fails_with_a_connection_error_
 
     with pytest.raises(connection.connection_errors):
         channel._connparams()
+
+
+def test_a_publishing_channel_sends_every_message_through_one_client_per_pool() -> None:
+    import redis
+
+    from splendor_site.celery import BudgetedRedisTransport
+
+    # Nothing is connected to: building a client and a pool sends no command.
+    channel: Any = object.__new__(BudgetedRedisTransport.Channel)
+    channel.Client = redis.Redis
+    channel._pool = redis.ConnectionPool(host="127.0.0.1", port=1)
+    with channel.conn_or_acquire() as first, channel.conn_or_acquire() as second:
+        assert first is second and first.connection_pool is channel._pool
+    channel._pool = redis.ConnectionPool(host="127.0.0.1", port=1)  # its pools let go of and made anew
+    with channel.conn_or_acquire() as third:
+        assert third is not first and third.connection_pool is channel._pool
+    given = redis.Redis(connection_pool=channel._pool)
+    with channel.conn_or_acquire(given) as client:
+        assert client is given
