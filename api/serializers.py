@@ -56,13 +56,16 @@ class StrictInputSerializer(serializers.Serializer[dict[str, Any]]):
         if not isinstance(data, Mapping):
             return {}  # DRF refuses anything but an object on its own
         known = [name for name, field in self.fields.items() if not field.read_only]
+        unknown = [str(name) for name in data if name not in known]
+        if not unknown:
+            return {}  # the message is translated and listed only for a body that needs it
         if known:
             message = gettext("This request has no such field; the fields here are %(fields)s.") % {
                 "fields": listed([f"`{name}`" for name in known])
             }
         else:
             message = gettext("This request has no such field; it takes no fields.")
-        return {str(name): [message] for name in data if name not in known}
+        return {name: [message] for name in unknown}
 
 
 class JSONIntegerField(serializers.IntegerField):
