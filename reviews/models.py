@@ -19,7 +19,7 @@ class GameReview(models.Model):
     game = models.OneToOneField("games.Game", on_delete=models.CASCADE, related_name="+")
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
     # Who started the review last (a failed one is started again by whoever asks
-    # next): REVIEWS_PER_DAY counts the reviews an account started in 24 hours.
+    # next). REVIEWS_PER_DAY counts each start (ReviewStart), not this.
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
@@ -41,13 +41,30 @@ class GameReview(models.Model):
         indexes = [
             # The sweep's look-up of pending reviews that stopped moving on.
             models.Index(fields=["progressed_at"], condition=Q(status="pending"), name="review_pending_progress_idx"),
-            # REVIEWS_PER_DAY: the reviews an account started lately.
+            # Formerly REVIEWS_PER_DAY's look-up; kept for the admin's list by requester.
             models.Index(fields=["requested_by", "started_at"], name="review_requester_started_idx"),
         ]
         verbose_name = "game review"
 
     def __str__(self) -> str:
         return f"review of {self.game_id} ({self.status})"
+
+
+class ReviewStart(models.Model):
+    """One start of a review by one account: its first, or a failed review started
+    again. REVIEWS_PER_DAY counts these over the last 24 hours, so starting a
+    failed review again and again costs a start each time."""
+
+    review = models.ForeignKey(GameReview, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    started_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "started_at"], name="review_start_user_at_idx")]
+        verbose_name = "review start"
+
+    def __str__(self) -> str:
+        return f"review {self.review_id} started by {self.user_id} at {self.started_at:%Y-%m-%d %H:%M}"
 
 
 class ReviewPosition(models.Model):

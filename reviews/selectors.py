@@ -12,7 +12,7 @@ from django.conf import settings
 from games.models import Game
 from games.selectors import game_get_visible
 from reviews import errors
-from reviews.models import GameReview, ReviewPosition
+from reviews.models import GameReview, ReviewPosition, ReviewStart
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -110,9 +110,10 @@ def review_body(review: GameReview) -> ReviewBody:
 
 
 def reviews_started_since(*, user_id: int, since: datetime) -> list[datetime]:
-    """When the reviews ``user_id`` started since ``since`` began, oldest first."""
+    """When ``user_id`` started a review since ``since`` (a new one, or a failed one
+    started again: each start counts), oldest first."""
     return list(
-        GameReview.objects.filter(requested_by_id=user_id, started_at__gte=since)
+        ReviewStart.objects.filter(user_id=user_id, started_at__gte=since)
         .order_by("started_at")
         .values_list("started_at", flat=True)
     )

@@ -35,11 +35,12 @@ from django.utils.translation import ngettext
 
 from core.db import retry_when_database_locked
 from core.queue import task_send
+from core.text import moment_words
 from engine.review import PositionReview, review_position
 from games.models import Move
 from games.replays import state_after
 from reviews import errors, metrics, selectors
-from reviews.models import GameReview, ReviewPosition
+from reviews.models import GameReview, ReviewPosition, ReviewStart
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -75,7 +76,7 @@ def _rate_check(*, user: User, now: datetime) -> None:
             "You can start at most %(limit)s reviews a day; you can start the next from %(at)s.",
             limit,
         )
-        % {"limit": limit, "at": free_at.isoformat(timespec="seconds")},
+        % {"limit": limit, "at": moment_words(free_at, getattr(getattr(user, "player", None), "time_zone", "") or "UTC")},
         retry_after=math.ceil((free_at - now).total_seconds()),
         next_review_at=free_at.isoformat(timespec="seconds"),
     )
@@ -116,6 +117,7 @@ def review_request(*, game_id: str, user: User) -> GameReview:
             review.finished_at = None
             review.failure = ""
             review.save(update_fields=["status", "requested_by", "started_at", "progressed_at", "finished_at", "failure"])
+        ReviewStart.objects.create(review=review, user=user, started_at=now)
         _continue(review)
     return review
 

@@ -4,6 +4,7 @@ account, with the real search (engine.review) at a small budget."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import pytest
@@ -155,6 +156,9 @@ def test_past_reviews_per_day_an_account_is_refused_with_429_too_many_reviews(
     assert refused.status_code == 429
     assert refused.json()["code"] == "too_many_reviews"
     assert "next_review_at" in refused.json() and int(refused["Retry-After"]) > 0
+    # The detail writes the moment for a person, in the account's time zone (UTC here).
+    free_at = datetime.fromisoformat(refused.json()["next_review_at"])
+    assert f"{free_at:%A} {free_at.day} {free_at:%B %Y, %H:%M} (UTC)" in refused.json()["detail"]
     assert not GameReview.objects.filter(game=second).exists()
     # Asking again for the review it has costs nothing.
     assert client.post(review_url(first)).status_code == 200

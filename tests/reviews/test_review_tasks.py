@@ -12,8 +12,8 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
-from reviews import services, tasks
-from reviews.models import GameReview, ReviewPosition
+from reviews import errors, services, tasks
+from reviews.models import GameReview, ReviewPosition, ReviewStart
 from tests.metrics_helpers import value
 from tests.reviews.review_helpers import Sent, finished_game
 from tests.site.test_task_queues import queue_of
@@ -156,3 +156,30 @@ def test_a_reviews_positions_go_to_the_bots_queue_and_its_sweep_to_beats() -> No
     sweep = settings.CELERY_BEAT_SCHEDULE["reviews-requeue"]
     assert sweep["task"] == "reviews.tasks.requeue_reviews"
     assert queue_of(sweep["task"], sweep["options"]) == "beat"
+
+
+def test_each_start_of_a_failed_review_counts_against_reviews_per_day(
+    asked: GameReview, commit: Any, sent: Sent, monkeypatch: pytest.MonkeyPatch, alice: Any, bob: Any, settings: Any
+) -> None:
+    settings.REVIEWS_PER_DAY = 3  # the fixture's first start is one of them
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("the search broke")
+
+    monkeypatch.setattr(services, "review_position", broken)
+    for _ in range(2):  # fails, started again: the second and the third start
+        with commit():
+            assert sent.run_next()
+        assert GameReview.objects.get(pk=asked.pk).status == GameReview.Status.FAILED
+        with commit():
+            services.review_request(game_id=asked.game_id, user=alice)
+    with commit():
+        assert sent.run_next()
+    assert GameReview.objects.get(pk=asked.pk).status == GameReview.Status.FAILED
+    # A fourth start, of this review or of another game's, is refused.
+    with pytest.raises(errors.TooManyReviews):
+        services.review_request(game_id=asked.game_id, user=alice)
+    with pytest.raises(errors.TooManyReviews):
+        services.review_request(game_id=finished_game(alice, [bob]).pk, user=alice)
+    assert GameReview.objects.get(pk=asked.pk).status == GameReview.Status.FAILED
+    assert ReviewStart.objects.filter(user=alice).count() == 3
