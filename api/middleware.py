@@ -26,8 +26,36 @@ logger = logging.getLogger(__name__)
 GetResponse = Callable[[HttpRequest], HttpResponse]
 
 
+View = TypeVar("View", bound=Callable[..., object])
+
+
+def body_limit(size: int) -> Callable[[View], View]:
+    """Let a view (a function, or an APIView class) take bodies of up to ``size``
+    bytes where that is more than DATA_UPLOAD_MAX_MEMORY_SIZE: a request whose
+    whole content is needed at once and may be larger (a player's notes, replaced
+    whole). ``BodySizeLimitMiddleware`` reads such a body itself."""
+
+    def mark(view: View) -> View:
+        view.body_limit = size  # type: ignore[attr-defined]
+        return view
+
+    return mark
+
+
+def _route_body_limit(request: HttpRequest, limit: int) -> int:
+    """The body limit of the view ``request`` goes to: ``limit``, or more where the
+    view says so (``body_limit``). Looked up only for a body past ``limit``."""
+    try:
+        view = resolve(request.path_info).func
+    except Resolver404:
+        return limit
+    allowed = getattr(view, "body_limit", None) or getattr(getattr(view, "view_class", None), "body_limit", None)
+    return max(limit, allowed) if isinstance(allowed, int) else limit
+
+
 class BodySizeLimitMiddleware:
-    """Answer 413 before a view reads a body larger than DATA_UPLOAD_MAX_MEMORY_SIZE.
+    """Answer 413 before a view reads a body larger than DATA_UPLOAD_MAX_MEMORY_SIZE
+    (or the larger limit its view declares with ``body_limit``).
 
     Django only enforces that limit when the body is read, and then as a 400; a
     client deserves to hear plainly that its body was too large.
@@ -43,7 +71,13 @@ class BodySizeLimitMiddleware:
         except ValueError:
             length = 0  # as Django itself does with a malformed header
         if limit is not None and length > limit:
-            return _in_request_language(request, lambda: _too_large(length, limit))
+            allowed = _route_body_limit(request, limit)
+            if length > allowed:
+                return _in_request_language(request, lambda: _too_large(length, allowed))
+            # Within the view's own limit: read here, for Django's body would refuse
+            # anything past DATA_UPLOAD_MAX_MEMORY_SIZE when the view reads it.
+            request._body = request.read()
+            return self.get_response(request)
         if "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower() and not request.META.get(
             "CONTENT_LENGTH"
         ):

@@ -13,6 +13,11 @@ from django.utils.translation import gettext
 
 MAX_NOTE_LENGTH = 2000
 MAX_MOVE_NOTES = 200
+# The largest body that writes notes (the API's PUT, the game page's form): every
+# note at its longest, each character at its most bytes on the wire (12: a JSON
+# escape of a character beyond the BMP as two \uXXXX, or a form's percent-encoding of
+# 4 bytes of UTF-8), and the ordinary limit's 64 KiB for the rest.
+NOTES_BODY_BYTES = 64 * 1024 + (MAX_MOVE_NOTES + 1) * MAX_NOTE_LENGTH * 12
 
 # A ply as the move history numbers it (0 is the first move), in digits, with no
 # sign and no leading zero, so that one move has one key. Nine digits at most:

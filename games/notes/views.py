@@ -9,10 +9,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.permissions import CanReadOrPlay, request_user
+from api.middleware import body_limit
 from core.errors import InvalidInput
 from games import selectors, services
 from games.errors import GameNotFound, NotAPlayer
 from games.notes import selectors as notes_selectors
+from games.notes.text import NOTES_BODY_BYTES
 from games.notes.serializers import NotesInputSchemaSerializer, NotesInputSerializer, NotesSerializer
 from games.schema import GAME_ID_PARAMETER, game_problems
 
@@ -22,6 +24,7 @@ def _notes_response(game_id: str, request: Request) -> Response:
     return Response(NotesSerializer(notes_selectors.seat_notes(game=game, user=request.user)).data)
 
 
+@body_limit(NOTES_BODY_BYTES)
 class GameNotesView(APIView):
     # Only the seat's holder: anyone else who may see the game is not_a_player
     # (moderators and staff included); anyone who may not, game_not_found, once

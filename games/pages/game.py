@@ -41,6 +41,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 import engine
 from accounts.selectors import player_email_warning
+from api.middleware import body_limit
 from core.errors import DomainError, ErrorKind
 from core.text import listed
 from games import errors, links, replays, selectors, services, turn_reads
@@ -52,6 +53,7 @@ from games.pages.session import LoginNeeded, Viewer, page_viewer, seat_forget, s
 from games.pages.offline import board_keepable, drawn_at_words
 from games.pages.table import move_kinds
 from games.notes.pages import NotesTyped, notes_form_store, notes_panel, notes_refusal, notes_typed, replay_notes
+from games.notes.text import NOTES_BODY_BYTES
 from games.plans.pages import plan_panel, plan_text_store
 from games.presentation import board_context, bot_the, bot_title, bot_title_plural, seat_words
 from games.words import move_in_words
@@ -538,6 +540,7 @@ def _status(error: DomainError) -> int:
 # --- views -----------------------------------------------------------------------------------
 
 
+@body_limit(NOTES_BODY_BYTES)  # its form writes the notes too (action=notes)
 @secured
 @require_http_methods(["GET", "HEAD", "POST"])
 def game_page(request: HttpRequest, game_id: str) -> HttpResponse:
