@@ -68,7 +68,8 @@ def test_every_part_of_the_board_is_drawn_for_every_seat(variant: str, players: 
         # Colours are never the only signal: each gem and bonus carries its letter and names it.
         assert "<small>U</small>" in html and "blue bonus" in html
         assert '<html lang="en">' in html and 'name="viewport"' in html
-        assert 'aria-label="The board"' in html and "<h1" in html and "<h2" in html
+        assert 'aria-labelledby="board-heading"' in html and '<h2 id="board-heading" class="sr">The board</h2>' in html
+        assert "<h1" in html and "<h2" in html
 
 
 @pytest.mark.parametrize("variant", ["base", "marvel"])
