@@ -81,8 +81,10 @@ def test_no_one_else_reads_the_notes_through_the_api(
     assert "Needle-move-kx42" in own.get("/api/v1/me/export/").content.decode()
 
 
-def test_no_page_but_the_writers_shows_the_notes(game: Game, alice: Any, bob: Any, charlie: Any, moderator: Any) -> None:
-    for reader in (bob, charlie, moderator):
+def test_no_page_but_the_writers_shows_the_notes(
+    game: Game, alice: Any, bob: Any, charlie: Any, moderator: Any, admin: Any
+) -> None:
+    for reader in (bob, charlie, moderator, admin):
         client = Client()
         client.force_login(reader)
         html = client.get(f"/games/{game.pk}/").content.decode()
