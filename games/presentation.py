@@ -25,6 +25,7 @@ from engine.variants import get_variant
 
 from accounts.names import name_for_plain_text
 from core.text import listed, short_moment_words
+from games.engine_states import state_of_game
 from games.models import Game, Move, PlayedBy, Seat
 from games.words import move_in_words
 
@@ -413,7 +414,7 @@ def board_context(*, game: Game, seat_index: int | None, last_moves: int = 5) ->
     if game.state is None:
         return board
 
-    view = engine.observe(engine.from_dict(game.state), seat_index)
+    view = engine.observe(state_of_game(game), seat_index)
     to_move = view["to_move"] if game.status == Game.Status.ACTIVE else None
     result = game.result if game.status == Game.Status.FINISHED and game.result else None
     places: list[int] = list(result["places"]) if result else []

@@ -86,6 +86,13 @@ def legal_moves_kept_clear() -> None:
     _kept.clear()
 
 
+def legal_moves_keep(key: tuple[str, int, int], moves: tuple[str, ...]) -> None:
+    """Keep ``moves`` as the answer of (game id, version, seat), worked out by
+    another reader of that committed version (the stream's "your turn"): call it
+    only once the version has committed. ``moves`` as ``seat_moves`` gives them."""
+    _kept.put(key, moves)
+
+
 def legal_moves_kept_count() -> int:
     """How many answers this process keeps now (at most LEGAL_MOVES_KEPT)."""
     return len(_kept)

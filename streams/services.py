@@ -21,7 +21,9 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 import engine
+from games import turn_reads
 from games.audience import event_audience
+from games.engine_states import state_of_game
 from games.models import Game, GameEvent, Seat
 from streams import bus, selectors
 from streams.models import StreamConnection, StreamCursor, StreamEvent
@@ -43,7 +45,12 @@ def _your_turn(game: Game, seats: list[tuple[int, int | None, bool, bool]]) -> t
         return None
     for user_id, index, bot, resigned in seats:
         if index == game.to_move and not bot and not resigned:
-            state = engine.from_dict(game.state)
+            state = state_of_game(game)
+            moves = tuple(sorted(engine.format_move(move) for move in engine.legal_moves(state)))
+            # The seat's next GET legal-moves may come to this process: its answer is
+            # kept, once this change has committed (a version rolled back is never kept).
+            key = (game.pk, game.version, index)
+            transaction.on_commit(lambda: turn_reads.legal_moves_keep(key, moves))
             return user_id, {
                 "game_id": game.pk,
                 "version": game.version,
@@ -51,7 +58,7 @@ def _your_turn(game: Game, seats: list[tuple[int, int | None, bool, bool]]) -> t
                 "seat": index,
                 # What this seat may see: its own reserve, the others' blind reserves hidden.
                 "view": engine.observe(state, index),
-                "legal_moves": sorted(engine.format_move(move) for move in engine.legal_moves(state)),
+                "legal_moves": list(moves),
             }
     return None
 

@@ -26,6 +26,7 @@ from django.utils import timezone
 from core.queue import task_send
 
 from games import errors
+from games.engine_states import state_of_game, state_store
 from games.models import BotDispatchPending, BotTurn, Game, GameEvent, GamePause, Move, PlayedBy, Seat
 from games.plans.lines import plan_fire, plan_stored
 from games.results import GameResult, ResultReason, result_from_outcome, result_last_standing, result_person_left
@@ -136,11 +137,11 @@ def charge_clock(game: Game, seat: Seat, now: datetime) -> bool:
 
 def state_of(game: Game) -> engine.State:
     assert game.state is not None  # stored when the game started; moves need a started game
-    return engine.from_dict(game.state)
+    return state_of_game(game)
 
 
 def _store_state(game: Game, state: engine.State, seats: Iterable[Seat], now: datetime) -> None:
-    game.state = engine.to_dict(state)
+    state_store(game, state)
     game.to_move = engine.to_move(state)
     start_turn_clock(game, seats, now)
 
