@@ -11,7 +11,6 @@ or calendar address is known to be missing, and nothing is read again.
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
@@ -19,7 +18,7 @@ from django.db import connections, router
 from django.db.backends.base.base import BaseDatabaseWrapper
 
 from accounts.models import ApiToken, CalendarFeed, Player
-from core.model_rows import ModelColumns, column_of
+from core.model_rows import ModelColumns, PerConnection, column_of
 
 
 @dataclass(frozen=True)
@@ -31,13 +30,7 @@ class _Plan:
     statement: str
 
 
-_plans: weakref.WeakKeyDictionary[BaseDatabaseWrapper, _Plan] = weakref.WeakKeyDictionary()
-
-
-def _plan(db: BaseDatabaseWrapper) -> _Plan:
-    plan = _plans.get(db)
-    if plan is not None:
-        return plan
+def _written(db: BaseDatabaseWrapper) -> _Plan:
     q = db.ops.quote_name
     user_model = get_user_model()
     token_table, user_table = ApiToken._meta.db_table, user_model._meta.db_table
@@ -54,9 +47,10 @@ def _plan(db: BaseDatabaseWrapper) -> _Plan:
         f"LEFT OUTER JOIN {q(feed_table)} ON ({user_pk} = {q(feed_table)}.{q(column_of(CalendarFeed, 'user'))}) "
         f"WHERE {q(token_table)}.{q(column_of(ApiToken, 'key_hash'))} = %s"
     )
-    plan = _Plan(token=token, user=user, player=player, feed=feed, statement=statement)
-    _plans[db] = plan
-    return plan
+    return _Plan(token=token, user=user, player=player, feed=feed, statement=statement)
+
+
+_plan = PerConnection(_written)
 
 
 def token_with_account(key_hash: str) -> ApiToken | None:

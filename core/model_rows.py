@@ -9,14 +9,31 @@ once per connection from the models' own fields, so it follows the models.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, Model
 
 Converter = Callable[[Any, Any, BaseDatabaseWrapper], Any]
+Plan = TypeVar("Plan")
+
+
+class PerConnection(Generic[Plan]):
+    """What ``build`` makes of a database connection (its statements, written for
+    its backend), made once per connection object and forgotten with it."""
+
+    def __init__(self, build: Callable[[BaseDatabaseWrapper], Plan]) -> None:
+        self._build = build
+        self._made: weakref.WeakKeyDictionary[BaseDatabaseWrapper, Plan] = weakref.WeakKeyDictionary()
+
+    def __call__(self, db: BaseDatabaseWrapper) -> Plan:
+        made = self._made.get(db)
+        if made is None:
+            made = self._made[db] = self._build(db)
+        return made
 
 
 def column(field: Any) -> str:

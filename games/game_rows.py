@@ -11,7 +11,6 @@ the relations are cached as ``select_related`` and
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
@@ -20,7 +19,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Model
 
 from accounts.models import Player
-from core.model_rows import ModelColumns, column_of
+from core.model_rows import ModelColumns, PerConnection, column_of
 from games.models import Game, Seat
 from games.raw_rows import seats_cached
 
@@ -36,13 +35,7 @@ class _Plan:
     seats: str
 
 
-_plans: weakref.WeakKeyDictionary[BaseDatabaseWrapper, _Plan] = weakref.WeakKeyDictionary()
-
-
-def _plan(db: BaseDatabaseWrapper) -> _Plan:
-    plan = _plans.get(db)
-    if plan is not None:
-        return plan
+def _written(db: BaseDatabaseWrapper) -> _Plan:
     q = db.ops.quote_name
     user_model = get_user_model()
     game_table, seat_table = Game._meta.db_table, Seat._meta.db_table
@@ -69,9 +62,10 @@ def _plan(db: BaseDatabaseWrapper) -> _Plan:
         f"LEFT OUTER JOIN {q(player_table)} ON ({q(user_table)}.{user_pk} = {q(player_table)}.{col(Player, 'user')}) "
         f"WHERE {q(seat_table)}.{col(Seat, 'game')} = %s ORDER BY {ordering}"
     )
-    plan = _Plan(game=game, creator=creator, seat=seat, user=user, player=player, read=read, seats=seats)
-    _plans[db] = plan
-    return plan
+    return _Plan(game=game, creator=creator, seat=seat, user=user, player=player, read=read, seats=seats)
+
+
+_plan = PerConnection(_written)
 
 
 def supported() -> bool:
