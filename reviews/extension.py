@@ -20,4 +20,4 @@ class ReviewsExtension(GameExtension):
 
     @override
     def replay_move_marks(self, request: HttpRequest, viewer: PageViewer) -> dict[int, MoveMark]:
-        return pages.replay_move_marks(viewer)
+        return pages.replay_move_marks(request, viewer)

@@ -44,6 +44,16 @@ def _reader(request: HttpRequest, viewer: PageViewer) -> Any:
     return user if user is not None and user.is_authenticated else None
 
 
+def _reviewed(request: HttpRequest, game_id: str) -> tuple[GameReview | None, list[ReviewedMove]]:
+    """The game's review and its moves reviewed so far, read once per request: the
+    replay's panel and its marks in the list of moves both show them."""
+    kept: dict[str, tuple[GameReview | None, list[ReviewedMove]]] = request.__dict__.setdefault("_reviews_read", {})
+    if game_id not in kept:
+        review = selectors.review_of_game(game_id=game_id)
+        kept[game_id] = (review, selectors.review_moves(review) if review is not None else [])
+    return kept[game_id]
+
+
 def _replay_url(game_id: str, position: int | None = None) -> str:
     url = reverse("game-replay", kwargs={"game_id": game_id})
     return url if position is None else f"{url}?ply={position}"
@@ -115,7 +125,7 @@ def replay_panel(request: HttpRequest, viewer: PageViewer, position: ReplayPosit
     game = viewer.game
     if not game.is_over:
         return None
-    review = selectors.review_of_game(game_id=game.pk)
+    review, moves = _reviewed(request, game.pk)
     notice = request.session.pop(_NOTICE, None) if hasattr(request, "session") else None
     error = str(notice.get("error") or "") if isinstance(notice, dict) and notice.get("game_id") == game.pk else ""
     reader = _reader(request, viewer)
@@ -129,7 +139,6 @@ def replay_panel(request: HttpRequest, viewer: PageViewer, position: ReplayPosit
     }
     if review is None:
         return {"template": "reviews/_replay_panel.html", "context": context}
-    moves = selectors.review_moves(review)
     names = position["names"]
     rows = _rows(game.pk, moves, names, game.variant)
     costly = {move["ply"] for move in _costliest(moves)}
@@ -162,16 +171,15 @@ def replay_panel(request: HttpRequest, viewer: PageViewer, position: ReplayPosit
     return {"template": "reviews/_replay_panel.html", "context": context}
 
 
-def replay_move_marks(viewer: PageViewer) -> dict[int, MoveMark]:
+def replay_move_marks(request: HttpRequest, viewer: PageViewer) -> dict[int, MoveMark]:
     """The mistakes of the game's review, by ply, for the replay's list of moves:
     "Mistake, -12%" (linked to the move's entry under "The moves that cost most",
     which lists every mistake) and the bot's move beside it."""
     game = viewer.game
-    review = selectors.review_of_game(game_id=game.pk) if game.is_over else None
-    if review is None:
+    if not game.is_over:
         return {}
     marks: dict[int, MoveMark] = {}
-    for move in selectors.review_moves(review):
+    for move in _reviewed(request, game.pk)[1]:
         if move["mistake"]:
             best = move_in_words(move["best"], game.variant) if move["best"] else ""
             marks[move["ply"]] = {
